@@ -1,0 +1,35 @@
+//! Bundles the rulebooks under `conditions/` into the binary, so that an
+//! installed `conditions` can rule on `gnt` and `dbf` without a checkout.
+
+use std::fmt::Write;
+use std::path::Path;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions");
+    println!("cargo:rerun-if-changed=conditions");
+    let mut out = String::from("/// Bundled rulebooks: name, then (path, text) of each file.\npub static BUNDLED: &[(&str, &[(&str, &str)])] = &[\n");
+    let mut books: Vec<_> = std::fs::read_dir(&root).map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect()).unwrap_or_default();
+    books.sort();
+    for book in books {
+        let name = book.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        println!("cargo:rerun-if-changed={}", book.display());
+        let mut files: Vec<_> = std::fs::read_dir(&book)
+            .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect())
+            .unwrap_or_default();
+        files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "cond" || x == "txt"));
+        files.sort();
+        if !files.iter().any(|p| p.extension().is_some_and(|x| x == "cond")) {
+            continue;
+        }
+        let _ = writeln!(out, "    ({name:?}, &[");
+        for f in files {
+            println!("cargo:rerun-if-changed={}", f.display());
+            let rel = format!("conditions/{}/{}", name, f.file_name().and_then(|n| n.to_str()).unwrap_or_default());
+            let _ = writeln!(out, "        ({rel:?}, include_str!({:?})),", f.display().to_string());
+        }
+        out.push_str("    ]),\n");
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("bundled.rs");
+    std::fs::write(dest, out).unwrap_or_else(|e| panic!("cannot write bundled.rs: {e}"));
+}

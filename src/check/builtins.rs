@@ -1,0 +1,281 @@
+//! Signatures of the builtin functions, checked and lowered. The builtins are
+//! general (aggregates, ranking with ties, rounding, ages, apportionment, lots);
+//! they know nothing of any rulebook.
+
+use super::expr::Lowerer;
+use super::program::*;
+use super::types::Type;
+use crate::diagnostic::Diagnostic;
+use crate::syntax::ast::{self, Arg, DecisionKind, Expr, Span};
+
+struct Args<'a> {
+    positional: Vec<&'a Expr>,
+    lambda: Option<(&'a ast::Ident, &'a Expr)>,
+    named: Vec<(&'a ast::Ident, &'a Expr)>,
+}
+
+fn split(args: &[Arg]) -> Args<'_> {
+    let mut out = Args { positional: Vec::new(), lambda: None, named: Vec::new() };
+    for a in args {
+        match a {
+            Arg::Positional(e) => out.positional.push(e),
+            Arg::Lambda(n, e) => out.lambda = Some((n, e)),
+            Arg::Named(n, e) => out.named.push((n, e)),
+        }
+    }
+    out
+}
+
+fn usage(b: Builtin) -> &'static str {
+    match b {
+        Builtin::Count => "count(list) or count(list, x => condition)",
+        Builtin::Sum => "sum(list) or sum(list, x => amount)",
+        Builtin::All => "all(list, x => condition)",
+        Builtin::Any => "any(list, x => condition)",
+        Builtin::Filter => "filter(list, x => condition)",
+        Builtin::Map => "map(list, x => value)",
+        Builtin::Most => "most(list, x => key): the items with the greatest key, ties included",
+        Builtin::Least => "least(list, x => key): the items with the smallest key, ties included",
+        Builtin::Top => "top(list, x => key, n): the items ranked n or better, ties at the cut included",
+        Builtin::Min => "min(a, b, …) or min(list)",
+        Builtin::Max => "max(a, b, …) or max(list)",
+        Builtin::Ceil => "ceil(number)",
+        Builtin::Floor => "floor(number)",
+        Builtin::Round => "round(number)",
+        Builtin::Abs => "abs(number)",
+        Builtin::Age => "age(birth_date, on_date)",
+        Builtin::Apportion => "apportion(seats, list, x => weight, tie: lot)",
+        Builtin::Draw => "draw(lot, candidates)",
+        Builtin::Distinct => "distinct(list)",
+        Builtin::Contains => "contains(list, value)",
+    }
+}
+
+fn bad(l: &mut Lowerer, b: Builtin, span: Span, what: &str) -> Ir {
+    l.diags.push(
+        Diagnostic::error("conditions::bad_argument", format!("wrong arguments to `{}`: {what}", b.name()))
+            .at(span, what.to_string())
+            .help(format!("use it as `{}`", usage(b))),
+    );
+    Ir { kind: IrKind::Const(crate::eval::value::Value::Bool(false)), ty: Type::Error, span }
+}
+
+/// Lowers the list argument, returning it with its element type.
+fn list_arg(l: &mut Lowerer, e: &Expr) -> (Ir, Type) {
+    let ir = l.lower(e);
+    let elem = match &ir.ty {
+        Type::List(t) => (**t).clone(),
+        Type::Error => Type::Error,
+        other => {
+            let d = l.describe(other);
+            l.diags.push(
+                Diagnostic::error("conditions::type_mismatch", format!("expected a list, found `{d}`"))
+                    .at(e.span, format!("this is `{d}`"))
+                    .help("aggregates work over lists"),
+            );
+            Type::Error
+        }
+    };
+    (ir, elem)
+}
+
+fn expect_lambda_type(l: &mut Lowerer, lam: &Lambda, body: &Expr, ok: impl Fn(&Type) -> bool, what: &str) {
+    if !ok(&lam.body.ty) && lam.body.ty != Type::Error {
+        let d = l.describe(&lam.body.ty);
+        l.diags.push(
+            Diagnostic::error("conditions::type_mismatch", format!("{what}, found `{d}`"))
+                .at(body.span, format!("this is `{d}`"))
+                .help("see docs/language.md, builtins"),
+        );
+    }
+}
+
+pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg], span: Span) -> Ir {
+    let a = split(args);
+    let mk = |kind: IrKind, ty: Type| Ir { kind, ty, span };
+    let _ = func;
+    match b {
+        Builtin::Count | Builtin::Sum | Builtin::All | Builtin::Any | Builtin::Filter | Builtin::Map
+        | Builtin::Most | Builtin::Least | Builtin::Distinct => {
+            if a.positional.len() != 1 || !a.named.is_empty() {
+                return bad(l, b, span, "expected one list");
+            }
+            let needs_lambda = matches!(b, Builtin::All | Builtin::Any | Builtin::Filter | Builtin::Map | Builtin::Most | Builtin::Least);
+            if needs_lambda && a.lambda.is_none() {
+                return bad(l, b, span, "missing `x => …`");
+            }
+            if b == Builtin::Distinct && a.lambda.is_some() {
+                return bad(l, b, span, "takes no `x => …`");
+            }
+            let (list, elem) = list_arg(l, a.positional[0]);
+            let lam = a.lambda.map(|(n, e)| (l.lambda(n, e, elem.clone()), e));
+            let ty = match b {
+                Builtin::Count => Type::Int,
+                Builtin::All | Builtin::Any => Type::Bool,
+                Builtin::Filter | Builtin::Most | Builtin::Least | Builtin::Distinct => Type::List(Box::new(elem.clone())),
+                Builtin::Map => Type::List(Box::new(lam.as_ref().map_or(Type::Error, |(x, _)| x.body.ty.clone()))),
+                _ => lam.as_ref().map_or(elem.clone(), |(x, _)| x.body.ty.clone()),
+            };
+            if let Some((lam, body)) = &lam {
+                match b {
+                    Builtin::Count | Builtin::All | Builtin::Any | Builtin::Filter => {
+                        expect_lambda_type(l, lam, body, |t| *t == Type::Bool, "the condition must be `bool`")
+                    }
+                    Builtin::Sum => expect_lambda_type(l, lam, body, |t| t.is_numeric(), "sum adds numbers"),
+                    Builtin::Most | Builtin::Least => expect_lambda_type(
+                        l,
+                        lam,
+                        body,
+                        |t| t.is_numeric() || *t == Type::Date,
+                        "the key must be a number or a date",
+                    ),
+                    _ => {}
+                }
+            } else if b == Builtin::Sum && !elem.is_numeric() {
+                let d = l.describe(&elem);
+                l.diags.push(
+                    Diagnostic::error("conditions::type_mismatch", format!("sum adds numbers, found a list of `{d}`"))
+                        .at(a.positional[0].span, "not numbers")
+                        .help("write `sum(list, x => x.amount)`"),
+                );
+            }
+            mk(IrKind::Builtin(b, vec![list], lam.map(|(x, _)| x)), ty)
+        }
+        Builtin::Top => {
+            if a.positional.len() != 2 || a.lambda.is_none() {
+                return bad(l, b, span, "expected a list, `x => key` and a count");
+            }
+            let (list, elem) = list_arg(l, a.positional[0]);
+            let (n, e) = a.lambda.unwrap_or_else(|| unreachable!());
+            let lam = l.lambda(n, e, elem.clone());
+            expect_lambda_type(l, &lam, e, |t| t.is_numeric() || *t == Type::Date, "the key must be a number or a date");
+            let count = l.expect(a.positional[1], &Type::Int, "the count");
+            mk(IrKind::Builtin(b, vec![list, count], Some(lam)), Type::List(Box::new(elem)))
+        }
+        Builtin::Min | Builtin::Max => {
+            if a.lambda.is_some() || !a.named.is_empty() || a.positional.is_empty() {
+                return bad(l, b, span, "expected values or one list");
+            }
+            let irs: Vec<Ir> = a.positional.iter().map(|e| l.lower(e)).collect();
+            let mut ty = Type::Error;
+            if irs.len() == 1 {
+                if let Type::List(t) = &irs[0].ty {
+                    ty = (**t).clone();
+                } else if irs[0].ty != Type::Error {
+                    return bad(l, b, span, "one argument must be a list");
+                }
+            } else {
+                for (ir, e) in irs.iter().zip(&a.positional) {
+                    match ty.join(&ir.ty) {
+                        Some(t) => ty = t,
+                        None => {
+                            let (x, y) = (l.describe(&ty), l.describe(&ir.ty));
+                            l.diags.push(
+                                Diagnostic::error("conditions::type_mismatch", format!("cannot compare `{y}` with `{x}`"))
+                                    .at(e.span, format!("this is `{y}`"))
+                                    .help(super::expr::mismatch_help(&ir.ty, &ty)),
+                            );
+                        }
+                    }
+                }
+            }
+            if !(ty.is_numeric() || ty == Type::Date) {
+                let d = l.describe(&ty);
+                l.diags.push(
+                    Diagnostic::error("conditions::type_mismatch", format!("`{}` needs numbers or dates, found `{d}`", b.name()))
+                        .at(span, "not ordered")
+                        .help(format!("use it as `{}`", usage(b))),
+                );
+            }
+            mk(IrKind::Builtin(b, irs, None), ty)
+        }
+        Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs => {
+            if a.positional.len() != 1 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected one number");
+            }
+            let x = l.lower(a.positional[0]);
+            let ok = match &x.ty {
+                Type::Int | Type::Error => true,
+                Type::Quantity(u) => u.is_none() || b == Builtin::Abs,
+                _ => false,
+            };
+            if !ok {
+                let d = l.describe(&x.ty);
+                l.diags.push(
+                    Diagnostic::error("conditions::type_mismatch", format!("`{}` needs a plain number, found `{d}`", b.name()))
+                        .at(a.positional[0].span, format!("this is `{d}`"))
+                        .help("divide by a unit first, e.g. `ceil(late / 1 week)` counts started weeks"),
+                );
+            }
+            let ty = if b == Builtin::Abs { x.ty.clone() } else { Type::Int };
+            mk(IrKind::Builtin(b, vec![x], None), ty)
+        }
+        Builtin::Age => {
+            if a.positional.len() != 2 || a.lambda.is_some() {
+                return bad(l, b, span, "expected a birth date and a date");
+            }
+            let born = l.expect(a.positional[0], &Type::Date, "the birth date");
+            let on = l.expect(a.positional[1], &Type::Date, "the date");
+            mk(IrKind::Builtin(b, vec![born, on], None), Type::Int)
+        }
+        Builtin::Contains => {
+            if a.positional.len() != 2 || a.lambda.is_some() {
+                return bad(l, b, span, "expected a list and a value");
+            }
+            let (list, elem) = list_arg(l, a.positional[0]);
+            let x = l.expect(a.positional[1], &elem, "the value");
+            mk(IrKind::Builtin(b, vec![list, x], None), Type::Bool)
+        }
+        Builtin::Apportion => {
+            if a.positional.len() != 2 || a.lambda.is_none() {
+                return bad(l, b, span, "expected seats, a list and `x => weight`");
+            }
+            let seats = l.expect(a.positional[0], &Type::Int, "the number of seats");
+            let (list, elem) = list_arg(l, a.positional[1]);
+            let (n, e) = a.lambda.unwrap_or_else(|| unreachable!());
+            let lam = l.lambda(n, e, elem.clone());
+            expect_lambda_type(l, &lam, e, |t| t.is_numeric(), "the weight must be a number");
+            let mut irs = vec![seats, list];
+            for (name, value) in &a.named {
+                if name.name != "tie" {
+                    return bad(l, b, name.span, "the only named argument is `tie: lot`");
+                }
+                match lot_ref(l, value, &Type::List(Box::new(elem.clone()))) {
+                    Some(ir) => irs.push(ir),
+                    None => return bad(l, b, value.span, "`tie` names a `lot` whose type is a list of the items"),
+                }
+            }
+            mk(IrKind::Builtin(b, irs, Some(lam)), Type::List(Box::new(Type::Int)))
+        }
+        Builtin::Draw => {
+            if a.positional.len() != 2 || a.lambda.is_some() {
+                return bad(l, b, span, "expected a lot and a list of candidates");
+            }
+            let (cands, elem) = list_arg(l, a.positional[1]);
+            let Some(lot) = lot_ref(l, a.positional[0], &elem) else {
+                return bad(l, b, a.positional[0].span, "the first argument names a declared `lot`");
+            };
+            let IrKind::Decision(id) = lot.kind else { return bad(l, b, span, "not a lot") };
+            mk(IrKind::Draw(id, Box::new(cands)), elem)
+        }
+    }
+}
+
+/// Resolves a name that must be a `lot` of the given type.
+fn lot_ref(l: &mut Lowerer, e: &Expr, want: &Type) -> Option<Ir> {
+    let ast::ExprKind::Name(id) = &e.kind else { return None };
+    let Some(Symbol::Decision(d)) = l.program.symbols.get(&id.name).copied() else { return None };
+    let info = &l.program.decisions[d as usize];
+    if info.kind != DecisionKind::Lot {
+        return None;
+    }
+    if !info.ty.fits(want) && *want != Type::Error {
+        let (a, w) = (l.describe(&info.ty), l.describe(want));
+        l.diags.push(
+            Diagnostic::error("conditions::type_mismatch", format!("the lot `{}` is `{a}`, the candidates are `{w}`", id.name))
+                .at(e.span, format!("this is `{a}`"))
+                .help("declare the lot with the candidates' type"),
+        );
+    }
+    Some(Ir { kind: IrKind::Decision(d), ty: info.ty.clone(), span: e.span })
+}

@@ -1,0 +1,582 @@
+//! Expression checking: resolves names, checks types and units, and lowers each
+//! expression to [`Ir`]. Problems are collected; a failed sub-expression gets the
+//! type `Error`, which agrees with everything so that one mistake is reported once.
+
+use super::program::*;
+use super::types::{Type, Unit, unit_word};
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::eval::date::Date;
+use crate::eval::num::Num;
+use crate::eval::value::Value;
+use crate::syntax::ast::{self, Arg, BinaryOp, Collection, DecisionKind, Expr, ExprKind, Literal, Span, UnaryOp, UnitExpr};
+
+/// Lowers the expressions of one rule, row or definition body.
+pub struct Lowerer<'p> {
+    pub program: &'p Program,
+    pub diags: &'p mut Vec<Diagnostic>,
+    locals: Vec<(String, u32, Type)>,
+    next_slot: u32,
+    pub max_slot: u32,
+}
+
+fn err(span: Span) -> Ir {
+    Ir { kind: IrKind::Const(Value::Bool(false)), ty: Type::Error, span }
+}
+
+impl<'p> Lowerer<'p> {
+    pub fn new(program: &'p Program, diags: &'p mut Vec<Diagnostic>) -> Self {
+        Lowerer { program, diags, locals: Vec::new(), next_slot: 0, max_slot: 0 }
+    }
+
+    pub fn bind(&mut self, name: &str, ty: Type) -> u32 {
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.max_slot = self.max_slot.max(self.next_slot);
+        self.locals.push((name.to_string(), slot, ty));
+        slot
+    }
+
+    fn unbind(&mut self) {
+        self.locals.pop();
+        self.next_slot -= 1;
+    }
+
+    pub fn describe(&self, t: &Type) -> String {
+        self.program.describe(t)
+    }
+
+    /// Lowers `e` and reports a mismatch when it does not fit `want`.
+    pub fn expect(&mut self, e: &Expr, want: &Type, what: &str) -> Ir {
+        let ir = self.lower(e);
+        if !ir.ty.fits(want) {
+            let (got, wanted) = (self.describe(&ir.ty), self.describe(want));
+            self.diags.push(
+                Diagnostic::error("conditions::type_mismatch", format!("{what} must be `{wanted}`, found `{got}`"))
+                    .at(e.span, format!("this is `{got}`"))
+                    .help(mismatch_help(&ir.ty, want)),
+            );
+        }
+        ir
+    }
+
+    pub fn literal_value(&mut self, l: &Literal) -> (Value, Type) {
+        match l {
+            Literal::Bool(b, _) => (Value::Bool(*b), Type::Bool),
+            Literal::Text(s) => (Value::Text(s.value.as_str().into()), Type::Text),
+            Literal::Date { text, span } => match Date::parse(text) {
+                Some(d) => (Value::Date(d), Type::Date),
+                None => {
+                    self.diags.push(
+                        Diagnostic::error("conditions::bad_date", format!("`{text}` is not a date"))
+                            .at(*span, "no such day")
+                            .help("dates are written YYYY-MM-DD and must exist in the calendar"),
+                    );
+                    (Value::Bool(false), Type::Error)
+                }
+            },
+            Literal::Number { value, unit, span } => {
+                let Some(n) = Num::from_decimal(*value) else {
+                    self.diags.push(
+                        Diagnostic::error("conditions::number_too_large", "number too large")
+                            .at(*span, "too many digits")
+                            .help("numbers are exact, up to 28 significant digits"),
+                    );
+                    return (Value::Bool(false), Type::Error);
+                };
+                match unit {
+                    None => (Value::Num(n), if n.is_integer() { Type::Int } else { Type::number() }),
+                    Some(UnitExpr::Percent) => {
+                        (Value::Num(n.div(Num::int(100)).unwrap_or(Num::ZERO)), Type::number())
+                    }
+                    Some(UnitExpr::Word { name, per }) => {
+                        let Some((u, f)) = self.unit(name) else { return (Value::Bool(false), Type::Error) };
+                        let mut n = n.mul(Num::int(f)).unwrap_or(n);
+                        let mut unit = u;
+                        if let Some(p) = per {
+                            let Some((pu, pf)) = self.unit(p) else { return (Value::Bool(false), Type::Error) };
+                            n = n.div(Num::int(pf)).unwrap_or(n);
+                            unit = unit.div(&pu);
+                        }
+                        (Value::Num(n), Type::Quantity(unit))
+                    }
+                }
+            }
+        }
+    }
+
+    fn unit(&mut self, name: &ast::Ident) -> Option<(Unit, i128)> {
+        let found = unit_word(&name.name);
+        if found.is_none() {
+            self.diags.push(
+                Diagnostic::error("conditions::unknown_unit", format!("unknown unit `{}`", name.name))
+                    .at(name.span, "not a unit")
+                    .help(did_you_mean(&name.name, super::types::UNIT_WORDS.iter().copied()).unwrap_or_else(|| {
+                        "units are %, km, minutes, hours, days, weeks and currency codes (USD, DKK)".into()
+                    })),
+            );
+        }
+        found
+    }
+
+    pub fn lower(&mut self, e: &Expr) -> Ir {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Literal(l) => {
+                let (v, ty) = self.literal_value(l);
+                Ir { kind: IrKind::Const(v), ty, span }
+            }
+            ExprKind::Name(id) => self.name(id),
+            ExprKind::Field(inner, field) => {
+                let base = self.lower(inner);
+                match &base.ty {
+                    Type::Record(tid) => {
+                        let TypeKind::Record(fields) = &self.program.types[*tid as usize].kind else {
+                            return err(span);
+                        };
+                        match fields.iter().position(|f| f.name == field.name) {
+                            Some(i) => {
+                                let ty = fields[i].ty.clone();
+                                Ir { kind: IrKind::Field(Box::new(base), i as u32), ty, span }
+                            }
+                            None => {
+                                let tname = self.program.type_name(*tid);
+                                let help = did_you_mean(&field.name, fields.iter().map(|f| f.name.as_str()))
+                                    .unwrap_or_else(|| {
+                                        let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                                        format!("`{tname}` has the fields {}", names.join(", "))
+                                    });
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        "conditions::unknown_field",
+                                        format!("`{tname}` has no field `{}`", field.name),
+                                    )
+                                    .at(field.span, "no such field")
+                                    .help(help),
+                                );
+                                err(span)
+                            }
+                        }
+                    }
+                    Type::Error => err(span),
+                    other => {
+                        let d = self.describe(other);
+                        self.diags.push(
+                            Diagnostic::error("conditions::not_a_record", format!("`{d}` has no fields"))
+                                .at(inner.span, format!("this is `{d}`"))
+                                .help("only records have fields"),
+                        );
+                        err(span)
+                    }
+                }
+            }
+            ExprKind::Call { func, args } => self.call(func, args, span),
+            ExprKind::List(items) => {
+                let irs: Vec<Ir> = items.iter().map(|x| self.lower(x)).collect();
+                let mut elem = Type::Error;
+                for (ir, x) in irs.iter().zip(items) {
+                    match elem.join(&ir.ty) {
+                        Some(t) => elem = t,
+                        None => {
+                            let (a, b) = (self.describe(&elem), self.describe(&ir.ty));
+                            self.diags.push(
+                                Diagnostic::error("conditions::type_mismatch", format!("a list mixes `{a}` and `{b}`"))
+                                    .at(x.span, format!("this is `{b}`"))
+                                    .help("all items of a list have one type"),
+                            );
+                        }
+                    }
+                }
+                Ir { kind: IrKind::List(irs), ty: Type::List(Box::new(elem)), span }
+            }
+            ExprKind::Record { ty, fields } => self.record(ty, fields, span),
+            ExprKind::Unary(UnaryOp::Not, x) => {
+                let ir = self.expect(x, &Type::Bool, "the operand of `not`");
+                Ir { kind: IrKind::Not(Box::new(ir)), ty: Type::Bool, span }
+            }
+            ExprKind::Unary(UnaryOp::Neg, x) => {
+                let ir = self.lower(x);
+                if !ir.ty.is_numeric() {
+                    self.type_error(x.span, &ir.ty, "only numbers can be negated");
+                }
+                let ty = ir.ty.clone();
+                Ir { kind: IrKind::Neg(Box::new(ir)), ty, span }
+            }
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, span),
+            ExprKind::In(x, coll) => {
+                let xi = self.lower(x);
+                match &**coll {
+                    Collection::Range { lo, hi, inclusive } => {
+                        if !(xi.ty.is_numeric() || xi.ty == Type::Date) {
+                            self.type_error(x.span, &xi.ty, "only numbers and dates lie in ranges");
+                        }
+                        let lo = lo.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
+                        let hi = hi.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
+                        Ir { kind: IrKind::InRange { x: Box::new(xi), lo, hi, inclusive: *inclusive }, ty: Type::Bool, span }
+                    }
+                    Collection::Expr(c) => {
+                        let ci = self.lower(c);
+                        match &ci.ty {
+                            Type::List(elem) if !xi.ty.fits(elem) && !elem.fits(&xi.ty) => {
+                                let (a, b) = (self.describe(&xi.ty), self.describe(elem));
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        "conditions::type_mismatch",
+                                        format!("cannot look for `{a}` in a list of `{b}`"),
+                                    )
+                                    .at(x.span, format!("this is `{a}`"))
+                                    .help("compare values of the same type"),
+                                );
+                            }
+                            Type::List(_) | Type::Error => {}
+                            other => {
+                                let o = self.describe(other);
+                                self.diags.push(
+                                    Diagnostic::error("conditions::type_mismatch", format!("`in` needs a list or a range, found `{o}`"))
+                                        .at(c.span, format!("this is `{o}`"))
+                                        .help("write `x in [A, B]` or `x in 5..=8`"),
+                                );
+                            }
+                        }
+                        Ir { kind: IrKind::InList(Box::new(xi), Box::new(ci)), ty: Type::Bool, span }
+                    }
+                }
+            }
+            ExprKind::If(c, t, f) => {
+                let ci = self.expect(c, &Type::Bool, "the condition of `if`");
+                let ti = self.lower(t);
+                let fi = self.lower(f);
+                let ty = match ti.ty.join(&fi.ty) {
+                    Some(t) => t,
+                    None => {
+                        let (a, b) = (self.describe(&ti.ty), self.describe(&fi.ty));
+                        self.diags.push(
+                            Diagnostic::error("conditions::type_mismatch", format!("the branches of `if` differ: `{a}` and `{b}`"))
+                                .at(f.span, format!("this is `{b}`"))
+                                .at(t.span, format!("this is `{a}`"))
+                                .help("both branches must give the same type"),
+                        );
+                        Type::Error
+                    }
+                };
+                Ir { kind: IrKind::If(Box::new(ci), Box::new(ti), Box::new(fi)), ty, span }
+            }
+            ExprKind::Let(name, v, body) => {
+                let vi = self.lower(v);
+                let slot = self.bind(&name.name, vi.ty.clone());
+                let bi = self.lower(body);
+                self.unbind();
+                let ty = bi.ty.clone();
+                Ir { kind: IrKind::Let(slot, Box::new(vi), Box::new(bi)), ty, span }
+            }
+        }
+    }
+
+    fn bound(&mut self, b: &Expr, want: &Type) -> Ir {
+        let ir = self.lower(b);
+        if !(ir.ty.fits(want) || want.fits(&ir.ty)) {
+            let (a, w) = (self.describe(&ir.ty), self.describe(want));
+            self.diags.push(
+                Diagnostic::error("conditions::type_mismatch", format!("range bound is `{a}`, the value is `{w}`"))
+                    .at(b.span, format!("this is `{a}`"))
+                    .help(mismatch_help(&ir.ty, want)),
+            );
+        }
+        ir
+    }
+
+    fn type_error(&mut self, span: Span, got: &Type, msg: &str) {
+        if *got == Type::Error {
+            return;
+        }
+        let g = self.describe(got);
+        self.diags.push(
+            Diagnostic::error("conditions::type_mismatch", format!("{msg}, found `{g}`"))
+                .at(span, format!("this is `{g}`"))
+                .help(mismatch_help(got, &Type::number())),
+        );
+    }
+
+    fn name(&mut self, id: &ast::Ident) -> Ir {
+        let span = id.span;
+        if let Some((_, slot, ty)) = self.locals.iter().rev().find(|(n, _, _)| *n == id.name) {
+            return Ir { kind: IrKind::Local(*slot), ty: ty.clone(), span };
+        }
+        match self.program.symbols.get(&id.name).copied() {
+            Some(Symbol::Fact(f)) => {
+                Ir { kind: IrKind::Fact(f), ty: self.program.facts[f as usize].ty.clone(), span }
+            }
+            Some(Symbol::Decision(d)) => {
+                let info = &self.program.decisions[d as usize];
+                if info.kind == DecisionKind::Lot {
+                    self.diags.push(
+                        Diagnostic::error("conditions::lot_without_candidates", format!("the lot `{}` is drawn among candidates", id.name))
+                            .at(span, "a lot on its own")
+                            .help(format!("write `draw({}, [candidate, …])`", id.name)),
+                    );
+                }
+                Ir { kind: IrKind::Decision(d), ty: info.ty.clone(), span }
+            }
+            Some(Symbol::Def(d)) => {
+                let info = &self.program.defs[d as usize];
+                if !info.params.is_empty() {
+                    self.diags.push(
+                        Diagnostic::error("conditions::wrong_arity", format!("`{}` takes {} argument(s)", id.name, info.params.len()))
+                            .at(span, "used without arguments")
+                            .help(format!("call it as `{}({})`", id.name, param_list(info))),
+                    );
+                    return err(span);
+                }
+                Ir { kind: IrKind::Call(d, Vec::new()), ty: info.ty.clone(), span }
+            }
+            Some(Symbol::Variant(t, v)) => Ir { kind: IrKind::Const(Value::Enum(t, v)), ty: Type::Enum(t), span },
+            Some(Symbol::Type(t)) => {
+                // An enum type stands for the list of its variants.
+                match &self.program.types[t as usize].kind {
+                    TypeKind::Enum(vs) => {
+                        let items = (0..vs.len() as u32).map(|i| Value::Enum(t, i)).collect();
+                        Ir { kind: IrKind::Const(Value::list(items)), ty: Type::List(Box::new(Type::Enum(t))), span }
+                    }
+                    TypeKind::Record(_) => {
+                        self.diags.push(
+                            Diagnostic::error("conditions::not_a_value", format!("`{}` is a record type, not a value", id.name))
+                                .at(span, "a type")
+                                .help(format!("build one with `{} {{ field: … }}`", id.name)),
+                        );
+                        err(span)
+                    }
+                }
+            }
+            None => {
+                let candidates: Vec<&str> = self
+                    .locals
+                    .iter()
+                    .map(|(n, _, _)| n.as_str())
+                    .chain(self.program.symbols.keys().map(|s| s.as_str()))
+                    .collect();
+                self.diags.push(
+                    Diagnostic::error("conditions::unknown_name", format!("unknown name `{}`", id.name))
+                        .at(span, "not declared")
+                        .help(did_you_mean(&id.name, candidates.iter().copied()).unwrap_or_else(|| {
+                            "declare it with `fact`, `def`, `ruling`, `decision` or `type`".into()
+                        })),
+                );
+                err(span)
+            }
+        }
+    }
+
+    fn record(&mut self, ty: &ast::Ident, fields: &[(ast::Ident, Expr)], span: Span) -> Ir {
+        let Some(Symbol::Type(tid)) = self.program.symbols.get(&ty.name).copied() else {
+            self.diags.push(
+                Diagnostic::error("conditions::unknown_type", format!("unknown record type `{}`", ty.name))
+                    .at(ty.span, "not a record type")
+                    .maybe_help(did_you_mean(&ty.name, self.program.types.iter().map(|t| t.name.as_str()))),
+            );
+            return err(span);
+        };
+        let TypeKind::Record(decl) = self.program.types[tid as usize].kind.clone() else {
+            self.diags.push(
+                Diagnostic::error("conditions::not_a_record", format!("`{}` is not a record type", ty.name))
+                    .at(ty.span, "an enum")
+                    .help("only records are built with `{ … }`"),
+            );
+            return err(span);
+        };
+        let mut slots: Vec<Option<Ir>> = vec![None; decl.len()];
+        for (name, value) in fields {
+            match decl.iter().position(|f| f.name == name.name) {
+                Some(i) => {
+                    let want = decl[i].ty.clone();
+                    slots[i] = Some(self.expect(value, &want, &format!("field `{}`", name.name)));
+                }
+                None => self.diags.push(
+                    Diagnostic::error("conditions::unknown_field", format!("`{}` has no field `{}`", ty.name, name.name))
+                        .at(name.span, "no such field")
+                        .maybe_help(did_you_mean(&name.name, decl.iter().map(|f| f.name.as_str()))),
+                ),
+            }
+        }
+        for (i, f) in decl.iter().enumerate() {
+            if slots[i].is_none() && !f.optional {
+                self.diags.push(
+                    Diagnostic::error("conditions::missing_field", format!("field `{}` of `{}` is missing", f.name, ty.name))
+                        .at(span, "incomplete record")
+                        .help(format!("add `{}: …`", f.name)),
+                );
+            }
+        }
+        Ir { kind: IrKind::Record(tid, slots), ty: Type::Record(tid), span }
+    }
+
+    fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, span: Span) -> Ir {
+        use BinaryOp::*;
+        let li = self.lower(l);
+        let ri = self.lower(r);
+        let (lt, rt) = (li.ty.clone(), ri.ty.clone());
+        let ty = match op {
+            And | Or => {
+                for (t, e) in [(&lt, l), (&rt, r)] {
+                    if !t.fits(&Type::Bool) {
+                        let d = self.describe(t);
+                        self.diags.push(
+                            Diagnostic::error("conditions::type_mismatch", format!("`{}` needs `bool` on both sides, found `{d}`", op.symbol()))
+                                .at(e.span, format!("this is `{d}`"))
+                                .help("write a comparison, e.g. `x >= 5`"),
+                        );
+                    }
+                }
+                Type::Bool
+            }
+            Eq | Ne => {
+                if !(lt.fits(&rt) || rt.fits(&lt)) {
+                    self.mismatch(op, &lt, &rt, l, r);
+                }
+                Type::Bool
+            }
+            Lt | Le | Gt | Ge => {
+                let ordered = |t: &Type| t.is_numeric() || *t == Type::Date || *t == Type::Error;
+                if !ordered(&lt) || !ordered(&rt) || !(lt.fits(&rt) || rt.fits(&lt)) {
+                    self.mismatch(op, &lt, &rt, l, r);
+                }
+                Type::Bool
+            }
+            Add | Sub => match (&lt, &rt) {
+                (Type::Error, _) | (_, Type::Error) => Type::Error,
+                (Type::Date, t) if t.unit().is_some_and(|u| u.is_time()) => Type::Date,
+                (Type::Date, Type::Date) if op == Sub => Type::duration(),
+                (Type::Int, Type::Int) => Type::Int,
+                (a, b) if a.is_numeric() && b.is_numeric() && a.unit() == b.unit() => {
+                    Type::Quantity(a.unit().unwrap_or_default())
+                }
+                _ => {
+                    self.mismatch(op, &lt, &rt, l, r);
+                    Type::Error
+                }
+            },
+            Mul | Div => match (&lt, &rt) {
+                (Type::Error, _) | (_, Type::Error) => Type::Error,
+                (Type::Int, Type::Int) if op == Mul => Type::Int,
+                (a, b) if a.is_numeric() && b.is_numeric() => {
+                    let (ua, ub) = (a.unit().unwrap_or_default(), b.unit().unwrap_or_default());
+                    Type::Quantity(if op == Mul { ua.mul(&ub) } else { ua.div(&ub) })
+                }
+                _ => {
+                    self.mismatch(op, &lt, &rt, l, r);
+                    Type::Error
+                }
+            },
+        };
+        Ir { kind: IrKind::Binary(op, Box::new(li), Box::new(ri)), ty, span }
+    }
+
+    fn mismatch(&mut self, op: BinaryOp, lt: &Type, rt: &Type, l: &Expr, r: &Expr) {
+        let (a, b) = (self.describe(lt), self.describe(rt));
+        let verb = match op {
+            BinaryOp::Add => format!("cannot add `{b}` to `{a}`"),
+            BinaryOp::Sub => format!("cannot subtract `{b}` from `{a}`"),
+            BinaryOp::Mul => format!("cannot multiply `{a}` by `{b}`"),
+            BinaryOp::Div => format!("cannot divide `{a}` by `{b}`"),
+            _ => format!("cannot compare `{a}` with `{b}`"),
+        };
+        self.diags.push(
+            Diagnostic::error("conditions::type_mismatch", verb)
+                .at(r.span, format!("this is `{b}`"))
+                .at(l.span, format!("this is `{a}`"))
+                .help(mismatch_help(rt, lt)),
+        );
+    }
+
+    fn call(&mut self, func: &ast::Ident, args: &[Arg], span: Span) -> Ir {
+        if let Some(Symbol::Def(d)) = self.program.symbols.get(&func.name).copied() {
+            let info = &self.program.defs[d as usize];
+            let params = info.params.clone();
+            let ty = info.ty.clone();
+            if params.len() != args.len() {
+                self.diags.push(
+                    Diagnostic::error(
+                        "conditions::wrong_arity",
+                        format!("`{}` takes {} argument(s), found {}", func.name, params.len(), args.len()),
+                    )
+                    .at(span, "wrong number of arguments")
+                    .help(format!("call it as `{}({})`", func.name, param_list(info))),
+                );
+                return err(span);
+            }
+            let mut irs = Vec::new();
+            for (arg, (pname, pty)) in args.iter().zip(&params) {
+                match arg {
+                    Arg::Positional(e) => irs.push(self.expect(e, pty, &format!("argument `{pname}`"))),
+                    Arg::Named(n, _) | Arg::Lambda(n, _) => {
+                        self.diags.push(
+                            Diagnostic::error("conditions::bad_argument", "definitions take plain arguments")
+                                .at(n.span, "not a plain argument")
+                                .help(format!("call it as `{}({})`", func.name, param_list(&self.program.defs[d as usize]))),
+                        );
+                        irs.push(err(n.span));
+                    }
+                }
+            }
+            return Ir { kind: IrKind::Call(d, irs), ty, span };
+        }
+        match Builtin::from_name(&func.name) {
+            Some(b) => super::builtins::lower_builtin(self, b, func, args, span),
+            None => {
+                let candidates: Vec<&str> = Builtin::ALL
+                    .iter()
+                    .map(|b| b.name())
+                    .chain(
+                        self.program
+                            .defs
+                            .iter()
+                            .filter(|d| !d.params.is_empty())
+                            .map(|d| d.name.as_str()),
+                    )
+                    .collect();
+                let known = self.program.symbols.contains_key(&func.name);
+                self.diags.push(
+                    Diagnostic::error(
+                        if known { "conditions::not_a_function" } else { "conditions::unknown_function" },
+                        if known {
+                            format!("`{}` is not a function", func.name)
+                        } else {
+                            format!("unknown function `{}`", func.name)
+                        },
+                    )
+                    .at(func.span, if known { "not callable" } else { "not declared" })
+                    .help(did_you_mean(&func.name, candidates.iter().copied()).unwrap_or_else(|| {
+                        "functions are definitions with parameters and the builtins (count, sum, all, any, filter, \
+                         map, most, least, top, min, max, ceil, floor, round, abs, age, apportion, draw, distinct, \
+                         contains)"
+                            .into()
+                    })),
+                );
+                err(span)
+            }
+        }
+    }
+
+    /// Lowers a lambda argument `x => body` over list elements of type `elem`.
+    pub fn lambda(&mut self, name: &ast::Ident, body: &Expr, elem: Type) -> Lambda {
+        let slot = self.bind(&name.name, elem);
+        let b = self.lower(body);
+        self.unbind();
+        Lambda { slot, body: Box::new(b) }
+    }
+}
+
+fn param_list(info: &DefInfo) -> String {
+    info.params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+pub fn mismatch_help(got: &Type, want: &Type) -> String {
+    match (got.unit(), want.unit()) {
+        (Some(a), Some(b)) if a.currency().is_some() && b.currency().is_some() && a != b => {
+            "amounts in different currencies never mix".into()
+        }
+        (Some(a), Some(b)) if a != b && (a.is_none() || b.is_none()) => {
+            "give the number its unit (`200 km`, `4.00 USD`, `8 days`) or divide by one".into()
+        }
+        (Some(_), Some(_)) => "both sides need the same unit".into(),
+        _ => "values of different types cannot be combined".into(),
+    }
+}

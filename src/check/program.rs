@@ -1,0 +1,316 @@
+//! The checked program: every name resolved to an index, every expression typed
+//! and lowered to [`Ir`]. This is what the evaluator runs and the explainer cites.
+
+use super::types::Type;
+use crate::eval::value::Value;
+use crate::syntax::ast::{BinaryOp, DecisionKind, DefKind, Policy, Span};
+use indexmap::IndexMap;
+
+pub type ClauseId = u32;
+pub type TypeId = u32;
+pub type FactId = u32;
+pub type DecisionId = u32;
+pub type DefId = u32;
+pub type RuleId = u32;
+
+#[derive(Clone, Debug, Default)]
+pub struct RulebookInfo {
+    pub name: String,
+    pub title: String,
+    pub edition: Option<String>,
+    /// `da` or `en`: the language of the clause texts.
+    pub language: String,
+    /// The published document, relative to the rulebook folder.
+    pub source: Option<String>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClauseInfo {
+    pub citation: String,
+    pub heading: Option<String>,
+    pub text: Option<String>,
+    pub gloss: Option<String>,
+    /// Why the clause decides nothing, when it says so.
+    pub informational: Option<String>,
+    pub cites: Vec<String>,
+    pub span: Span,
+    pub citation_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TypeKind {
+    Enum(Vec<VariantInfo>),
+    Record(Vec<FieldInfo>),
+}
+
+#[derive(Clone, Debug)]
+pub struct VariantInfo {
+    pub name: String,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FieldInfo {
+    pub name: String,
+    pub optional: bool,
+    pub ty: Type,
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeInfo {
+    pub name: String,
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FactInfo {
+    pub name: String,
+    pub ty: Type,
+    pub doc: Option<String>,
+    pub clause: Option<ClauseId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct DecisionInfo {
+    pub kind: DecisionKind,
+    pub name: String,
+    pub ty: Type,
+    /// Who decides: "the Tournament Director", "turneringsarrangøren".
+    pub by: String,
+    pub doc: Option<String>,
+    pub clause: Option<ClauseId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExternalInfo {
+    pub citation: String,
+    pub title: Option<String>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct DefInfo {
+    pub name: String,
+    pub kind: DefKind,
+    pub params: Vec<(String, Type)>,
+    pub ty: Type,
+    pub doc: Option<String>,
+    pub clause: Option<ClauseId>,
+    pub span: Span,
+    pub rules: Vec<RuleId>,
+    pub table: Option<TableIr>,
+}
+
+impl DefInfo {
+    pub fn is_ruling(&self) -> bool {
+        self.kind == DefKind::Ruling
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TableIr {
+    pub policy: Policy,
+    pub rows: Vec<RowIr>,
+    pub frame: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct RowIr {
+    pub keys: Vec<PatIr>,
+    pub value: Ir,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct RuleInfo {
+    pub label: String,
+    pub def: DefId,
+    pub clause: Option<ClauseId>,
+    pub span: Span,
+    /// One pattern per parameter of the definition.
+    pub patterns: Vec<PatIr>,
+    pub guard: Option<Ir>,
+    pub value: Ir,
+    /// Rules this one is an exception to.
+    pub overrides: Vec<RuleId>,
+    /// Rules that are exceptions to this one.
+    pub exceptions: Vec<RuleId>,
+    /// Local slots the rule needs (parameters, bindings, lets, lambdas).
+    pub frame: u32,
+}
+
+/// A pattern over one argument.
+#[derive(Clone, Debug)]
+pub enum PatIr {
+    Any,
+    /// Bind the argument to a local slot.
+    Bind(u32),
+    Equals(Value),
+    Range { lo: Option<Value>, hi: Option<Value>, inclusive: bool },
+    Alts(Vec<PatIr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Ir {
+    pub kind: IrKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Count,
+    Sum,
+    All,
+    Any,
+    Filter,
+    Map,
+    Most,
+    Least,
+    Top,
+    Min,
+    Max,
+    Ceil,
+    Floor,
+    Round,
+    Abs,
+    Age,
+    Apportion,
+    Draw,
+    Distinct,
+    Contains,
+}
+
+impl Builtin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Count => "count",
+            Builtin::Sum => "sum",
+            Builtin::All => "all",
+            Builtin::Any => "any",
+            Builtin::Filter => "filter",
+            Builtin::Map => "map",
+            Builtin::Most => "most",
+            Builtin::Least => "least",
+            Builtin::Top => "top",
+            Builtin::Min => "min",
+            Builtin::Max => "max",
+            Builtin::Ceil => "ceil",
+            Builtin::Floor => "floor",
+            Builtin::Round => "round",
+            Builtin::Abs => "abs",
+            Builtin::Age => "age",
+            Builtin::Apportion => "apportion",
+            Builtin::Draw => "draw",
+            Builtin::Distinct => "distinct",
+            Builtin::Contains => "contains",
+        }
+    }
+    pub const ALL: &'static [Builtin] = &[
+        Builtin::Count,
+        Builtin::Sum,
+        Builtin::All,
+        Builtin::Any,
+        Builtin::Filter,
+        Builtin::Map,
+        Builtin::Most,
+        Builtin::Least,
+        Builtin::Top,
+        Builtin::Min,
+        Builtin::Max,
+        Builtin::Ceil,
+        Builtin::Floor,
+        Builtin::Round,
+        Builtin::Abs,
+        Builtin::Age,
+        Builtin::Apportion,
+        Builtin::Draw,
+        Builtin::Distinct,
+        Builtin::Contains,
+    ];
+    pub fn from_name(s: &str) -> Option<Builtin> {
+        Builtin::ALL.iter().copied().find(|b| b.name() == s)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Lambda {
+    pub slot: u32,
+    pub body: Box<Ir>,
+}
+
+#[derive(Clone, Debug)]
+pub enum IrKind {
+    Const(Value),
+    Local(u32),
+    Fact(FactId),
+    Decision(DecisionId),
+    Call(DefId, Vec<Ir>),
+    Field(Box<Ir>, u32),
+    List(Vec<Ir>),
+    Record(TypeId, Vec<Option<Ir>>),
+    Not(Box<Ir>),
+    Neg(Box<Ir>),
+    Binary(BinaryOp, Box<Ir>, Box<Ir>),
+    InRange { x: Box<Ir>, lo: Option<Box<Ir>>, hi: Option<Box<Ir>>, inclusive: bool },
+    InList(Box<Ir>, Box<Ir>),
+    If(Box<Ir>, Box<Ir>, Box<Ir>),
+    Let(u32, Box<Ir>, Box<Ir>),
+    Builtin(Builtin, Vec<Ir>, Option<Lambda>),
+    /// A draw of lot among candidates: `draw(home_team, [a, b])`.
+    Draw(DecisionId, Box<Ir>),
+}
+
+/// What a name at top level refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symbol {
+    Type(TypeId),
+    Variant(TypeId, u32),
+    Fact(FactId),
+    Decision(DecisionId),
+    Def(DefId),
+}
+
+/// A checked rulebook.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub rulebook: RulebookInfo,
+    pub clauses: Vec<ClauseInfo>,
+    pub types: Vec<TypeInfo>,
+    pub facts: Vec<FactInfo>,
+    pub decisions: Vec<DecisionInfo>,
+    pub externals: Vec<ExternalInfo>,
+    pub defs: Vec<DefInfo>,
+    pub rules: Vec<RuleInfo>,
+    pub symbols: IndexMap<String, Symbol>,
+    pub citations: IndexMap<String, ClauseId>,
+}
+
+impl Program {
+    pub fn type_name(&self, id: TypeId) -> String {
+        self.types.get(id as usize).map_or_else(|| "?".into(), |t| t.name.clone())
+    }
+    pub fn describe(&self, ty: &Type) -> String {
+        ty.describe(&|id| self.type_name(id))
+    }
+    pub fn def_by_name(&self, name: &str) -> Option<DefId> {
+        match self.symbols.get(name) {
+            Some(Symbol::Def(id)) => Some(*id),
+            _ => None,
+        }
+    }
+    pub fn rulings(&self) -> impl Iterator<Item = (DefId, &DefInfo)> {
+        self.defs.iter().enumerate().filter(|(_, d)| d.is_ruling()).map(|(i, d)| (i as DefId, d))
+    }
+    pub fn clause(&self, id: ClauseId) -> &ClauseInfo {
+        &self.clauses[id as usize]
+    }
+    pub fn citation_of(&self, clause: Option<ClauseId>) -> Option<&str> {
+        clause.and_then(|c| self.clauses.get(c as usize)).map(|c| c.citation.as_str())
+    }
+}

@@ -1,0 +1,223 @@
+//! Diagnostics: every problem found in a rulebook or a facts file, with a stable
+//! code, a lowercase message, labelled spans and a help line; rendered through miette.
+
+use crate::source::SourceMap;
+use crate::syntax::ast::Span;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use serde::Serialize;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub span: Span,
+    pub message: Option<String>,
+}
+
+/// One problem. `code` is stable (`conditions::unknown_name`) and documented.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub labels: Vec<Label>,
+    pub help: Option<String>,
+    /// A problem with no place in a source file (an unreadable path, say).
+    pub path: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+            path: None,
+        }
+    }
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Self::error(code, message) }
+    }
+    pub fn at(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label { span, message: Some(message.into()) });
+        self
+    }
+    pub fn at_plain(mut self, span: Span) -> Self {
+        self.labels.push(Label { span, message: None });
+        self
+    }
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn maybe_help(mut self, help: Option<String>) -> Self {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+    pub fn in_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+    pub fn primary_span(&self) -> Option<Span> {
+        self.labels.first().map(|l| l.span)
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// "did you mean `x`?" for the closest candidate within a small edit distance.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let best = candidates
+        .into_iter()
+        .map(|c| (edit_distance(&name.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, c)| *d <= (name.chars().count().max(c.chars().count()) / 3).max(1))
+        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))?;
+    Some(format!("did you mean `{}`?", best.1))
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// A diagnostic together with the files it points into, ready for miette.
+pub struct Report<'a> {
+    pub diagnostic: &'a Diagnostic,
+    pub sources: &'a SourceMap,
+    source: Option<NamedSource<String>>,
+}
+
+impl<'a> Report<'a> {
+    pub fn new(diagnostic: &'a Diagnostic, sources: &'a SourceMap) -> Self {
+        let source = diagnostic
+            .primary_span()
+            .and_then(|s| sources.get(s.file))
+            .map(|f| NamedSource::new(f.name.clone(), f.text.to_string()));
+        Report { diagnostic, sources, source }
+    }
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.diagnostic.message)
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.diagnostic.path {
+            Some(p) => write!(f, "{}: {}", p, self.diagnostic.message),
+            None => write!(f, "{}", self.diagnostic.message),
+        }
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.diagnostic.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diagnostic.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn url<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        None
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let primary = self.diagnostic.primary_span()?;
+        let labels = self.diagnostic.labels.iter().filter(move |l| l.span.file == primary.file).map(|l| {
+            LabeledSpan::new_with_span(
+                l.message.clone(),
+                SourceSpan::new((l.span.start as usize).into(), l.span.len()),
+            )
+        });
+        Some(Box::new(labels))
+    }
+}
+
+/// Renders diagnostics as miette's graphical report, without colour when `plain`.
+pub fn render(diags: &[Diagnostic], sources: &SourceMap, plain: bool) -> String {
+    let theme = if plain { GraphicalTheme::unicode_nocolor() } else { GraphicalTheme::unicode() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    for d in diags {
+        let report = Report::new(d, sources);
+        if handler.render_report(&mut out, &report).is_err() {
+            out.push_str(&format!("{}: {}\n", d.code, d.message));
+        }
+        // Labels in other files than the primary one are listed as plain lines.
+        if let Some(primary) = d.primary_span() {
+            for l in d.labels.iter().filter(|l| l.span.file != primary.file) {
+                let (line, col) = sources.line_col(l.span);
+                let name = sources.get(l.span.file).map_or("?", |f| f.name.as_str());
+                out.push_str(&format!(
+                    "  also at {}:{}:{}{}\n",
+                    name,
+                    line,
+                    col,
+                    l.message.as_ref().map(|m| format!(": {m}")).unwrap_or_default()
+                ));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A diagnostic as JSON: code, severity, message, help, and each label with file, line and column.
+pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> serde_json::Value {
+    let labels: Vec<serde_json::Value> = d
+        .labels
+        .iter()
+        .map(|l| {
+            let (line, col) = sources.line_col(l.span);
+            serde_json::json!({
+                "file": sources.get(l.span.file).map(|f| f.name.clone()),
+                "line": line,
+                "column": col,
+                "start": l.span.start,
+                "end": l.span.end,
+                "message": l.message,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "code": d.code,
+        "severity": d.severity,
+        "message": d.message,
+        "help": d.help,
+        "path": d.path,
+        "labels": labels,
+    })
+}

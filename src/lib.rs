@@ -1,0 +1,13 @@
+//! `conditions`: an interpreter for bridge conditions of contest written as data.
+//!
+//! Pipeline: [`syntax`] (parse `.cond` files) → [`check`] (resolve, type, lower to
+//! a [`check::Program`]) → [`eval`] (rule on facts, exactly) → [`explain`] (cited,
+//! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
+//! validates facts files.
+
+pub mod check;
+pub mod diagnostic;
+pub mod eval;
+pub mod loader;
+pub mod source;
+pub mod syntax;

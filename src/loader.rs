@@ -1,0 +1,119 @@
+//! Reading rulebooks from disk or from the copies bundled into the binary.
+//!
+//! A rulebook is a folder of `.cond` files (or a single `.cond` file). A folder
+//! without `.cond` files of its own is searched one level down, so that
+//! `conditions check conditions/` checks every bundled rulebook.
+
+use crate::diagnostic::Diagnostic;
+use crate::source::SourceMap;
+use std::path::{Path, PathBuf};
+
+/// A rulebook found on disk: its folder (or file) and its `.cond` files, sorted by name.
+#[derive(Clone, Debug)]
+pub struct RulebookDir {
+    pub root: PathBuf,
+    pub files: Vec<PathBuf>,
+}
+
+include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+
+/// The names of the rulebooks compiled into the binary.
+pub fn bundled_names() -> Vec<&'static str> {
+    BUNDLED.iter().map(|(name, _)| *name).collect()
+}
+
+/// The sources of a bundled rulebook, named as in the repository.
+pub fn bundled(name: &str) -> Option<SourceMap> {
+    let (_, files) = BUNDLED.iter().find(|(n, _)| *n == name)?;
+    let mut map = SourceMap::new();
+    for (path, text) in files.iter() {
+        if path.ends_with(".cond") {
+            map.add(*path, *text);
+        }
+    }
+    Some(map)
+}
+
+/// The published document bundled beside a rulebook, if any.
+pub fn bundled_document(name: &str, file: &str) -> Option<&'static str> {
+    let (_, files) = BUNDLED.iter().find(|(n, _)| *n == name)?;
+    files.iter().find(|(p, _)| p.rsplit('/').next() == Some(file)).map(|(_, t)| *t)
+}
+
+fn cond_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "cond"))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn io_error(path: &Path, e: &std::io::Error) -> Diagnostic {
+    Diagnostic::error("conditions::io", format!("cannot read `{}`: {e}", path.display()))
+        .in_path(path.display().to_string())
+        .help("check that the path exists and is readable")
+}
+
+/// Finds the rulebooks under `path`.
+pub fn find_rulebooks(path: &Path) -> Result<Vec<RulebookDir>, Diagnostic> {
+    let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
+    if meta.is_file() {
+        return Ok(vec![RulebookDir { root: path.to_path_buf(), files: vec![path.to_path_buf()] }]);
+    }
+    let own = cond_files(path).map_err(|e| io_error(path, &e))?;
+    if !own.is_empty() {
+        return Ok(vec![RulebookDir { root: path.to_path_buf(), files: own }]);
+    }
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| io_error(path, &e))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    subdirs.sort();
+    let mut out = Vec::new();
+    for d in subdirs {
+        let files = cond_files(&d).map_err(|e| io_error(&d, &e))?;
+        if !files.is_empty() {
+            out.push(RulebookDir { root: d, files });
+        }
+    }
+    if out.is_empty() {
+        return Err(Diagnostic::error("conditions::no_condition_files", format!("no `.cond` files in `{}`", path.display()))
+            .in_path(path.display().to_string())
+            .help("point at a rulebook folder, a `.cond` file, or a folder of rulebook folders"));
+    }
+    Ok(out)
+}
+
+/// Reads a rulebook's files. Unreadable and non-UTF-8 files are reported, and the rest still read.
+pub fn read_rulebook(dir: &RulebookDir) -> (SourceMap, Vec<Diagnostic>) {
+    let mut map = SourceMap::new();
+    let mut diags = Vec::new();
+    for f in &dir.files {
+        match std::fs::read(f) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => {
+                    map.add(f.display().to_string(), text);
+                }
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let text = String::from_utf8_lossy(&e.into_bytes()[..at]).into_owned();
+                    let line = text.matches('\n').count() + 1;
+                    diags.push(
+                        Diagnostic::error(
+                            "conditions::not_utf8",
+                            format!("`{}` is not UTF-8 text (invalid byte at offset {at}, line {line})", f.display()),
+                        )
+                        .in_path(f.display().to_string())
+                        .help("save the file as UTF-8; condition files are text"),
+                    );
+                }
+            },
+            Err(e) => diags.push(io_error(f, &e)),
+        }
+    }
+    (map, diags)
+}

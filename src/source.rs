@@ -1,0 +1,47 @@
+//! Source files of a rulebook: their display names and text, indexed by [`FileId`].
+
+use crate::syntax::ast::{FileId, Span};
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The name shown in diagnostics: a path relative to where the tool was pointed.
+    pub name: String,
+    pub text: Arc<str>,
+}
+
+/// All files read for one run; spans index into it.
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
+        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        (self.files.len() - 1) as FileId
+    }
+    pub fn get(&self, id: FileId) -> Option<&SourceFile> {
+        self.files.get(id as usize)
+    }
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (i as FileId, f))
+    }
+    /// The text a span covers, or "" if it is out of range.
+    pub fn snippet(&self, span: Span) -> &str {
+        self.get(span.file)
+            .and_then(|f| f.text.get(span.start as usize..span.end as usize))
+            .unwrap_or("")
+    }
+    /// 1-based line and column (in characters) of a span's start.
+    pub fn line_col(&self, span: Span) -> (usize, usize) {
+        let Some(f) = self.get(span.file) else { return (0, 0) };
+        let upto = &f.text[..(span.start as usize).min(f.text.len())];
+        let line = upto.matches('\n').count() + 1;
+        let col = upto.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}

@@ -1,0 +1,418 @@
+//! The typed syntax tree of a condition file, as written.
+//!
+//! Every node carries its [`Span`]. Spans are metadata: two nodes compare
+//! equal when their content is equal, wherever they stand, so that a file
+//! printed and parsed again can be compared with the original.
+
+use rust_decimal::Decimal;
+
+/// Index of a source file in a [`crate::source::SourceMap`].
+pub type FileId = u32;
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, Default, Eq, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl PartialEq for Span {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Self {
+        Span { file, start: start as u32, end: end as u32 }
+    }
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A string literal's value (escapes resolved, long strings' white space folded).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Str {
+    pub value: String,
+    pub span: Span,
+}
+
+/// One parsed `.cond` file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Rulebook(RulebookDecl),
+    Clause(Clause),
+    Decl(Decl),
+}
+
+/// `rulebook "gnt" { title "…" language "en" source "source.txt" }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulebookDecl {
+    pub name: Str,
+    pub settings: Vec<(Ident, Str)>,
+    pub span: Span,
+}
+
+/// `clause "§ 304B1" { heading … text … gloss … declarations … }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clause {
+    pub citation: Str,
+    pub parts: Vec<ClausePart>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClausePart {
+    Heading(Str),
+    Text(Str),
+    Gloss(Str),
+    Informational(Str),
+    Cites(Vec<Str>),
+    Decl(Decl),
+}
+
+impl Clause {
+    fn find(&self, pick: impl Fn(&ClausePart) -> Option<&Str>) -> Option<&Str> {
+        self.parts.iter().find_map(pick)
+    }
+    pub fn heading(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Heading(s) = p { Some(s) } else { None })
+    }
+    pub fn text(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Text(s) = p { Some(s) } else { None })
+    }
+    pub fn gloss(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Gloss(s) = p { Some(s) } else { None })
+    }
+    pub fn informational(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Informational(s) = p { Some(s) } else { None })
+    }
+    pub fn cites(&self) -> impl Iterator<Item = &Str> {
+        self.parts.iter().flat_map(|p| match p {
+            ClausePart::Cites(v) => v.as_slice(),
+            _ => &[],
+        })
+    }
+    pub fn decls(&self) -> impl Iterator<Item = &Decl> {
+        self.parts.iter().filter_map(|p| if let ClausePart::Decl(d) = p { Some(d) } else { None })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decl {
+    Type(TypeDecl),
+    Fact(FactDecl),
+    Decision(DecisionDecl),
+    External(ExternalDecl),
+    Def(DefDecl),
+    Rule(RuleDecl),
+    Table(TableDecl),
+}
+
+impl Decl {
+    pub fn span(&self) -> Span {
+        match self {
+            Decl::Type(d) => d.span,
+            Decl::Fact(d) => d.span,
+            Decl::Decision(d) => d.span,
+            Decl::External(d) => d.span,
+            Decl::Def(d) => d.span,
+            Decl::Rule(d) => d.span,
+            Decl::Table(d) => d.span,
+        }
+    }
+}
+
+/// `type Flight = enum { … }` or `type Player = record { … }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDecl {
+    pub name: Ident,
+    pub body: TypeBody,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeBody {
+    Enum(Vec<Variant>),
+    Record(Vec<Field>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub name: Ident,
+    pub label: Option<Str>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub name: Ident,
+    pub optional: bool,
+    pub ty: TypeExpr,
+    pub doc: Option<Str>,
+}
+
+/// A type as written: `int`, `list of Player`, `DKK per km`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeExpr {
+    List(Box<TypeExpr>, Span),
+    Named { name: Ident, per: Option<Ident> },
+}
+
+impl TypeExpr {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::List(_, s) => *s,
+            TypeExpr::Named { name, per } => per.as_ref().map_or(name.span, |p| name.span.to(p.span)),
+        }
+    }
+}
+
+/// `fact player: Player "the player asking"`
+#[derive(Clone, Debug, PartialEq)]
+pub struct FactDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub doc: Option<Str>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionKind {
+    /// A human decision: `decision approves: bool by "the Tournament Director"`.
+    Decision,
+    /// A draw of lot: `lot home_team: text by "turneringsarrangøren"`.
+    Lot,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionDecl {
+    pub kind: DecisionKind,
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub by: Str,
+    pub doc: Option<Str>,
+    pub span: Span,
+}
+
+/// `external "§ 242" "Anvendelse af substitutter"`
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalDecl {
+    pub citation: Str,
+    pub title: Option<Str>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefKind {
+    /// A question a director can ask: `ruling qualifiers: list of Team`.
+    Ruling,
+    /// An intermediate value: `def own_share: DKK = 200 km * rate`.
+    Def,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeExpr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefDecl {
+    pub kind: DefKind,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub ty: TypeExpr,
+    pub doc: Option<Str>,
+    /// `= expr`: shorthand for one unconditional rule labelled by the name.
+    pub body: Option<Expr>,
+    pub span: Span,
+}
+
+/// `rule flight_b: eligible(B) = player.mp < 2000 when … overrides …`
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleDecl {
+    pub label: Ident,
+    pub target: Ident,
+    pub args: Vec<Pattern>,
+    pub value: Expr,
+    pub guard: Option<Expr>,
+    pub overrides: Vec<Ident>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Exactly one row matches.
+    Unique,
+    /// The first matching row wins.
+    First,
+    /// The values of every matching row, as a list.
+    Collect,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub ty: TypeExpr,
+    pub doc: Option<Str>,
+    pub policy: Policy,
+    pub rows: Vec<Row>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub keys: Vec<Pattern>,
+    pub value: Expr,
+    pub span: Span,
+}
+
+/// A pattern in a rule head or table row: alternatives joined by `or`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pattern {
+    pub alts: Vec<PatternAtom>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PatternAtom {
+    Wildcard(Span),
+    /// An enum variant, or (in rule heads) a name bound to the argument.
+    Name(Ident),
+    Literal(Literal),
+    Range { lo: Option<Literal>, hi: Option<Literal>, inclusive: bool, span: Span },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    Number { value: Decimal, unit: Option<UnitExpr>, span: Span },
+    Text(Str),
+    Bool(bool, Span),
+    Date { text: String, span: Span },
+}
+
+impl Literal {
+    pub fn span(&self) -> Span {
+        match self {
+            Literal::Number { span, .. } | Literal::Bool(_, span) | Literal::Date { span, .. } => *span,
+            Literal::Text(s) => s.span,
+        }
+    }
+}
+
+/// The unit after a number: `%`, `USD`, `km`, `days`, `DKK per km`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UnitExpr {
+    Percent,
+    Word { name: Ident, per: Option<Ident> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Literal(Literal),
+    Name(Ident),
+    Field(Box<Expr>, Ident),
+    Call { func: Ident, args: Vec<Arg> },
+    List(Vec<Expr>),
+    Record { ty: Ident, fields: Vec<(Ident, Expr)> },
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    In(Box<Expr>, Box<Collection>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Let(Ident, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Collection {
+    Range { lo: Option<Expr>, hi: Option<Expr>, inclusive: bool },
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Positional(Expr),
+    Named(Ident, Expr),
+    Lambda(Ident, Expr),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+        }
+    }
+    /// Binding strength; higher binds tighter.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Or => 1,
+            BinaryOp::And => 2,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 4,
+            BinaryOp::Add | BinaryOp::Sub => 5,
+            BinaryOp::Mul | BinaryOp::Div => 6,
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        self.precedence() == 4
+    }
+}

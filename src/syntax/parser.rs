@@ -1,0 +1,626 @@
+//! Parsing: pest grammar (`grammar/conditions.pest`) → [`ast::File`].
+//!
+//! Syntax errors become diagnostics over the whole named file, with the
+//! expected tokens phrased in the language's words rather than pest rule names.
+
+use super::ast::*;
+use crate::diagnostic::Diagnostic;
+use pest::Parser as _;
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/conditions.pest"]
+struct Grammar;
+
+/// Deepest nesting of brackets a file may have (a guard against stack exhaustion).
+pub const MAX_NESTING: usize = 64;
+/// Largest condition file accepted, in bytes.
+pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+type P<'i> = Pair<'i, Rule>;
+
+/// Parses one file's text. `file` is its id in the source map, used in spans.
+pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(Diagnostic::error(
+            "conditions::file_too_large",
+            format!("condition file is {} bytes, more than the limit of {MAX_FILE_BYTES}", text.len()),
+        )
+        .at(Span::new(file, 0, 0), "file starts here")
+        .help("split the rulebook into several files"));
+    }
+    check_nesting(text, file)?;
+    let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file))?;
+    let b = Builder { file };
+    let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
+    let items = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
+    Ok(File { items })
+}
+
+fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'"' {
+            if text[i..].starts_with("\"\"\"") {
+                match text[i + 3..].find("\"\"\"") {
+                    Some(end) => {
+                        i += end + 6;
+                        continue;
+                    }
+                    None => return Ok(()), // the parser reports the unclosed string
+                }
+            }
+            in_string = !in_string;
+        } else if c == b'\\' && in_string {
+            i += 1;
+        } else if !in_string {
+            match c {
+                b'(' | b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_NESTING {
+                        return Err(Diagnostic::error(
+                            "conditions::too_deep",
+                            format!("brackets nested more than {MAX_NESTING} deep"),
+                        )
+                        .at(Span::new(file, i, i + 1), "this bracket is too deep")
+                        .help("name an intermediate value with `def` or `let`"));
+                    }
+                }
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The language's words for what the parser expected.
+fn describe(rule: &Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of file",
+        Rule::ident | Rule::unit_word => "a name",
+        Rule::string | Rule::short_string | Rule::long_string => "a string",
+        Rule::quantity | Rule::number => "a number",
+        Rule::date => "a date (YYYY-MM-DD)",
+        Rule::boolean => "`true` or `false`",
+        Rule::expr | Rule::or_expr | Rule::and_expr | Rule::not_expr | Rule::cmp_expr | Rule::sum_expr
+        | Rule::prod_expr | Rule::neg_expr | Rule::postfix | Rule::let_expr | Rule::if_expr => "an expression",
+        Rule::cmp_op => "a comparison",
+        Rule::sum_op | Rule::prod_op => "an operator",
+        Rule::kw_and | Rule::kw_or => "`and` or `or`",
+        Rule::kw_in => "`in`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
+        Rule::kw_when => "`when`",
+        Rule::kw_overrides => "`overrides`",
+        Rule::type_expr | Rule::list_type | Rule::unit_type => "a type",
+        Rule::pattern | Rule::range_pattern | Rule::wildcard => "a pattern",
+        Rule::row | Rule::row_keys => "a table row",
+        Rule::policy => "`unique`, `first` or `collect`",
+        Rule::clause => "`clause`",
+        Rule::rulebook_decl => "`rulebook`",
+        Rule::heading_part | Rule::text_part | Rule::gloss_part | Rule::info_part | Rule::cites_part => {
+            "a clause part (`heading`, `text`, `gloss`, `informational`, `cites`)"
+        }
+        Rule::type_decl
+        | Rule::fact_decl
+        | Rule::decision_decl
+        | Rule::external_decl
+        | Rule::def_decl
+        | Rule::rule_decl
+        | Rule::table_decl => "a declaration (`fact`, `def`, `ruling`, `rule`, `table`, …)",
+        Rule::range_op | Rule::range_open => "a range (`..=`)",
+        Rule::params | Rule::head_args => "`(`",
+        Rule::guard => "`when`",
+        Rule::overrides => "`overrides`",
+        Rule::setting => "a setting (`title \"…\"`)",
+        Rule::variant => "a variant",
+        Rule::field | Rule::field_init => "a field",
+        Rule::call | Rule::list_lit | Rule::record_lit => "an expression",
+        Rule::lambda | Rule::named_arg => "an argument",
+        Rule::percent | Rule::unit => "a unit",
+        _ => return None,
+    })
+}
+
+fn syntax_error(e: pest::error::Error<Rule>, file: FileId) -> Diagnostic {
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let (message, label) = match &e.variant {
+        ErrorVariant::ParsingError { positives, negatives } => {
+            let mut words: Vec<&str> = positives.iter().filter_map(describe).collect();
+            words.sort();
+            words.dedup();
+            let expected = match words.len() {
+                0 => String::from("something else"),
+                1 => words[0].to_string(),
+                n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+            };
+            if positives.is_empty() && !negatives.is_empty() {
+                ("unexpected keyword".to_string(), "a keyword cannot be used as a name".to_string())
+            } else {
+                (format!("expected {expected}"), format!("expected {expected}"))
+            }
+        }
+        ErrorVariant::CustomError { message } => (message.clone(), message.clone()),
+    };
+    let end = if end > start { end } else { start };
+    Diagnostic::error("conditions::syntax", format!("syntax error: {message}"))
+        .at(Span::new(file, start, end), label)
+        .help("see docs/language.md for the syntax of clauses and declarations")
+}
+
+struct Builder {
+    file: FileId,
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Folds runs of white space into one space and trims: the value of a `"""` string.
+pub fn fold_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl Builder {
+    fn span(&self, p: &P) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, p: P) -> Ident {
+        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+    }
+
+    fn string(&self, p: P) -> Str {
+        let span = self.span(&p);
+        let inner = p.into_inner().next();
+        let value = match inner {
+            Some(q) if q.as_rule() == Rule::long_string => {
+                fold_whitespace(q.into_inner().next().map_or("", |x| x.as_str()))
+            }
+            Some(q) => unescape(q.into_inner().next().map_or("", |x| x.as_str())),
+            None => String::new(),
+        };
+        Str { value, span }
+    }
+
+    fn item(&self, p: P) -> Item {
+        match p.as_rule() {
+            Rule::rulebook_decl => Item::Rulebook(self.rulebook(p)),
+            Rule::clause => Item::Clause(self.clause(p)),
+            _ => Item::Decl(self.decl(p)),
+        }
+    }
+
+    fn rulebook(&self, p: P) -> RulebookDecl {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let name = self.string(it.next().unwrap_or_else(|| unreachable!()));
+        let settings = it
+            .map(|s| {
+                let mut kv = s.into_inner();
+                let k = kv.next().map(|x| self.ident(x));
+                let v = kv.next().map(|x| self.string(x));
+                (k.unwrap_or_else(|| unreachable!()), v.unwrap_or_else(|| unreachable!()))
+            })
+            .collect();
+        RulebookDecl { name, settings, span }
+    }
+
+    fn clause(&self, p: P) -> Clause {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        it.next(); // kw_clause
+        let citation = self.string(next(&mut it));
+        let parts = it
+            .map(|q| match q.as_rule() {
+                Rule::heading_part => ClausePart::Heading(self.string(first(q))),
+                Rule::text_part => ClausePart::Text(self.string(first(q))),
+                Rule::gloss_part => ClausePart::Gloss(self.string(first(q))),
+                Rule::info_part => ClausePart::Informational(self.string(first(q))),
+                Rule::cites_part => ClausePart::Cites(q.into_inner().map(|s| self.string(s)).collect()),
+                _ => ClausePart::Decl(self.decl(q)),
+            })
+            .collect();
+        Clause { citation, parts, span }
+    }
+
+    fn decl(&self, p: P) -> Decl {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner().peekable();
+        match rule {
+            Rule::type_decl => {
+                it.next();
+                let name = self.ident(next(&mut it));
+                let body_pair = next(&mut it);
+                let body = if body_pair.as_rule() == Rule::enum_body {
+                    TypeBody::Enum(
+                        body_pair
+                            .into_inner()
+                            .map(|v| {
+                                let mut vi = v.into_inner();
+                                let name = self.ident(next(&mut vi));
+                                Variant { name, label: vi.next().map(|s| self.string(s)) }
+                            })
+                            .collect(),
+                    )
+                } else {
+                    TypeBody::Record(
+                        body_pair
+                            .into_inner()
+                            .map(|f| {
+                                let mut fi = f.into_inner().peekable();
+                                let name = self.ident(next(&mut fi));
+                                let optional = fi.peek().is_some_and(|x| x.as_rule() == Rule::optional_mark);
+                                if optional {
+                                    fi.next();
+                                }
+                                let ty = self.type_expr(next(&mut fi));
+                                Field { name, optional, ty, doc: fi.next().map(|s| self.string(s)) }
+                            })
+                            .collect(),
+                    )
+                };
+                Decl::Type(TypeDecl { name, body, span })
+            }
+            Rule::fact_decl => {
+                it.next();
+                let name = self.ident(next(&mut it));
+                let ty = self.type_expr(next(&mut it));
+                Decl::Fact(FactDecl { name, ty, doc: it.next().map(|s| self.string(s)), span })
+            }
+            Rule::decision_decl => {
+                let kind = match first(next(&mut it)).as_rule() {
+                    Rule::kw_lot => DecisionKind::Lot,
+                    _ => DecisionKind::Decision,
+                };
+                let name = self.ident(next(&mut it));
+                let ty = self.type_expr(next(&mut it));
+                let by = self.string(next(&mut it));
+                Decl::Decision(DecisionDecl { kind, name, ty, by, doc: it.next().map(|s| self.string(s)), span })
+            }
+            Rule::external_decl => {
+                it.next();
+                let citation = self.string(next(&mut it));
+                Decl::External(ExternalDecl { citation, title: it.next().map(|s| self.string(s)), span })
+            }
+            Rule::def_decl => {
+                let kind = match first(next(&mut it)).as_rule() {
+                    Rule::kw_ruling => DefKind::Ruling,
+                    _ => DefKind::Def,
+                };
+                let name = self.ident(next(&mut it));
+                let params = if it.peek().is_some_and(|x| x.as_rule() == Rule::params) {
+                    self.params(next(&mut it))
+                } else {
+                    Vec::new()
+                };
+                let ty = self.type_expr(next(&mut it));
+                let mut doc = None;
+                let mut body = None;
+                for q in it {
+                    match q.as_rule() {
+                        Rule::string => doc = Some(self.string(q)),
+                        _ => body = Some(self.expr(q)),
+                    }
+                }
+                Decl::Def(DefDecl { kind, name, params, ty, doc, body, span })
+            }
+            Rule::rule_decl => {
+                it.next();
+                let label = self.ident(next(&mut it));
+                let target = self.ident(next(&mut it));
+                let args = if it.peek().is_some_and(|x| x.as_rule() == Rule::head_args) {
+                    next(&mut it).into_inner().map(|q| self.pattern(q)).collect()
+                } else {
+                    Vec::new()
+                };
+                let value = self.expr(next(&mut it));
+                let mut guard = None;
+                let mut overrides = Vec::new();
+                for q in it {
+                    match q.as_rule() {
+                        Rule::guard => guard = q.into_inner().nth(1).map(|e| self.expr(e)),
+                        _ => overrides = q.into_inner().skip(1).map(|x| self.ident(x)).collect(),
+                    }
+                }
+                Decl::Rule(RuleDecl { label, target, args, value, guard, overrides, span })
+            }
+            _ => {
+                // table_decl
+                it.next();
+                let name = self.ident(next(&mut it));
+                let params = self.params(next(&mut it));
+                let ty = self.type_expr(next(&mut it));
+                let doc = if it.peek().is_some_and(|x| x.as_rule() == Rule::string) {
+                    Some(self.string(next(&mut it)))
+                } else {
+                    None
+                };
+                let policy = match next(&mut it).as_str() {
+                    "first" => Policy::First,
+                    "collect" => Policy::Collect,
+                    _ => Policy::Unique,
+                };
+                let rows = it
+                    .map(|r| {
+                        let rspan = self.span(&r);
+                        let mut ri = r.into_inner();
+                        let keys = next(&mut ri).into_inner().map(|k| self.pattern(k)).collect();
+                        let value = self.expr(next(&mut ri));
+                        Row { keys, value, span: rspan }
+                    })
+                    .collect();
+                Decl::Table(TableDecl { name, params, ty, doc, policy, rows, span })
+            }
+        }
+    }
+
+    fn params(&self, p: P) -> Vec<Param> {
+        p.into_inner()
+            .map(|q| {
+                let mut qi = q.into_inner();
+                let name = self.ident(next(&mut qi));
+                Param { name, ty: self.type_expr(next(&mut qi)) }
+            })
+            .collect()
+    }
+
+    fn type_expr(&self, p: P) -> TypeExpr {
+        let inner = first(p);
+        let span = self.span(&inner);
+        match inner.as_rule() {
+            Rule::list_type => TypeExpr::List(Box::new(self.type_expr(first(inner))), span),
+            _ => {
+                let mut it = inner.into_inner();
+                let name = self.ident(next(&mut it));
+                TypeExpr::Named { name, per: it.next().map(|x| self.ident(x)) }
+            }
+        }
+    }
+
+    fn pattern(&self, p: P) -> Pattern {
+        let span = self.span(&p);
+        let alts = p
+            .into_inner()
+            .filter(|q| q.as_rule() != Rule::kw_or)
+            .map(|q| {
+                let qspan = self.span(&q);
+                match q.as_rule() {
+                    Rule::wildcard => PatternAtom::Wildcard(qspan),
+                    Rule::ident => PatternAtom::Name(self.ident(q)),
+                    Rule::range_pattern => {
+                        let parts: Vec<P> = q.into_inner().collect();
+                        let mut lo = None;
+                        let mut hi = None;
+                        let mut inclusive = true;
+                        let mut seen_op = false;
+                        for part in parts {
+                            match part.as_rule() {
+                                Rule::range_op => seen_op = true,
+                                Rule::range_open => {
+                                    seen_op = true;
+                                    inclusive = false
+                                }
+                                _ if !seen_op => lo = Some(self.literal(part)),
+                                _ => hi = Some(self.literal(part)),
+                            }
+                        }
+                        let inclusive = inclusive || hi.is_none();
+                        PatternAtom::Range { lo, hi, inclusive, span: qspan }
+                    }
+                    _ => PatternAtom::Literal(self.literal(q)),
+                }
+            })
+            .collect();
+        Pattern { alts, span }
+    }
+
+    fn literal(&self, p: P) -> Literal {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::date => Literal::Date { text: p.as_str().to_string(), span },
+            Rule::boolean => Literal::Bool(p.as_str() == "true", span),
+            Rule::string => Literal::Text(self.string(p)),
+            _ => {
+                let mut it = p.into_inner();
+                let num = next(&mut it);
+                let value = Decimal::from_str(num.as_str()).unwrap_or(Decimal::MAX);
+                let unit = it.next().map(|u| match u.as_rule() {
+                    Rule::percent => UnitExpr::Percent,
+                    _ => {
+                        let mut ui = u.into_inner();
+                        let name = self.ident(next(&mut ui));
+                        UnitExpr::Word { name, per: ui.next().map(|x| self.ident(x)) }
+                    }
+                });
+                Literal::Number { value, unit, span }
+            }
+        }
+    }
+
+    fn expr(&self, p: P) -> Expr {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::expr | Rule::not_expr | Rule::neg_expr | Rule::postfix
+                if p.clone().into_inner().count() == 1 =>
+            {
+                self.expr(first(p))
+            }
+            Rule::let_expr => {
+                let mut it = p.into_inner();
+                it.next();
+                let name = self.ident(next(&mut it));
+                let value = self.expr(next(&mut it));
+                it.next();
+                let body = self.expr(next(&mut it));
+                Expr { kind: ExprKind::Let(name, Box::new(value), Box::new(body)), span }
+            }
+            Rule::if_expr => {
+                let parts: Vec<P> = p.into_inner().filter(|q| q.as_rule() == Rule::expr).collect();
+                let mut parts = parts.into_iter().map(|q| self.expr(q));
+                let c = parts.next().unwrap_or_else(|| unreachable!());
+                let t = parts.next().unwrap_or_else(|| unreachable!());
+                let e = parts.next().unwrap_or_else(|| unreachable!());
+                Expr { kind: ExprKind::If(Box::new(c), Box::new(t), Box::new(e)), span }
+            }
+            Rule::or_expr | Rule::and_expr | Rule::sum_expr | Rule::prod_expr => self.binary_chain(p),
+            Rule::not_expr => {
+                let inner = p.into_inner().nth(1).unwrap_or_else(|| unreachable!());
+                Expr { kind: ExprKind::Unary(UnaryOp::Not, Box::new(self.expr(inner))), span }
+            }
+            Rule::neg_expr => {
+                let inner = p.into_inner().nth(1).unwrap_or_else(|| unreachable!());
+                Expr { kind: ExprKind::Unary(UnaryOp::Neg, Box::new(self.expr(inner))), span }
+            }
+            Rule::cmp_expr => {
+                let mut it = p.into_inner();
+                let left = self.expr(next(&mut it));
+                let Some(op) = it.next() else { return left };
+                let rhs = next(&mut it);
+                match op.as_rule() {
+                    Rule::cmp_op => {
+                        let op = match op.as_str() {
+                            "==" => BinaryOp::Eq,
+                            "!=" => BinaryOp::Ne,
+                            "<=" => BinaryOp::Le,
+                            ">=" => BinaryOp::Ge,
+                            "<" => BinaryOp::Lt,
+                            _ => BinaryOp::Gt,
+                        };
+                        Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(self.expr(rhs))), span }
+                    }
+                    _ => {
+                        let coll = if rhs.as_rule() == Rule::range_expr {
+                            let mut lo = None;
+                            let mut hi = None;
+                            let mut inclusive = true;
+                            let mut seen_op = false;
+                            for part in rhs.into_inner() {
+                                match part.as_rule() {
+                                    Rule::range_op => seen_op = true,
+                                    Rule::range_open => {
+                                        seen_op = true;
+                                        inclusive = false
+                                    }
+                                    _ if !seen_op => lo = Some(self.expr(part)),
+                                    _ => hi = Some(self.expr(part)),
+                                }
+                            }
+                            let inclusive = inclusive || hi.is_none();
+                            Collection::Range { lo, hi, inclusive }
+                        } else {
+                            Collection::Expr(self.expr(rhs))
+                        };
+                        Expr { kind: ExprKind::In(Box::new(left), Box::new(coll)), span }
+                    }
+                }
+            }
+            Rule::postfix => {
+                let mut it = p.into_inner();
+                let mut e = self.expr(next(&mut it));
+                for f in it {
+                    let field = self.ident(f);
+                    let s = e.span.to(field.span);
+                    e = Expr { kind: ExprKind::Field(Box::new(e), field), span: s };
+                }
+                e
+            }
+            Rule::call => {
+                let mut it = p.into_inner();
+                let func = self.ident(next(&mut it));
+                let args = it
+                    .map(|a| match a.as_rule() {
+                        Rule::lambda => {
+                            let mut ai = a.into_inner();
+                            let n = self.ident(next(&mut ai));
+                            Arg::Lambda(n, self.expr(next(&mut ai)))
+                        }
+                        Rule::named_arg => {
+                            let mut ai = a.into_inner();
+                            let n = self.ident(next(&mut ai));
+                            Arg::Named(n, self.expr(next(&mut ai)))
+                        }
+                        _ => Arg::Positional(self.expr(a)),
+                    })
+                    .collect();
+                Expr { kind: ExprKind::Call { func, args }, span }
+            }
+            Rule::list_lit => Expr { kind: ExprKind::List(p.into_inner().map(|q| self.expr(q)).collect()), span },
+            Rule::record_lit => {
+                let mut it = p.into_inner();
+                let ty = self.ident(next(&mut it));
+                let fields = it
+                    .map(|f| {
+                        let mut fi = f.into_inner();
+                        let n = self.ident(next(&mut fi));
+                        (n, self.expr(next(&mut fi)))
+                    })
+                    .collect();
+                Expr { kind: ExprKind::Record { ty, fields }, span }
+            }
+            Rule::ident => Expr { kind: ExprKind::Name(self.ident(p)), span },
+            _ => Expr { kind: ExprKind::Literal(self.literal(p)), span },
+        }
+    }
+
+    fn binary_chain(&self, p: P) -> Expr {
+        let mut it = p.into_inner();
+        let mut left = self.expr(next(&mut it));
+        while let Some(op) = it.next() {
+            let op = match op.as_str() {
+                "or" => BinaryOp::Or,
+                "and" => BinaryOp::And,
+                "+" => BinaryOp::Add,
+                "-" => BinaryOp::Sub,
+                "*" => BinaryOp::Mul,
+                _ => BinaryOp::Div,
+            };
+            let right = self.expr(next(&mut it));
+            let span = left.span.to(right.span);
+            left = Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span };
+        }
+        left
+    }
+}
+
+/// The grammar guarantees these children; a missing one is a grammar bug.
+fn next<'i>(it: &mut impl Iterator<Item = P<'i>>) -> P<'i> {
+    it.next().unwrap_or_else(|| unreachable!("grammar guarantees this child"))
+}
+
+fn first(p: P) -> P {
+    p.into_inner().next().unwrap_or_else(|| unreachable!("grammar guarantees this child"))
+}

@@ -1,0 +1,447 @@
+//! Printing: [`ast::File`] → canonical text that parses back to the same tree.
+//!
+//! This is the base of `conditions fmt`: one layout, two-space indents, long
+//! clause texts wrapped at word boundaries inside `"""` strings.
+
+use super::ast::*;
+use std::fmt::Write;
+
+const WRAP: usize = 96;
+
+pub fn print_file(file: &File) -> String {
+    let mut p = Printer { out: String::new() };
+    for (i, item) in file.items.iter().enumerate() {
+        if i > 0 {
+            p.out.push('\n');
+        }
+        p.item(item);
+    }
+    p.out
+}
+
+pub fn print_expr(e: &Expr) -> String {
+    let mut p = Printer { out: String::new() };
+    p.expr(e, 0);
+    p.out
+}
+
+pub fn print_type(t: &TypeExpr) -> String {
+    let mut p = Printer { out: String::new() };
+    p.ty(t);
+    p.out
+}
+
+pub fn print_pattern(pat: &Pattern) -> String {
+    let mut p = Printer { out: String::new() };
+    p.pattern(pat);
+    p.out
+}
+
+struct Printer {
+    out: String,
+}
+
+/// A string literal for `s`: escaped short form, or a long `"""` form for prose.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Whether `s` can be written as a `"""` string and read back unchanged.
+fn long_ok(s: &str) -> bool {
+    !s.contains("\"\"\"")
+        && !s.starts_with('"')
+        && !s.ends_with('"')
+        && s.split_whitespace().collect::<Vec<_>>().join(" ") == s
+}
+
+impl Printer {
+    fn prose(&mut self, keyword: &str, s: &Str, indent: usize) {
+        let pad = " ".repeat(indent);
+        if long_ok(&s.value) && (s.value.contains('"') || s.value.len() + indent + keyword.len() > WRAP) {
+            let _ = writeln!(self.out, "{pad}{keyword} \"\"\"");
+            let inner = " ".repeat(indent + 2);
+            let mut line = String::new();
+            for word in s.value.split(' ') {
+                if !line.is_empty() && inner.len() + line.len() + 1 + word.len() > WRAP {
+                    let _ = writeln!(self.out, "{inner}{line}");
+                    line.clear();
+                }
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(word);
+            }
+            if !line.is_empty() {
+                let _ = writeln!(self.out, "{inner}{line}");
+            }
+            let _ = writeln!(self.out, "{pad}\"\"\"");
+        } else {
+            let _ = writeln!(self.out, "{pad}{keyword} {}", quote(&s.value));
+        }
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Rulebook(r) => {
+                let _ = writeln!(self.out, "rulebook {} {{", quote(&r.name.value));
+                for (k, v) in &r.settings {
+                    let _ = writeln!(self.out, "  {} {}", k.name, quote(&v.value));
+                }
+                self.out.push_str("}\n");
+            }
+            Item::Clause(c) => {
+                let _ = writeln!(self.out, "clause {} {{", quote(&c.citation.value));
+                for part in &c.parts {
+                    match part {
+                        ClausePart::Heading(s) => self.prose("heading", s, 2),
+                        ClausePart::Text(s) => self.prose("text", s, 2),
+                        ClausePart::Gloss(s) => self.prose("gloss", s, 2),
+                        ClausePart::Informational(s) => self.prose("informational", s, 2),
+                        ClausePart::Cites(v) => {
+                            let list: Vec<String> = v.iter().map(|s| quote(&s.value)).collect();
+                            let _ = writeln!(self.out, "  cites {}", list.join(", "));
+                        }
+                        ClausePart::Decl(d) => self.decl(d, 2),
+                    }
+                }
+                self.out.push_str("}\n");
+            }
+            Item::Decl(d) => self.decl(d, 0),
+        }
+    }
+
+    fn doc(&mut self, doc: &Option<Str>) {
+        if let Some(d) = doc {
+            let _ = write!(self.out, " {}", quote(&d.value));
+        }
+    }
+
+    fn params(&mut self, params: &[Param]) {
+        if params.is_empty() {
+            return;
+        }
+        self.out.push('(');
+        for (i, p) in params.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            let _ = write!(self.out, "{}: ", p.name.name);
+            self.ty(&p.ty);
+        }
+        self.out.push(')');
+    }
+
+    fn decl(&mut self, d: &Decl, indent: usize) {
+        let pad = " ".repeat(indent);
+        self.out.push_str(&pad);
+        match d {
+            Decl::Type(t) => {
+                let _ = write!(self.out, "type {} = ", t.name.name);
+                match &t.body {
+                    TypeBody::Enum(vs) => {
+                        self.out.push_str("enum {\n");
+                        for v in vs {
+                            let _ = write!(self.out, "{pad}  {}", v.name.name);
+                            self.doc(&v.label);
+                            self.out.push_str(",\n");
+                        }
+                    }
+                    TypeBody::Record(fs) => {
+                        self.out.push_str("record {\n");
+                        for f in fs {
+                            let _ = write!(self.out, "{pad}  {}{}: ", f.name.name, if f.optional { "?" } else { "" });
+                            self.ty(&f.ty);
+                            self.doc(&f.doc);
+                            self.out.push_str(",\n");
+                        }
+                    }
+                }
+                let _ = write!(self.out, "{pad}}}");
+            }
+            Decl::Fact(f) => {
+                let _ = write!(self.out, "fact {}: ", f.name.name);
+                self.ty(&f.ty);
+                self.doc(&f.doc);
+            }
+            Decl::Decision(dd) => {
+                let kw = match dd.kind {
+                    DecisionKind::Decision => "decision",
+                    DecisionKind::Lot => "lot",
+                };
+                let _ = write!(self.out, "{kw} {}: ", dd.name.name);
+                self.ty(&dd.ty);
+                let _ = write!(self.out, " by {}", quote(&dd.by.value));
+                self.doc(&dd.doc);
+            }
+            Decl::External(e) => {
+                let _ = write!(self.out, "external {}", quote(&e.citation.value));
+                self.doc(&e.title);
+            }
+            Decl::Def(def) => {
+                let kw = match def.kind {
+                    DefKind::Ruling => "ruling",
+                    DefKind::Def => "def",
+                };
+                let _ = write!(self.out, "{kw} {}", def.name.name);
+                self.params(&def.params);
+                self.out.push_str(": ");
+                self.ty(&def.ty);
+                self.doc(&def.doc);
+                if let Some(b) = &def.body {
+                    let _ = write!(self.out, " =\n{pad}    ");
+                    self.expr(b, 0);
+                }
+            }
+            Decl::Rule(r) => {
+                let _ = write!(self.out, "rule {}: {}", r.label.name, r.target.name);
+                if !r.args.is_empty() {
+                    self.out.push('(');
+                    for (i, a) in r.args.iter().enumerate() {
+                        if i > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.pattern(a);
+                    }
+                    self.out.push(')');
+                }
+                let _ = write!(self.out, " =\n{pad}    ");
+                self.expr(&r.value, 0);
+                if let Some(g) = &r.guard {
+                    let _ = write!(self.out, "\n{pad}    when ");
+                    self.expr(g, 0);
+                }
+                if !r.overrides.is_empty() {
+                    let names: Vec<&str> = r.overrides.iter().map(|i| i.name.as_str()).collect();
+                    let _ = write!(self.out, "\n{pad}    overrides {}", names.join(", "));
+                }
+            }
+            Decl::Table(t) => {
+                let _ = write!(self.out, "table {}", t.name.name);
+                self.params(&t.params);
+                self.out.push_str(": ");
+                self.ty(&t.ty);
+                self.doc(&t.doc);
+                let policy = match t.policy {
+                    Policy::Unique => "unique",
+                    Policy::First => "first",
+                    Policy::Collect => "collect",
+                };
+                let _ = writeln!(self.out, " pick {policy} {{");
+                for row in &t.rows {
+                    let _ = write!(self.out, "{pad}  ");
+                    if row.keys.len() == 1 {
+                        self.pattern(&row.keys[0]);
+                    } else {
+                        self.out.push('(');
+                        for (i, k) in row.keys.iter().enumerate() {
+                            if i > 0 {
+                                self.out.push_str(", ");
+                            }
+                            self.pattern(k);
+                        }
+                        self.out.push(')');
+                    }
+                    self.out.push_str(" => ");
+                    self.expr(&row.value, 0);
+                    self.out.push_str(",\n");
+                }
+                let _ = write!(self.out, "{pad}}}");
+            }
+        }
+        self.out.push('\n');
+    }
+
+    fn ty(&mut self, t: &TypeExpr) {
+        match t {
+            TypeExpr::List(inner, _) => {
+                self.out.push_str("list of ");
+                self.ty(inner);
+            }
+            TypeExpr::Named { name, per } => {
+                self.out.push_str(&name.name);
+                if let Some(p) = per {
+                    let _ = write!(self.out, " per {}", p.name);
+                }
+            }
+        }
+    }
+
+    fn pattern(&mut self, p: &Pattern) {
+        for (i, a) in p.alts.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(" or ");
+            }
+            match a {
+                PatternAtom::Wildcard(_) => self.out.push('_'),
+                PatternAtom::Name(n) => self.out.push_str(&n.name),
+                PatternAtom::Literal(l) => self.literal(l),
+                PatternAtom::Range { lo, hi, inclusive, .. } => {
+                    if let Some(l) = lo {
+                        self.literal(l);
+                    }
+                    match hi {
+                        Some(h) => {
+                            self.out.push_str(if *inclusive { "..=" } else { ".." });
+                            self.literal(h);
+                        }
+                        None => self.out.push_str(".."),
+                    }
+                }
+            }
+        }
+    }
+
+    fn literal(&mut self, l: &Literal) {
+        match l {
+            Literal::Number { value, unit, .. } => {
+                let _ = write!(self.out, "{value}");
+                match unit {
+                    Some(UnitExpr::Percent) => self.out.push('%'),
+                    Some(UnitExpr::Word { name, per }) => {
+                        let _ = write!(self.out, " {}", name.name);
+                        if let Some(p) = per {
+                            let _ = write!(self.out, " per {}", p.name);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            Literal::Text(s) => self.out.push_str(&quote(&s.value)),
+            Literal::Bool(b, _) => self.out.push_str(if *b { "true" } else { "false" }),
+            Literal::Date { text, .. } => self.out.push_str(text),
+        }
+    }
+
+    /// Prints `e`, parenthesised when it binds more loosely than `min_prec` requires.
+    fn expr(&mut self, e: &Expr, min_prec: u8) {
+        let prec = expr_precedence(e);
+        let paren = prec < min_prec;
+        if paren {
+            self.out.push('(');
+        }
+        match &e.kind {
+            ExprKind::Literal(l) => self.literal(l),
+            ExprKind::Name(n) => self.out.push_str(&n.name),
+            ExprKind::Field(inner, f) => {
+                self.expr(inner, 10);
+                let _ = write!(self.out, ".{}", f.name);
+            }
+            ExprKind::Call { func, args } => {
+                let _ = write!(self.out, "{}(", func.name);
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    match a {
+                        Arg::Positional(x) => self.expr(x, 0),
+                        Arg::Named(n, x) => {
+                            let _ = write!(self.out, "{}: ", n.name);
+                            self.expr(x, 0);
+                        }
+                        Arg::Lambda(n, x) => {
+                            let _ = write!(self.out, "{} => ", n.name);
+                            self.expr(x, 0);
+                        }
+                    }
+                }
+                self.out.push(')');
+            }
+            ExprKind::List(items) => {
+                self.out.push('[');
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.expr(x, 0);
+                }
+                self.out.push(']');
+            }
+            ExprKind::Record { ty, fields } => {
+                let _ = write!(self.out, "{} {{ ", ty.name);
+                for (i, (n, x)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    let _ = write!(self.out, "{}: ", n.name);
+                    self.expr(x, 0);
+                }
+                self.out.push_str(" }");
+            }
+            ExprKind::Unary(UnaryOp::Not, x) => {
+                self.out.push_str("not ");
+                self.expr(x, 3);
+            }
+            ExprKind::Unary(UnaryOp::Neg, x) => {
+                self.out.push('-');
+                self.expr(x, 7);
+            }
+            ExprKind::Binary(op, l, r) => {
+                let p = op.precedence();
+                // Left-associative chains; comparisons do not chain.
+                let (lp, rp) = if op.is_comparison() { (p + 1, p + 1) } else { (p, p + 1) };
+                self.expr(l, lp);
+                let _ = write!(self.out, " {} ", op.symbol());
+                self.expr(r, rp);
+            }
+            ExprKind::In(x, coll) => {
+                self.expr(x, 5);
+                self.out.push_str(" in ");
+                match &**coll {
+                    Collection::Range { lo, hi, inclusive } => {
+                        if let Some(l) = lo {
+                            self.expr(l, 5);
+                        }
+                        match hi {
+                            Some(h) => {
+                                self.out.push_str(if *inclusive { "..=" } else { ".." });
+                                self.expr(h, 5);
+                            }
+                            None => self.out.push_str(".."),
+                        }
+                    }
+                    Collection::Expr(c) => self.expr(c, 5),
+                }
+            }
+            ExprKind::If(c, t, f) => {
+                self.out.push_str("if ");
+                self.expr(c, 0);
+                self.out.push_str(" then ");
+                self.expr(t, 0);
+                self.out.push_str(" else ");
+                self.expr(f, 0);
+            }
+            ExprKind::Let(n, v, b) => {
+                let _ = write!(self.out, "let {} = ", n.name);
+                self.expr(v, 0);
+                self.out.push_str(" in ");
+                self.expr(b, 0);
+            }
+        }
+        if paren {
+            self.out.push(')');
+        }
+    }
+}
+
+fn expr_precedence(e: &Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Let(..) | ExprKind::If(..) => 0,
+        ExprKind::Binary(op, ..) => op.precedence(),
+        ExprKind::Unary(UnaryOp::Not, _) => 3,
+        ExprKind::In(..) => 4,
+        ExprKind::Unary(UnaryOp::Neg, _) => 7,
+        _ => 10,
+    }
+}
