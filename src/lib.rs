@@ -5,9 +5,12 @@
 //! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
 //! validates facts files.
 
+pub mod cases;
 pub mod check;
 pub mod diagnostic;
 pub mod eval;
+pub mod explain;
+pub mod facts;
 pub mod loader;
 pub mod source;
 pub mod syntax;

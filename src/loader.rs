@@ -117,3 +117,50 @@ pub fn read_rulebook(dir: &RulebookDir) -> (SourceMap, Vec<Diagnostic>) {
     }
     (map, diags)
 }
+
+/// Loads and checks a rulebook given as a path or as the name of a bundled rulebook.
+pub fn load(spec: &str) -> Result<crate::check::Checked, LoadError> {
+    let bare = |d: Diagnostic| LoadError { sources: SourceMap::new(), diagnostics: vec![d] };
+    let path = Path::new(spec);
+    let (sources, mut diags) = if path.exists() {
+        let books = find_rulebooks(path).map_err(bare)?;
+        match books.as_slice() {
+            [one] => read_rulebook(one),
+            _ => {
+                return Err(bare(Diagnostic::error(
+                    "conditions::several_rulebooks",
+                    format!("`{spec}` holds {} rulebooks; name one", books.len()),
+                )
+                .help(format!(
+                    "for example `{}`",
+                    books.first().map(|b| b.root.display().to_string()).unwrap_or_default()
+                ))));
+            }
+        }
+    } else {
+        match bundled(spec) {
+            Some(s) => (s, Vec::new()),
+            None => {
+                let names = bundled_names();
+                return Err(bare(Diagnostic::error(
+                    "conditions::no_such_rulebook",
+                    format!("`{spec}` is neither a path nor a bundled rulebook"),
+                )
+                .help(
+                    crate::diagnostic::did_you_mean(spec, names.iter().copied())
+                        .unwrap_or_else(|| format!("bundled rulebooks: {}", names.join(", "))),
+                )));
+            }
+        }
+    };
+    let checked = crate::check::check_sources(sources);
+    diags.extend(checked.diagnostics.iter().filter(|d| d.is_error()).cloned());
+    if diags.is_empty() { Ok(checked) } else { Err(LoadError { sources: checked.sources, diagnostics: diags }) }
+}
+
+/// A rulebook that could not be loaded: the files read and what was wrong.
+#[derive(Debug)]
+pub struct LoadError {
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}

@@ -46,6 +46,7 @@ fn usage(b: Builtin) -> &'static str {
         Builtin::Age => "age(birth_date, on_date)",
         Builtin::Apportion => "apportion(seats, list, x => weight, tie: lot)",
         Builtin::Draw => "draw(lot, candidates)",
+        Builtin::Choose => "choose(decision, candidates)",
         Builtin::Distinct => "distinct(list)",
         Builtin::Contains => "contains(list, value)",
     }
@@ -240,20 +241,22 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 if name.name != "tie" {
                     return bad(l, b, name.span, "the only named argument is `tie: lot`");
                 }
-                match lot_ref(l, value, &Type::List(Box::new(elem.clone()))) {
+                match lot_ref(l, value, &Type::List(Box::new(elem.clone())), DecisionKind::Lot) {
                     Some(ir) => irs.push(ir),
                     None => return bad(l, b, value.span, "`tie` names a `lot` whose type is a list of the items"),
                 }
             }
             mk(IrKind::Builtin(b, irs, Some(lam)), Type::List(Box::new(Type::Int)))
         }
-        Builtin::Draw => {
+        Builtin::Draw | Builtin::Choose => {
+            let kind = if b == Builtin::Draw { DecisionKind::Lot } else { DecisionKind::Decision };
             if a.positional.len() != 2 || a.lambda.is_some() {
-                return bad(l, b, span, "expected a lot and a list of candidates");
+                return bad(l, b, span, "expected a lot (or decision) and a list of candidates");
             }
             let (cands, elem) = list_arg(l, a.positional[1]);
-            let Some(lot) = lot_ref(l, a.positional[0], &elem) else {
-                return bad(l, b, a.positional[0].span, "the first argument names a declared `lot`");
+            let Some(lot) = lot_ref(l, a.positional[0], &elem, kind) else {
+                let what = if b == Builtin::Draw { "a declared `lot`" } else { "a declared `decision`" };
+                return bad(l, b, a.positional[0].span, &format!("the first argument names {what}"));
             };
             let IrKind::Decision(id) = lot.kind else { return bad(l, b, span, "not a lot") };
             mk(IrKind::Draw(id, Box::new(cands)), elem)
@@ -262,11 +265,11 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
 }
 
 /// Resolves a name that must be a `lot` of the given type.
-fn lot_ref(l: &mut Lowerer, e: &Expr, want: &Type) -> Option<Ir> {
+fn lot_ref(l: &mut Lowerer, e: &Expr, want: &Type, kind: DecisionKind) -> Option<Ir> {
     let ast::ExprKind::Name(id) = &e.kind else { return None };
     let Some(Symbol::Decision(d)) = l.program.symbols.get(&id.name).copied() else { return None };
     let info = &l.program.decisions[d as usize];
-    if info.kind != DecisionKind::Lot {
+    if info.kind != kind {
         return None;
     }
     if !info.ty.fits(want) && *want != Type::Error {

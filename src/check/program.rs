@@ -182,6 +182,7 @@ pub enum Builtin {
     Age,
     Apportion,
     Draw,
+    Choose,
     Distinct,
     Contains,
 }
@@ -207,6 +208,7 @@ impl Builtin {
             Builtin::Age => "age",
             Builtin::Apportion => "apportion",
             Builtin::Draw => "draw",
+            Builtin::Choose => "choose",
             Builtin::Distinct => "distinct",
             Builtin::Contains => "contains",
         }
@@ -230,6 +232,7 @@ impl Builtin {
         Builtin::Age,
         Builtin::Apportion,
         Builtin::Draw,
+        Builtin::Choose,
         Builtin::Distinct,
         Builtin::Contains,
     ];

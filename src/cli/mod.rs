@@ -2,6 +2,8 @@
 //! command reads inputs, calls the library and prints.
 
 mod check_cmd;
+mod rule_cmd;
+mod test_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -20,6 +22,20 @@ pub enum CheckFormat {
     Json,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Markdown,
+    Json,
+    Html,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExplainLevel {
+    Brief,
+    Full,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check rulebooks for errors: syntax, names, types, cycles, citations.
@@ -30,6 +46,29 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: CheckFormat,
+    },
+    /// Rule on the facts of a case, with cited, quoted explanations.
+    Rule {
+        /// A rulebook folder, or the name of a bundled rulebook (`gnt`, `dbf`).
+        rulebook: String,
+        /// The facts: a JSON, TOML or YAML file, or `-` for JSON on standard input.
+        #[arg(long)]
+        facts: String,
+        /// The rulings wanted (default: every ruling the facts allow).
+        #[arg(long = "ruling")]
+        rulings: Vec<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: OutputFormat,
+        /// Language of the explanation (`da` or `en`); clause texts are quoted as printed.
+        #[arg(long)]
+        lang: Option<String>,
+        #[arg(long, value_enum, default_value = "brief")]
+        explain: ExplainLevel,
+    },
+    /// Run the case files (`cases/*.toml`) of rulebooks.
+    Test {
+        #[arg(default_value = "conditions")]
+        paths: Vec<PathBuf>,
     },
 }
 
@@ -44,5 +83,9 @@ pub fn run() -> ExitCode {
     };
     match cli.command {
         Command::Check { paths, format } => check_cmd::run(&paths, format),
+        Command::Rule { rulebook, facts, rulings, format, lang, explain } => {
+            rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain })
+        }
+        Command::Test { paths } => test_cmd::run(&paths),
     }
 }

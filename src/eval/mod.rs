@@ -1,5 +1,45 @@
-//! Evaluation: exact values, dates, and the interpreter.
+//! Evaluation: exact numbers ([`num`]), dates ([`date`]), values, the
+//! interpreter ([`interp`]) and its builtins, the trace kept for explanations,
+//! and showing values to people ([`show`]).
 
+pub mod builtins;
 pub mod date;
+pub mod interp;
 pub mod num;
+pub mod show;
+pub mod trace;
 pub mod value;
+
+use crate::check::program::{DefId, Program};
+use interp::{Halt, Inputs, Interp};
+use trace::{Need, Trace};
+use value::Value;
+
+/// The outcome of one ruling.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Decided(Value),
+    /// Needs facts, decisions or draws that were not given.
+    Undetermined(Vec<Need>),
+    /// The rulebook cannot rule: no rule applies, rules conflict, a table has a gap.
+    Error(interp::EvalError),
+}
+
+#[derive(Clone, Debug)]
+pub struct Ruling {
+    pub def: DefId,
+    pub outcome: Outcome,
+    /// The derivation, when asked for.
+    pub trace: Option<Trace>,
+}
+
+/// Rules on one definition (a ruling, usually) with the given inputs.
+pub fn rule(program: &Program, inputs: &Inputs, def: DefId, explain: bool) -> Ruling {
+    let mut interp = Interp::new(program, inputs, explain);
+    let outcome = match interp.call(def, Vec::new()) {
+        Ok(v) => Outcome::Decided(v),
+        Err(Halt::Undetermined(n)) => Outcome::Undetermined(n),
+        Err(Halt::Error(e)) => Outcome::Error(e),
+    };
+    Ruling { def, outcome, trace: interp.trace }
+}

@@ -1,0 +1,203 @@
+//! Case files: facts and the rulings a careful reader of the conditions expects,
+//! worked out by hand. `conditions test` runs them (docs/cases.md).
+//!
+//! ```toml
+//! description = "Nine teams, a tie for the last qualifying place"
+//! reading = "…how an ambiguous text was read, and why…"   # optional
+//! [facts]
+//! results = [{ name = "T1", vps = 80 }, …]
+//! [[expect]]
+//! ruling = "qualifiers"
+//! value = ["T1", "T2", …]            # or: answer = "…", undetermined = ["name"], error = "…"
+//! cites = ["Stage 1 I"]
+//! ```
+
+use crate::check::Checked;
+use crate::eval::show::Lang;
+use crate::eval::{self, Outcome};
+use crate::explain::Explainer;
+use crate::facts;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    pub description: String,
+    #[serde(default)]
+    pub reading: Option<String>,
+    #[serde(default)]
+    pub facts: toml::Table,
+    pub expect: Vec<Expectation>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    pub ruling: String,
+    /// The expected value, written like a fact of the ruling's type.
+    #[serde(default)]
+    pub value: Option<toml::Value>,
+    /// The expected answer as shown to a person, in the rulebook's language.
+    #[serde(default)]
+    pub answer: Option<String>,
+    /// The names of the facts, decisions or lots the ruling must ask for.
+    #[serde(default)]
+    pub undetermined: Option<Vec<String>>,
+    /// A part of the expected error message.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Citations that must appear among the ruling's cited clauses.
+    #[serde(default)]
+    pub cites: Vec<String>,
+}
+
+/// One failed expectation, or a case that could not run.
+#[derive(Debug)]
+pub struct Failure {
+    pub case: PathBuf,
+    pub ruling: Option<String>,
+    pub message: String,
+    pub explanation: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: Vec<Failure>,
+}
+
+/// Case files under `dir` (`*.toml`, recursively), sorted.
+pub fn find_cases(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn fail(case: &Path, ruling: Option<&str>, message: String, explanation: Option<String>) -> Failure {
+    Failure { case: case.to_path_buf(), ruling: ruling.map(str::to_string), message, explanation }
+}
+
+/// Runs one case file against a checked rulebook; each expectation passes or fails.
+pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            summary.failed.push(fail(path, None, format!("cannot read the case file: {e}"), None));
+            return;
+        }
+    };
+    let case: CaseFile = match toml::from_str(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            summary.failed.push(fail(path, None, format!("not a valid case file: {}", e.to_string().trim()), None));
+            return;
+        }
+    };
+    let p = &book.program;
+    let origin = path.display().to_string();
+    let tree = match serde_json::to_value(toml::Value::Table(case.facts)) {
+        Ok(t) => t,
+        Err(e) => {
+            summary.failed.push(fail(path, None, format!("facts: {e}"), None));
+            return;
+        }
+    };
+    let inputs = match facts::validate(p, &tree, &origin) {
+        Ok(i) => i,
+        Err(errs) => {
+            let msgs: Vec<String> = errs.iter().map(|d| format!("{}: {}", d.path.clone().unwrap_or_default(), d.message)).collect();
+            summary.failed.push(fail(path, None, format!("the facts do not fit the rulebook:\n  {}", msgs.join("\n  ")), None));
+            return;
+        }
+    };
+    let lang = Lang::parse(&p.rulebook.language).unwrap_or(Lang::En);
+    for exp in &case.expect {
+        let Some(def) = p.def_by_name(&exp.ruling) else {
+            let names: Vec<&str> = p.defs.iter().map(|d| d.name.as_str()).collect();
+            let help = crate::diagnostic::did_you_mean(&exp.ruling, names.iter().copied()).unwrap_or_default();
+            summary.failed.push(fail(path, Some(&exp.ruling), format!("no ruling or definition `{}` {help}", exp.ruling), None));
+            continue;
+        };
+        let ruling = eval::rule(p, &inputs, def, true);
+        let explainer = Explainer { p, sources: &book.sources, lang, inputs: &inputs };
+        let report = explainer.report(&ruling, true);
+        let explanation = || Some(crate::explain::text::render(&report, false));
+        let mut problems: Vec<String> = Vec::new();
+        match (&ruling.outcome, exp) {
+            (Outcome::Decided(v), Expectation { value: Some(want), .. }) => {
+                let ty = p.defs[def as usize].ty.clone();
+                let want_json = serde_json::to_value(want.clone()).unwrap_or(serde_json::Value::Null);
+                match facts::convert_value(p, &want_json, &ty, &format!("expect.{}", exp.ruling)) {
+                    Ok(w) if w == *v => {}
+                    Ok(w) => problems.push(format!(
+                        "expected {}, got {}",
+                        crate::eval::show::value(p, &w, &ty, lang),
+                        crate::eval::show::value(p, v, &ty, lang)
+                    )),
+                    Err(e) => problems.push(format!("the expected value does not fit the ruling's type: {e}")),
+                }
+            }
+            (_, Expectation { value: Some(_), .. }) => problems.push(format!("expected a value, got: {}", describe(&report))),
+            _ => {}
+        }
+        if let Some(a) = &exp.answer
+            && (report.status != "decided" || report.answer != *a)
+        {
+            problems.push(format!("expected the answer “{a}”, got: {}", describe(&report)));
+        }
+        if let Some(names) = &exp.undetermined {
+            if report.status != "undetermined" {
+                problems.push(format!("expected undetermined (needing {}), got: {}", names.join(", "), describe(&report)));
+            } else {
+                let mut got: Vec<String> = report.needs.iter().map(|n| n.name.clone()).collect();
+                let mut want = names.clone();
+                got.sort();
+                want.sort();
+                if got != want {
+                    problems.push(format!("expected needs {}, got {}", want.join(", "), got.join(", ")));
+                }
+            }
+        }
+        if let Some(e) = &exp.error {
+            match &report.error {
+                Some(msg) if msg.contains(e.as_str()) => {}
+                _ => problems.push(format!("expected an error containing “{e}”, got: {}", describe(&report))),
+            }
+        }
+        if exp.value.is_none() && exp.answer.is_none() && exp.undetermined.is_none() && exp.error.is_none() {
+            problems.push("the expectation states no `value`, `answer`, `undetermined` or `error`".into());
+        }
+        for c in &exp.cites {
+            if !report.clauses.iter().any(|x| x.citation == *c) {
+                let got: Vec<&str> = report.clauses.iter().map(|x| x.citation.as_str()).collect();
+                problems.push(format!("expected `{c}` among the cited clauses, got: {}", got.join("; ")));
+            }
+        }
+        if problems.is_empty() {
+            summary.passed += 1;
+        } else {
+            summary.failed.push(fail(path, Some(&exp.ruling), problems.join("\n"), explanation()));
+        }
+    }
+}
+
+fn describe(r: &crate::explain::Report) -> String {
+    match r.status {
+        "decided" => format!("decided: {}", r.answer),
+        "undetermined" => format!("undetermined, needing {}", r.needs.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")),
+        _ => format!("error: {}", r.error.clone().unwrap_or_default()),
+    }
+}

@@ -1,0 +1,140 @@
+//! `conditions rule`: rulings on a facts file, explained and cited.
+
+use super::{ExplainLevel, OutputFormat};
+use conditions::check::Checked;
+use conditions::diagnostic::render;
+use conditions::eval::show::Lang;
+use conditions::eval::{self, Outcome};
+use conditions::explain::{Explainer, html, markdown, text};
+use conditions::facts::{self, Format};
+use std::io::{IsTerminal, Read};
+use std::process::ExitCode;
+
+pub struct RuleArgs {
+    pub rulebook: String,
+    pub facts: String,
+    pub rulings: Vec<String>,
+    pub format: OutputFormat,
+    pub lang: Option<String>,
+    pub explain: ExplainLevel,
+}
+
+fn read_facts(spec: &str) -> Result<(String, String), String> {
+    if spec == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read the facts from standard input: {e}"))?;
+        return Ok(("<stdin>".into(), s));
+    }
+    let bytes = std::fs::read(spec).map_err(|e| format!("cannot read `{spec}`: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!("`{spec}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to())
+    })?;
+    Ok((spec.to_string(), text))
+}
+
+pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
+    conditions::loader::load(spec).map_err(|e| {
+        eprint!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+        ExitCode::from(if e.sources.files().next().is_some() { 1 } else { 2 })
+    })
+}
+
+pub fn run(args: RuleArgs) -> ExitCode {
+    let book = match load_rulebook(&args.rulebook) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let p = &book.program;
+    let lang = match args.lang.as_deref() {
+        Some(l) => match Lang::parse(l) {
+            Some(l) => l,
+            None => {
+                eprintln!("error: `--lang {l}`: the languages are `da` and `en`");
+                return ExitCode::from(2);
+            }
+        },
+        None => Lang::parse(&p.rulebook.language).unwrap_or(Lang::En),
+    };
+    let (origin, text) = match read_facts(&args.facts) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error[conditions::io]: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let inputs = match facts::parse(&text, Format::for_path(&origin), &origin).map_err(|d| vec![d]).and_then(|tree| facts::validate(p, &tree, &origin)) {
+        Ok(i) => i,
+        Err(diags) => {
+            eprint!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
+            eprintln!("{} error(s) in the facts", diags.len());
+            return ExitCode::from(1);
+        }
+    };
+    let mut defs = Vec::new();
+    for name in &args.rulings {
+        match p.def_by_name(name) {
+            Some(d) => defs.push(d),
+            None => {
+                let names: Vec<&str> = p.rulings().map(|(_, d)| d.name.as_str()).collect();
+                eprintln!(
+                    "error[conditions::unknown_ruling]: no ruling `{name}` in `{}`\n  help: {}",
+                    p.rulebook.name,
+                    conditions::diagnostic::did_you_mean(name, names.iter().copied())
+                        .unwrap_or_else(|| format!("rulings: {}", names.join(", ")))
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let explicit = !defs.is_empty();
+    if !explicit {
+        defs = p.rulings().map(|(id, _)| id).collect();
+    }
+    let explainer = Explainer { p, sources: &book.sources, lang, inputs: &inputs };
+    let full = args.explain == ExplainLevel::Full;
+    let mut reports = Vec::new();
+    let mut skipped = Vec::new();
+    for def in defs {
+        let ruling = eval::rule(p, &inputs, def, true);
+        // Without --ruling, a ruling that only lacks facts the file does not speak of is listed, not shown.
+        if !explicit
+            && let Outcome::Undetermined(needs) = &ruling.outcome
+            && needs.iter().all(|n| matches!(n, conditions::eval::trace::Need::Fact(_) | conditions::eval::trace::Need::Field { .. }))
+        {
+            skipped.push(p.defs[def as usize].name.clone());
+            continue;
+        }
+        reports.push(explainer.report(&ruling, full));
+    }
+    match args.format {
+        OutputFormat::Json => {
+            let v = serde_json::json!({ "rulings": reports, "not_shown": skipped });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        OutputFormat::Text => {
+            for (i, r) in reports.iter().enumerate() {
+                if i > 0 {
+                    println!("\n{}\n", "─".repeat(60));
+                }
+                print!("{}", text::render(r, full));
+            }
+            if !skipped.is_empty() {
+                println!("\n(not shown, needing other facts: {})", skipped.join(", "));
+            }
+        }
+        OutputFormat::Markdown => {
+            for r in &reports {
+                println!("{}", markdown::render(r, full));
+            }
+        }
+        OutputFormat::Html => {
+            for r in &reports {
+                print!("{}", html::render(r, full));
+            }
+        }
+    }
+    if reports.is_empty() && !skipped.is_empty() {
+        eprintln!("no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})", skipped[0]);
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,287 @@
+//! Evaluation of the builtin functions: aggregates (three-valued where a
+//! condition is unknown), ranking with ties, exact rounding, ages,
+//! largest-remainder apportionment with ties drawn by lot.
+
+use super::interp::{Halt, Interp, R, compare, error, merge};
+use super::num::Num;
+use super::trace::Need;
+use super::value::Value;
+use crate::check::program::{Builtin, Ir, Lambda};
+use std::cmp::Ordering;
+
+fn list(me: &mut Interp, ir: &Ir, frame: &mut Vec<Value>) -> Result<std::sync::Arc<[Value]>, Halt> {
+    match me.eval(ir, frame)? {
+        Value::List(xs) => Ok(xs),
+        _ => Err(error("not a list", ir.span)),
+    }
+}
+
+fn apply(me: &mut Interp, lam: &Lambda, x: &Value, frame: &mut Vec<Value>) -> R {
+    frame[lam.slot as usize] = x.clone();
+    me.eval(&lam.body, frame)
+}
+
+fn num(v: &Value, span: crate::syntax::ast::Span) -> Result<Num, Halt> {
+    v.as_num().ok_or_else(|| error("not a number", span))
+}
+
+/// Evaluates `f` on every item, collecting undetermined items' needs.
+fn each(
+    me: &mut Interp,
+    lam: &Lambda,
+    xs: &[Value],
+    frame: &mut Vec<Value>,
+) -> Result<(Vec<Option<Value>>, Vec<Need>), Halt> {
+    let mut out = Vec::with_capacity(xs.len());
+    let mut needs = Vec::new();
+    for x in xs {
+        match apply(me, lam, x, frame) {
+            Ok(v) => out.push(Some(v)),
+            Err(Halt::Undetermined(n)) => {
+                needs = merge(needs, n);
+                out.push(None);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((out, needs))
+}
+
+pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame: &mut Vec<Value>) -> R {
+    let span = ir.span;
+    match b {
+        Builtin::Count | Builtin::Filter | Builtin::All | Builtin::Any => {
+            let xs = list(me, &args[0], frame)?;
+            let Some(lam) = lam else {
+                return Ok(Value::int(xs.len() as i128));
+            };
+            let (vals, needs) = each(me, lam, &xs, frame)?;
+            let truth: Vec<Option<bool>> = vals.iter().map(|v| v.as_ref().and_then(|v| v.as_bool())).collect();
+            match b {
+                Builtin::All if truth.contains(&Some(false)) => return Ok(Value::Bool(false)),
+                Builtin::Any if truth.contains(&Some(true)) => return Ok(Value::Bool(true)),
+                _ => {}
+            }
+            if !needs.is_empty() {
+                return Err(Halt::Undetermined(needs));
+            }
+            Ok(match b {
+                Builtin::All => Value::Bool(true),
+                Builtin::Any => Value::Bool(false),
+                Builtin::Count => Value::int(truth.iter().filter(|t| **t == Some(true)).count() as i128),
+                _ => Value::list(xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect()),
+            })
+        }
+        Builtin::Map => {
+            let xs = list(me, &args[0], frame)?;
+            let lam = lam.ok_or_else(|| error("missing `x => …`", span))?;
+            let (vals, needs) = each(me, lam, &xs, frame)?;
+            if !needs.is_empty() {
+                return Err(Halt::Undetermined(needs));
+            }
+            Ok(Value::list(vals.into_iter().flatten().collect()))
+        }
+        Builtin::Sum => {
+            let xs = list(me, &args[0], frame)?;
+            let vals: Vec<Value> = match lam {
+                Some(lam) => {
+                    let (vals, needs) = each(me, lam, &xs, frame)?;
+                    if !needs.is_empty() {
+                        return Err(Halt::Undetermined(needs));
+                    }
+                    vals.into_iter().flatten().collect()
+                }
+                None => xs.to_vec(),
+            };
+            let mut total = Num::ZERO;
+            for v in &vals {
+                total = total.add(num(v, span)?).ok_or_else(|| error("sum too large", span))?;
+            }
+            Ok(Value::Num(total))
+        }
+        Builtin::Most | Builtin::Least | Builtin::Top => {
+            let xs = list(me, &args[0], frame)?;
+            let lam = lam.ok_or_else(|| error("missing `x => …`", span))?;
+            let (keys, needs) = each(me, lam, &xs, frame)?;
+            if !needs.is_empty() {
+                return Err(Halt::Undetermined(needs));
+            }
+            let keys: Vec<Value> = keys.into_iter().flatten().collect();
+            let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
+            if b == Builtin::Top {
+                let n = num(&me.eval(&args[1], frame)?, span)?;
+                // Competition ranking: 1 + the number of items strictly better.
+                let out = xs
+                    .iter()
+                    .zip(&keys)
+                    .filter(|(_, k)| {
+                        let better = keys.iter().filter(|o| cmp(o, k) == Ordering::Greater).count();
+                        Num::int(better as i128 + 1) <= n
+                    })
+                    .map(|(x, _)| x.clone())
+                    .collect();
+                return Ok(Value::list(out));
+            }
+            let best = keys.iter().cloned().reduce(|a, c| {
+                let o = cmp(&c, &a);
+                if (b == Builtin::Most && o == Ordering::Greater) || (b == Builtin::Least && o == Ordering::Less) { c } else { a }
+            });
+            let Some(best) = best else { return Ok(Value::list(Vec::new())) };
+            Ok(Value::list(xs.iter().zip(&keys).filter(|(_, k)| cmp(k, &best) == Ordering::Equal).map(|(x, _)| x.clone()).collect()))
+        }
+        Builtin::Distinct => {
+            let xs = list(me, &args[0], frame)?;
+            let mut out: Vec<Value> = Vec::new();
+            for x in xs.iter() {
+                if !out.contains(x) {
+                    out.push(x.clone());
+                }
+            }
+            Ok(Value::list(out))
+        }
+        Builtin::Contains => {
+            let xs = list(me, &args[0], frame)?;
+            let x = me.eval(&args[1], frame)?;
+            Ok(Value::Bool(xs.contains(&x)))
+        }
+        Builtin::Min | Builtin::Max => {
+            let vals: Vec<Value> = if args.len() == 1 {
+                list(me, &args[0], frame)?.to_vec()
+            } else {
+                let mut out = Vec::new();
+                let mut needs = Vec::new();
+                for a in args {
+                    match me.eval(a, frame) {
+                        Ok(v) => out.push(v),
+                        Err(Halt::Undetermined(n)) => needs = merge(needs, n),
+                        Err(e) => return Err(e),
+                    }
+                }
+                if !needs.is_empty() {
+                    return Err(Halt::Undetermined(needs));
+                }
+                out
+            };
+            let want = if b == Builtin::Min { Ordering::Less } else { Ordering::Greater };
+            vals.into_iter()
+                .reduce(|a, c| if compare(&c, &a) == Some(want) { c } else { a })
+                .ok_or_else(|| error(format!("`{}` of an empty list", b.name()), span))
+        }
+        Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs => {
+            let n = num(&me.eval(&args[0], frame)?, span)?;
+            Ok(Value::Num(match b {
+                Builtin::Ceil => n.ceil(),
+                Builtin::Floor => n.floor(),
+                Builtin::Round => n.round(),
+                _ => {
+                    if n.is_negative() {
+                        n.neg().ok_or_else(|| error("number too large", span))?
+                    } else {
+                        n
+                    }
+                }
+            }))
+        }
+        Builtin::Age => {
+            let (Value::Date(born), Value::Date(on)) = (me.eval(&args[0], frame)?, me.eval(&args[1], frame)?) else {
+                return Err(error("not a date", span));
+            };
+            Ok(Value::int(born.age_on(on) as i128))
+        }
+        Builtin::Apportion => apportion(me, args, lam, ir, frame),
+        Builtin::Draw | Builtin::Choose => Err(error("draw is evaluated on its own", span)),
+    }
+}
+
+/// Largest-remainder (Hare) apportionment: each item gets the whole part of its
+/// quota; the seats left go to the largest remainders. Items tied on the remainder
+/// at the cut are decided by the `tie` lot (the winners), or the result is
+/// undetermined, naming the lot and the tied items.
+fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame: &mut Vec<Value>) -> R {
+    let span = ir.span;
+    let seats = num(&me.eval(&args[0], frame)?, span)?;
+    let xs = list(me, &args[1], frame)?;
+    let lam = lam.ok_or_else(|| error("missing `x => weight`", span))?;
+    let (weights, needs) = each(me, lam, &xs, frame)?;
+    if !needs.is_empty() {
+        return Err(Halt::Undetermined(needs));
+    }
+    let weights: Vec<Num> = weights.iter().flatten().map(|w| num(w, span)).collect::<Result<_, _>>()?;
+    if weights.iter().any(|w| w.is_negative()) {
+        return Err(error("apportionment weights must not be negative", span));
+    }
+    let total = weights.iter().try_fold(Num::ZERO, |a, w| a.add(*w)).ok_or_else(|| error("weights too large", span))?;
+    if xs.is_empty() || total == Num::ZERO {
+        return Ok(Value::list(vec![Value::int(0); xs.len()]));
+    }
+    let quotas: Vec<Num> = weights
+        .iter()
+        .map(|w| seats.mul(*w).and_then(|x| x.div(total)))
+        .collect::<Option<_>>()
+        .ok_or_else(|| error("apportionment too large for exact arithmetic", span))?;
+    let mut given: Vec<Num> = quotas.iter().map(|q| q.floor()).collect();
+    let used = given.iter().try_fold(Num::ZERO, |a, g| a.add(*g)).ok_or_else(|| error("overflow", span))?;
+    let left = seats.sub(used).and_then(|x| x.as_i64()).unwrap_or(0).max(0) as usize;
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&a, &b| quotas[b].fract().cmp(&quotas[a].fract()));
+    if left > 0 && left <= order.len() {
+        let cut = quotas[order[left - 1]].fract();
+        let sure: Vec<usize> = order.iter().copied().filter(|&i| quotas[i].fract() > cut).collect();
+        let tied: Vec<usize> = order.iter().copied().filter(|&i| quotas[i].fract() == cut).collect();
+        let places_for_tied = left - sure.len();
+        for &i in &sure {
+            given[i] = given[i].add(Num::ONE).unwrap_or(given[i]);
+        }
+        if places_for_tied == tied.len() {
+            for &i in &tied {
+                given[i] = given[i].add(Num::ONE).unwrap_or(given[i]);
+            }
+        } else {
+            let elem_ty = match &args[1].ty {
+                crate::check::types::Type::List(t) => (**t).clone(),
+                t => t.clone(),
+            };
+            let lot_ir = args.get(2);
+            let winners = match lot_ir {
+                Some(l) => match me.eval(l, frame) {
+                    Ok(Value::List(w)) => Some(w),
+                    Ok(_) => return Err(error("the tie lot is a list of the winners", span)),
+                    Err(Halt::Undetermined(_)) => None,
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            };
+            match winners {
+                Some(w) => {
+                    let idx: Vec<usize> = tied.iter().copied().filter(|&i| w.contains(&xs[i])).collect();
+                    if idx.len() != places_for_tied || w.len() != places_for_tied {
+                        return Err(error(
+                            format!(
+                                "the draw must name {places_for_tied} winner(s) among the tied: {}",
+                                tied.iter().map(|&i| super::show::plain(me.p, &xs[i], &elem_ty)).collect::<Vec<_>>().join(", ")
+                            ),
+                            span,
+                        ));
+                    }
+                    for i in idx {
+                        given[i] = given[i].add(Num::ONE).unwrap_or(given[i]);
+                    }
+                }
+                None => {
+                    let candidates = tied.iter().map(|&i| super::show::plain(me.p, &xs[i], &elem_ty)).collect();
+                    let need = match lot_ir.map(|l| &l.kind) {
+                        Some(crate::check::program::IrKind::Decision(d)) => Need::Lot { lot: *d, candidates },
+                        _ => {
+                            return Err(error(
+                                "a tie on the remainder needs a lot: add `tie: <lot>` to `apportion`",
+                                span,
+                            ));
+                        }
+                    };
+                    return Err(Halt::Undetermined(vec![need]));
+                }
+            }
+        }
+    }
+    Ok(Value::list(given.into_iter().map(Value::Num).collect()))
+}

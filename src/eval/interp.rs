@@ -1,0 +1,702 @@
+//! The interpreter: evaluates a checked [`Program`] against given facts and
+//! decisions, exactly.
+//!
+//! Missing facts, decisions and draws make a value *undetermined*, not wrong:
+//! logic is three-valued (`false and ?` is `false`), and everything decidable
+//! without the missing input is still decided. Rules combine as written:
+//! exceptions override the rules they name; two applicable rules that disagree
+//! are a conflict in the rulebook, reported as an error.
+
+use super::builtins;
+use super::num::Num;
+use super::trace::*;
+use super::value::Value;
+use crate::check::program::*;
+use crate::check::types::Type;
+use crate::syntax::ast::{BinaryOp, Policy, Span};
+
+/// The facts and decisions of one case, indexed like the program's declarations.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    pub facts: Vec<Option<Value>>,
+    pub decisions: Vec<Option<Value>>,
+}
+
+impl Inputs {
+    pub fn empty(p: &Program) -> Inputs {
+        Inputs { facts: vec![None; p.facts.len()], decisions: vec![None; p.decisions.len()] }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalError {
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Halt {
+    Undetermined(Vec<Need>),
+    Error(EvalError),
+}
+
+pub type R = Result<Value, Halt>;
+
+/// Most evaluation steps one ruling may take before it is stopped.
+pub const MAX_STEPS: u64 = 10_000_000;
+const MAX_DEPTH: u32 = 200;
+
+pub fn error(message: impl Into<String>, span: Span) -> Halt {
+    Halt::Error(EvalError { message: message.into(), span: Some(span) })
+}
+
+/// Merges two sets of needs, sorted and without repeats.
+pub fn merge(mut a: Vec<Need>, b: Vec<Need>) -> Vec<Need> {
+    a.extend(b);
+    a.sort();
+    a.dedup();
+    a
+}
+
+pub struct Interp<'a> {
+    pub p: &'a Program,
+    pub inputs: &'a Inputs,
+    memo: Vec<Option<(R, Option<usize>)>>,
+    pub trace: Option<Trace>,
+    stack: Vec<usize>,
+    quiet: u32,
+    steps: u64,
+    depth: u32,
+}
+
+enum RuleResult {
+    Applies { value: Value, rule: RuleId, overridden: Vec<RuleId> },
+    NotApplicable(WhyNot),
+    Undetermined(Vec<Need>),
+}
+
+impl<'a> Interp<'a> {
+    pub fn new(p: &'a Program, inputs: &'a Inputs, tracing: bool) -> Self {
+        Interp {
+            p,
+            inputs,
+            memo: vec![None; p.defs.len()],
+            trace: tracing.then(Trace::default),
+            stack: Vec::new(),
+            quiet: 0,
+            steps: 0,
+            depth: 0,
+        }
+    }
+
+    fn tracing(&self) -> bool {
+        self.trace.is_some() && self.quiet == 0
+    }
+
+    fn note_fact(&mut self, use_: FactUse) {
+        if self.tracing()
+            && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
+            && !t.nodes[top].facts.iter().any(|u| u.path == use_.path)
+        {
+            t.nodes[top].facts.push(use_);
+        }
+    }
+
+    /// The path of a fact or a field of one (`player.masterpoints`), if `ir` is one.
+    fn fact_path(&self, ir: &Ir) -> Option<(FactId, String)> {
+        match &ir.kind {
+            IrKind::Fact(f) => Some((*f, self.p.facts[*f as usize].name.clone())),
+            IrKind::Field(inner, i) => {
+                let (f, path) = self.fact_path(inner)?;
+                let Type::Record(t) = &inner.ty else { return None };
+                let TypeKind::Record(fs) = &self.p.types[*t as usize].kind else { return None };
+                Some((f, format!("{path}.{}", fs.get(*i as usize)?.name)))
+            }
+            _ => None,
+        }
+    }
+
+    fn note_decision(&mut self, d: DecisionId) {
+        if self.tracing()
+            && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
+            && !t.nodes[top].decisions.contains(&d)
+        {
+            t.nodes[top].decisions.push(d);
+        }
+    }
+
+    /// Evaluates a definition with arguments; the entry point for rulings.
+    pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
+        let memoizable = args.is_empty();
+        if memoizable && let Some((r, node)) = &self.memo[def as usize] {
+            let r = r.clone();
+            if let (Some(n), true) = (*node, self.tracing())
+                && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
+                && !t.nodes[top].children.contains(&n)
+            {
+                t.nodes[top].children.push(n);
+            }
+            return r;
+        }
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(Halt::Error(EvalError {
+                message: format!("definitions nested more than {MAX_DEPTH} deep"),
+                span: Some(self.p.defs[def as usize].span),
+            }));
+        }
+        let node = if self.tracing() {
+            let t = self.trace.as_mut().unwrap_or_else(|| unreachable!());
+            let idx = t.nodes.len();
+            t.nodes.push(Node {
+                def,
+                args: args.clone(),
+                outcome: Outcome::Undetermined(Vec::new()),
+                decided_by: None,
+                row: None,
+                overridden: Vec::new(),
+                not_applied: Vec::new(),
+                because: Vec::new(),
+                facts: Vec::new(),
+                decisions: Vec::new(),
+                children: Vec::new(),
+            });
+            if let Some(&top) = self.stack.last() {
+                t.nodes[top].children.push(idx);
+            }
+            self.stack.push(idx);
+            Some(idx)
+        } else {
+            None
+        };
+        let result = if self.p.defs[def as usize].table.is_some() { self.table(def, &args) } else { self.rules(def, &args) };
+        if let Some(idx) = node {
+            self.stack.pop();
+            if let Some(t) = self.trace.as_mut() {
+                t.nodes[idx].outcome = match &result {
+                    Ok(v) => Outcome::Value(v.clone()),
+                    Err(Halt::Undetermined(n)) => Outcome::Undetermined(n.clone()),
+                    Err(Halt::Error(e)) => Outcome::Error(e.message.clone()),
+                };
+            }
+        }
+        if memoizable && self.quiet == 0 {
+            self.memo[def as usize] = Some((result.clone(), node));
+        }
+        self.depth -= 1;
+        result
+    }
+
+    fn with_node(&mut self, f: impl FnOnce(&mut Node)) {
+        if !self.tracing() {
+            return;
+        }
+        if let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last()) {
+            f(&mut t.nodes[top]);
+        }
+    }
+
+    fn rules(&mut self, def: DefId, args: &[Value]) -> R {
+        let p = self.p;
+        let info = &p.defs[def as usize];
+        let mut decided: Option<(Value, RuleId, Vec<RuleId>)> = None;
+        let mut needs: Vec<Need> = Vec::new();
+        for &r in &info.rules {
+            if !p.rules[r as usize].overrides.is_empty() {
+                continue;
+            }
+            match self.rule_tree(r, args)? {
+                RuleResult::Applies { value, rule, overridden } => match &decided {
+                    None => decided = Some((value, rule, overridden)),
+                    Some((v, first, _)) if *v != value => {
+                        let (a, b) = (&p.rules[*first as usize], &p.rules[rule as usize]);
+                        return Err(Halt::Error(EvalError {
+                            message: format!(
+                                "rules `{}`{} and `{}`{} both apply to `{}` and disagree; the rulebook must say which is the exception",
+                                a.label,
+                                cite_suffix(p, a.clause),
+                                b.label,
+                                cite_suffix(p, b.clause),
+                                info.name
+                            ),
+                            span: Some(b.span),
+                        }));
+                    }
+                    Some(_) => {}
+                },
+                RuleResult::NotApplicable(why) => self.with_node(|n| n.not_applied.push((r, why))),
+                RuleResult::Undetermined(n) => {
+                    self.with_node(|node| node.not_applied.push((r, WhyNot::Unknown(n.clone()))));
+                    needs = merge(needs, n);
+                }
+            }
+        }
+        if !needs.is_empty() {
+            return Err(Halt::Undetermined(needs));
+        }
+        match decided {
+            Some((value, rule, overridden)) => {
+                if self.tracing() {
+                    let because = self.because(rule, args);
+                    self.with_node(|n| {
+                        n.decided_by = Some(rule);
+                        n.overridden = overridden;
+                        n.because = because;
+                    });
+                }
+                Ok(value)
+            }
+            None => Err(Halt::Error(EvalError {
+                message: format!("no rule decides `{}` for these facts", info.name),
+                span: Some(info.span),
+            })),
+        }
+    }
+
+    /// Evaluates rule `r` with its exceptions first: an exception that applies wins.
+    fn rule_tree(&mut self, r: RuleId, args: &[Value]) -> Result<RuleResult, Halt> {
+        let p = self.p;
+        let rule = &p.rules[r as usize];
+        let mut pending: Vec<Need> = Vec::new();
+        for &e in &rule.exceptions {
+            match self.rule_tree(e, args)? {
+                RuleResult::Applies { value, rule: winner, mut overridden } => {
+                    overridden.push(r);
+                    return Ok(RuleResult::Applies { value, rule: winner, overridden });
+                }
+                RuleResult::NotApplicable(why) => self.with_node(|n| n.not_applied.push((e, why))),
+                RuleResult::Undetermined(n) => {
+                    self.with_node(|node| node.not_applied.push((e, WhyNot::Unknown(n.clone()))));
+                    pending = merge(pending, n);
+                }
+            }
+        }
+        let own = self.rule_alone(r, args)?;
+        if !pending.is_empty() {
+            // An exception might still apply: the outcome waits for it.
+            return Ok(match own {
+                RuleResult::Undetermined(n) => RuleResult::Undetermined(merge(pending, n)),
+                _ => RuleResult::Undetermined(pending),
+            });
+        }
+        Ok(own)
+    }
+
+    fn frame_for(&self, size: u32, args: &[Value]) -> Vec<Value> {
+        let mut frame = vec![Value::Bool(false); (size as usize).max(args.len())];
+        frame[..args.len()].clone_from_slice(args);
+        frame
+    }
+
+    fn rule_alone(&mut self, r: RuleId, args: &[Value]) -> Result<RuleResult, Halt> {
+        let p = self.p;
+        let rule = &p.rules[r as usize];
+        let mut frame = self.frame_for(rule.frame, args);
+        for (i, (pat, arg)) in rule.patterns.iter().zip(args).enumerate() {
+            if !matches_pattern(pat, arg, &mut frame) {
+                return Ok(RuleResult::NotApplicable(WhyNot::Pattern { param: i, value: arg.clone() }));
+            }
+        }
+        if let Some(g) = &rule.guard {
+            match self.eval(g, &mut frame) {
+                Ok(Value::Bool(true)) => {}
+                Ok(_) => {
+                    let atoms = if self.tracing() { self.atoms(g, &mut frame, false) } else { Vec::new() };
+                    return Ok(RuleResult::NotApplicable(WhyNot::Condition(atoms)));
+                }
+                Err(Halt::Undetermined(n)) => return Ok(RuleResult::Undetermined(n)),
+                Err(e) => return Err(e),
+            }
+        }
+        match self.eval(&rule.value, &mut frame) {
+            Ok(value) => Ok(RuleResult::Applies { value, rule: r, overridden: Vec::new() }),
+            Err(Halt::Undetermined(n)) => Ok(RuleResult::Undetermined(n)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The deciding rule's conditions (and a boolean value's reasons), with values.
+    fn because(&mut self, r: RuleId, args: &[Value]) -> Vec<Atom> {
+        let p = self.p;
+        let rule = &p.rules[r as usize];
+        let mut frame = self.frame_for(rule.frame, args);
+        for (pat, arg) in rule.patterns.iter().zip(args) {
+            matches_pattern(pat, arg, &mut frame);
+        }
+        let mut out = Vec::new();
+        if let Some(g) = &rule.guard {
+            out.extend(self.atoms(g, &mut frame, true));
+        }
+        if rule.value.ty == Type::Bool
+            && !matches!(rule.value.kind, IrKind::Const(_))
+            && let Ok(Value::Bool(b)) = self.quietly(|me| me.eval(&rule.value, &mut frame.clone()))
+        {
+            out.extend(self.atoms(&rule.value, &mut frame, b));
+        }
+        out
+    }
+
+    fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.quiet += 1;
+        let out = f(self);
+        self.quiet -= 1;
+        out
+    }
+
+    /// The atomic conditions that make `ir` evaluate to `value`.
+    fn atoms(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
+        self.quietly(|me| me.atoms_inner(ir, frame, value))
+    }
+
+    fn atoms_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
+        match &ir.kind {
+            IrKind::Binary(BinaryOp::And, a, b) | IrKind::Binary(BinaryOp::Or, a, b) => {
+                let is_and = matches!(ir.kind, IrKind::Binary(BinaryOp::And, ..));
+                let va = self.eval(a, frame).ok().and_then(|v| v.as_bool());
+                let vb = self.eval(b, frame).ok().and_then(|v| v.as_bool());
+                // `and` false / `or` true: one side suffices. Otherwise both sides matter.
+                let decisive = is_and != value;
+                if decisive {
+                    if va == Some(value) {
+                        return self.atoms_inner(a, frame, value);
+                    }
+                    if vb == Some(value) {
+                        return self.atoms_inner(b, frame, value);
+                    }
+                    Vec::new()
+                } else {
+                    let mut out = self.atoms_inner(a, frame, value);
+                    out.extend(self.atoms_inner(b, frame, value));
+                    out
+                }
+            }
+            IrKind::Not(x) => self.atoms_inner(x, frame, !value),
+            IrKind::Binary(op, a, b) if op.is_comparison() => vec![Atom {
+                left: a.span,
+                left_value: self.eval(a, frame).ok(),
+                left_ty: a.ty.clone(),
+                op: Some(AtomOp::Cmp(*op)),
+                right: Some(b.span),
+                right_value: self.eval(b, frame).ok(),
+                holds: value,
+            }],
+            IrKind::InRange { x, .. } | IrKind::InList(x, _) => vec![Atom {
+                left: x.span,
+                left_value: self.eval(x, frame).ok(),
+                left_ty: x.ty.clone(),
+                op: Some(AtomOp::In),
+                right: Some(Span { start: x.span.end, ..ir.span }),
+                right_value: None,
+                holds: value,
+            }],
+            _ => vec![Atom {
+                left: ir.span,
+                left_value: Some(Value::Bool(value)),
+                left_ty: Type::Bool,
+                op: None,
+                right: None,
+                right_value: None,
+                holds: value,
+            }],
+        }
+    }
+
+    fn table(&mut self, def: DefId, args: &[Value]) -> R {
+        let p = self.p;
+        let info = &p.defs[def as usize];
+        let Some(table) = &info.table else { return Err(error("not a table", info.span)) };
+        let mut frame = self.frame_for(table.frame, args);
+        let mut matched: Vec<usize> = Vec::new();
+        for (i, row) in table.rows.iter().enumerate() {
+            if row.keys.iter().zip(args).all(|(k, a)| matches_pattern(k, a, &mut frame)) {
+                matched.push(i);
+                if table.policy == Policy::First {
+                    break;
+                }
+            }
+        }
+        let row_value = |me: &mut Self, i: usize, frame: &mut Vec<Value>| me.eval(&table.rows[i].value, frame);
+        match table.policy {
+            Policy::Collect => {
+                let mut out = Vec::new();
+                for &i in &matched {
+                    out.push(row_value(self, i, &mut frame)?);
+                }
+                Ok(Value::list(out))
+            }
+            _ => match matched.as_slice() {
+                [] => Err(Halt::Error(EvalError {
+                    message: format!("no row of table `{}` matches {}", info.name, show_args(p, args)),
+                    span: Some(info.span),
+                })),
+                [i] => {
+                    let i = *i;
+                    self.with_node(|n| n.row = Some(i));
+                    row_value(self, i, &mut frame)
+                }
+                [_, j, ..] => Err(Halt::Error(EvalError {
+                    message: format!("several rows of table `{}` match {} (it picks a unique row)", info.name, show_args(p, args)),
+                    span: Some(table.rows[*j].span),
+                })),
+            },
+        }
+    }
+
+    pub fn eval(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> R {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Err(error(format!("the ruling took more than {MAX_STEPS} evaluation steps"), ir.span));
+        }
+        match &ir.kind {
+            IrKind::Const(v) => Ok(v.clone()),
+            IrKind::Local(s) => Ok(frame[*s as usize].clone()),
+            IrKind::Fact(f) => match &self.inputs.facts[*f as usize] {
+                Some(v) => {
+                    if self.tracing() && !matches!(ir.ty, Type::Record(_)) {
+                        let path = self.p.facts[*f as usize].name.clone();
+                        self.note_fact(FactUse { fact: *f, path, value: v.clone(), ty: ir.ty.clone() });
+                    }
+                    Ok(v.clone())
+                }
+                None => Err(Halt::Undetermined(vec![Need::Fact(*f)])),
+            },
+            IrKind::Decision(d) => {
+                self.note_decision(*d);
+                match &self.inputs.decisions[*d as usize] {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(Halt::Undetermined(vec![Need::Decision(*d)])),
+                }
+            }
+            IrKind::Call(d, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                let mut needs = Vec::new();
+                for a in args {
+                    match self.eval(a, frame) {
+                        Ok(v) => vals.push(v),
+                        Err(Halt::Undetermined(n)) => needs = merge(needs, n),
+                        Err(e) => return Err(e),
+                    }
+                }
+                if !needs.is_empty() {
+                    return Err(Halt::Undetermined(needs));
+                }
+                self.call(*d, vals)
+            }
+            IrKind::Field(x, i) => match self.eval(x, frame)? {
+                Value::Record(t, fields) => match fields.get(*i as usize) {
+                    Some(Some(v)) => {
+                        if self.tracing()
+                            && !matches!(ir.ty, Type::Record(_))
+                            && let Some((f, path)) = self.fact_path(ir)
+                        {
+                            self.note_fact(FactUse { fact: f, path, value: v.clone(), ty: ir.ty.clone() });
+                        }
+                        Ok(v.clone())
+                    }
+                    _ => {
+                        let (record, field) = match &self.p.types[t as usize].kind {
+                            TypeKind::Record(fs) => {
+                                (self.p.types[t as usize].name.clone(), fs.get(*i as usize).map_or_else(String::new, |f| f.name.clone()))
+                            }
+                            TypeKind::Enum(_) => (String::new(), String::new()),
+                        };
+                        Err(Halt::Undetermined(vec![Need::Field { record, field }]))
+                    }
+                },
+                _ => Err(error("not a record", ir.span)),
+            },
+            IrKind::List(xs) => {
+                let mut out = Vec::with_capacity(xs.len());
+                for x in xs {
+                    out.push(self.eval(x, frame)?);
+                }
+                Ok(Value::list(out))
+            }
+            IrKind::Record(t, xs) => {
+                let mut out = Vec::with_capacity(xs.len());
+                for x in xs {
+                    out.push(match x {
+                        Some(x) => Some(self.eval(x, frame)?),
+                        None => None,
+                    });
+                }
+                Ok(Value::Record(*t, out.into()))
+            }
+            IrKind::Not(x) => match self.eval(x, frame)? {
+                Value::Bool(b) => Ok(Value::Bool(!b)),
+                _ => Err(error("not a truth value", ir.span)),
+            },
+            IrKind::Neg(x) => match self.eval(x, frame)? {
+                Value::Num(n) => n.neg().map(Value::Num).ok_or_else(|| error("number too large", ir.span)),
+                _ => Err(error("not a number", ir.span)),
+            },
+            IrKind::Binary(op, a, b) => self.binary(*op, a, b, ir, frame),
+            IrKind::InRange { x, lo, hi, inclusive } => {
+                let v = self.eval(x, frame)?;
+                let lo = match lo {
+                    Some(l) => Some(self.eval(l, frame)?),
+                    None => None,
+                };
+                let hi = match hi {
+                    Some(h) => Some(self.eval(h, frame)?),
+                    None => None,
+                };
+                Ok(Value::Bool(in_range(&v, lo.as_ref(), hi.as_ref(), *inclusive)))
+            }
+            IrKind::InList(x, list) => {
+                let v = self.eval(x, frame)?;
+                match self.eval(list, frame)? {
+                    Value::List(items) => Ok(Value::Bool(items.contains(&v))),
+                    _ => Err(error("not a list", ir.span)),
+                }
+            }
+            IrKind::If(c, t, e) => match self.eval(c, frame)? {
+                Value::Bool(true) => self.eval(t, frame),
+                _ => self.eval(e, frame),
+            },
+            IrKind::Let(slot, v, body) => {
+                let value = self.eval(v, frame)?;
+                frame[*slot as usize] = value;
+                self.eval(body, frame)
+            }
+            IrKind::Builtin(b, args, lam) => builtins::eval(self, *b, args, lam.as_ref(), ir, frame),
+            IrKind::Draw(lot, cands) => {
+                self.note_decision(*lot);
+                let Value::List(cands) = self.eval(cands, frame)? else { return Err(error("not a list", ir.span)) };
+                if cands.len() == 1 {
+                    return Ok(cands[0].clone());
+                }
+                if cands.is_empty() {
+                    return Err(error("a lot drawn among no candidates", ir.span));
+                }
+                match &self.inputs.decisions[*lot as usize] {
+                    Some(v) if cands.contains(v) => Ok(v.clone()),
+                    Some(v) => Err(error(
+                        format!(
+                            "the draw `{}` gave {}, which is not among the candidates {}",
+                            self.p.decisions[*lot as usize].name,
+                            super::show::plain(self.p, v, &ir.ty),
+                            cands.iter().map(|c| super::show::plain(self.p, c, &ir.ty)).collect::<Vec<_>>().join(", ")
+                        ),
+                        ir.span,
+                    )),
+                    None => Err(Halt::Undetermined(vec![Need::Lot {
+                        lot: *lot,
+                        candidates: cands.iter().map(|c| super::show::plain(self.p, c, &ir.ty)).collect(),
+                    }])),
+                }
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Ir, b: &Ir, ir: &Ir, frame: &mut Vec<Value>) -> R {
+        use BinaryOp::*;
+        if matches!(op, And | Or) {
+            let short = op == Or; // the value that decides on its own
+            let left = self.eval(a, frame);
+            if let Ok(Value::Bool(x)) = left
+                && x == short
+            {
+                return Ok(Value::Bool(short));
+            }
+            let right = self.eval(b, frame);
+            return match (left, right) {
+                (_, Ok(Value::Bool(y))) if y == short => Ok(Value::Bool(short)),
+                (Ok(Value::Bool(_)), Ok(Value::Bool(_))) => Ok(Value::Bool(!short)),
+                (Err(Halt::Error(e)), _) | (_, Err(Halt::Error(e))) => Err(Halt::Error(e)),
+                (Err(Halt::Undetermined(n1)), Err(Halt::Undetermined(n2))) => Err(Halt::Undetermined(merge(n1, n2))),
+                (Err(Halt::Undetermined(n)), _) | (_, Err(Halt::Undetermined(n))) => Err(Halt::Undetermined(n)),
+                _ => Err(error("not a truth value", ir.span)),
+            };
+        }
+        let (x, y) = match (self.eval(a, frame), self.eval(b, frame)) {
+            (Ok(x), Ok(y)) => (x, y),
+            (Err(Halt::Error(e)), _) | (_, Err(Halt::Error(e))) => return Err(Halt::Error(e)),
+            (Err(Halt::Undetermined(n1)), Err(Halt::Undetermined(n2))) => return Err(Halt::Undetermined(merge(n1, n2))),
+            (Err(h), _) | (_, Err(h)) => return Err(h),
+        };
+        let overflow = || error("number too large for exact arithmetic", ir.span);
+        match op {
+            Eq => Ok(Value::Bool(x == y)),
+            Ne => Ok(Value::Bool(x != y)),
+            Lt | Le | Gt | Ge => {
+                let ord = compare(&x, &y).ok_or_else(|| error("values cannot be compared", ir.span))?;
+                Ok(Value::Bool(match op {
+                    Lt => ord.is_lt(),
+                    Le => ord.is_le(),
+                    Gt => ord.is_gt(),
+                    _ => ord.is_ge(),
+                }))
+            }
+            Add | Sub | Mul | Div => match (x, y) {
+                (Value::Num(m), Value::Num(n)) => {
+                    let r = match op {
+                        Add => m.add(n),
+                        Sub => m.sub(n),
+                        Mul => m.mul(n),
+                        _ => {
+                            if n == Num::ZERO {
+                                return Err(error("division by zero", ir.span));
+                            }
+                            m.div(n)
+                        }
+                    };
+                    r.map(Value::Num).ok_or_else(overflow)
+                }
+                (Value::Date(d), Value::Num(n)) => {
+                    let days = n.div(Num::int(1440)).ok_or_else(overflow)?;
+                    if !days.is_integer() {
+                        return Err(error("a date moves by whole days only", ir.span));
+                    }
+                    let k = days.as_i64().ok_or_else(overflow)?;
+                    let k = if op == Sub { -k } else { k };
+                    d.add_days(k).map(Value::Date).ok_or_else(|| error("date out of range", ir.span))
+                }
+                (Value::Date(d1), Value::Date(d2)) => {
+                    Ok(Value::Num(Num::int((d1.days() - d2.days()) as i128).mul(Num::int(1440)).ok_or_else(overflow)?))
+                }
+                _ => Err(error("values cannot be combined", ir.span)),
+            },
+            And | Or => unreachable!("handled above"),
+        }
+    }
+}
+
+fn cite_suffix(p: &Program, clause: Option<ClauseId>) -> String {
+    p.citation_of(clause).map(|c| format!(" ({c})")).unwrap_or_default()
+}
+
+fn show_args(p: &Program, args: &[Value]) -> String {
+    args.iter().map(|a| super::show::debug(p, a)).collect::<Vec<_>>().join(", ")
+}
+
+pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => Some(x.cmp(y)),
+        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
+        (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
+        (Value::Enum(_, x), Value::Enum(_, y)) => Some(x.cmp(y)),
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        _ => None,
+    }
+}
+
+fn in_range(v: &Value, lo: Option<&Value>, hi: Option<&Value>, inclusive: bool) -> bool {
+    let above = lo.is_none_or(|l| compare(v, l).is_some_and(|o| o.is_ge()));
+    let below = hi.is_none_or(|h| compare(v, h).is_some_and(|o| if inclusive { o.is_le() } else { o.is_lt() }));
+    above && below
+}
+
+pub fn matches_pattern(p: &PatIr, v: &Value, frame: &mut [Value]) -> bool {
+    match p {
+        PatIr::Any => true,
+        PatIr::Bind(slot) => {
+            frame[*slot as usize] = v.clone();
+            true
+        }
+        PatIr::Equals(x) => x == v,
+        PatIr::Range { lo, hi, inclusive } => in_range(v, lo.as_ref(), hi.as_ref(), *inclusive),
+        PatIr::Alts(alts) => alts.iter().any(|a| matches_pattern(a, v, frame)),
+    }
+}

@@ -1,0 +1,216 @@
+//! Showing values to people: numbers with the language's separators, money with
+//! its currency, durations in days or hours, dates spelled out, exact fractions
+//! shown exactly (`40/3`) with a rounded decimal beside them.
+
+use super::num::Num;
+use super::value::Value;
+use crate::check::program::{Program, TypeKind};
+use crate::check::types::{Type, Unit};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Da,
+    En,
+}
+
+impl Lang {
+    pub fn parse(s: &str) -> Option<Lang> {
+        match s {
+            "da" => Some(Lang::Da),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Da => "da",
+            Lang::En => "en",
+        }
+    }
+}
+
+/// A value for messages, in English.
+pub fn plain(p: &Program, v: &Value, ty: &Type) -> String {
+    value(p, v, ty, Lang::En)
+}
+
+/// A value without a known type (for error messages).
+pub fn debug(p: &Program, v: &Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Num(n) => n.to_string(),
+        Value::Text(t) => format!("\"{t}\""),
+        Value::Date(d) => d.to_string(),
+        Value::Enum(t, i) => variant_name(p, *t, *i, Lang::En),
+        Value::Record(..) => "{…}".into(),
+        Value::List(xs) => format!("[{}]", xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn variant_name(p: &Program, t: u32, i: u32, _lang: Lang) -> String {
+    match p.types.get(t as usize).map(|t| &t.kind) {
+        Some(TypeKind::Enum(vs)) => vs
+            .get(i as usize)
+            .map_or_else(|| "?".into(), |v| v.label.clone().unwrap_or_else(|| v.name.clone())),
+        _ => "?".into(),
+    }
+}
+
+fn group(int_part: &str, sep: char) -> String {
+    let (sign, digits) = int_part.strip_prefix('-').map_or(("", int_part), |d| ("-", d));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}")
+}
+
+/// A number in the language's style, exactly when it has a finite decimal form;
+/// otherwise as a fraction with its rounded decimal: `40/3 (≈ 13.33)`.
+pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
+    let (thousands, point) = match lang {
+        Lang::En => (',', '.'),
+        Lang::Da => ('.', ','),
+    };
+    let decimal = |x: Num, places: Option<u32>| -> String {
+        let d = match places {
+            Some(p) => x.to_decimal(p),
+            None => x.to_decimal(28).map(|d| d.normalize()),
+        };
+        let Some(mut d) = d else { return x.to_string() };
+        if d.scale() < min_places {
+            d.rescale(min_places);
+        }
+        let s = d.to_string();
+        let (i, f) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
+        match f {
+            Some(f) => format!("{}{}{}", group(i, thousands), point, f),
+            None => group(i, thousands),
+        }
+    };
+    if n.is_terminating() {
+        decimal(n, None)
+    } else {
+        format!("{}/{} (≈ {})", n.numer(), n.denom(), decimal(n, Some(2)))
+    }
+}
+
+fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
+    let one = n == Num::ONE;
+    if let Some(c) = u.currency() {
+        return match (c, lang) {
+            ("USD", _) => format!("${}", number(n, lang, 2)),
+            ("DKK", Lang::Da) => format!("{} kr.", number(n, lang, if n.is_integer() { 0 } else { 2 })),
+            ("DKK", Lang::En) => format!("DKK {}", number(n, lang, if n.is_integer() { 0 } else { 2 })),
+            (c, _) => format!("{} {c}", number(n, lang, 2)),
+        };
+    }
+    if u.is_time() {
+        let (count, unit_en, unit_da) = if n.is_integer() && n.numer() % 10080 == 0 && n.numer() != 0 {
+            (n.div(Num::int(10080)), ("week", "weeks"), ("uge", "uger"))
+        } else if n.is_integer() && n.numer() % 1440 == 0 && n.numer() != 0 {
+            (n.div(Num::int(1440)), ("day", "days"), ("dag", "dage"))
+        } else if n.is_integer() && n.numer() % 60 == 0 && n.numer() != 0 {
+            (n.div(Num::int(60)), ("hour", "hours"), ("time", "timer"))
+        } else {
+            (Some(n), ("minute", "minutes"), ("minut", "minutter"))
+        };
+        let count = count.unwrap_or(n);
+        let singular = count == Num::ONE;
+        let word = match lang {
+            Lang::En => if singular { unit_en.0 } else { unit_en.1 },
+            Lang::Da => if singular { unit_da.0 } else { unit_da.1 },
+        };
+        return format!("{} {word}", number(count, lang, 0));
+    }
+    let _ = one;
+    let pos: Vec<&str> = u.0.iter().filter(|(_, e)| *e > 0).map(|(b, _)| b.as_str()).collect();
+    let neg: Vec<&str> = u.0.iter().filter(|(_, e)| *e < 0).map(|(b, _)| b.as_str()).collect();
+    let per = match lang {
+        Lang::En => "per",
+        Lang::Da => "pr.",
+    };
+    let mut s = number(n, lang, if pos.iter().any(|p| crate::check::types::is_currency(p)) { 2 } else { 0 });
+    if !pos.is_empty() {
+        s = format!("{s} {}", pos.join("·"));
+    }
+    if !neg.is_empty() {
+        s = format!("{s} {per} {}", neg.join("·"));
+    }
+    s
+}
+
+pub fn date(d: super::date::Date, lang: Lang) -> String {
+    let (y, m, day) = d.ymd();
+    const EN: [&str; 12] =
+        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+    const DA: [&str; 12] =
+        ["januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober", "november", "december"];
+    match lang {
+        Lang::En => format!("{day} {} {y}", EN[(m - 1) as usize]),
+        Lang::Da => format!("{day}. {} {y}", DA[(m - 1) as usize]),
+    }
+}
+
+/// A value as a person reads it, in `lang`.
+pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
+    match (v, ty) {
+        (Value::Bool(b), _) => match (b, lang) {
+            (true, Lang::En) => "yes".into(),
+            (false, Lang::En) => "no".into(),
+            (true, Lang::Da) => "ja".into(),
+            (false, Lang::Da) => "nej".into(),
+        },
+        (Value::Num(n), Type::Quantity(u)) if !u.is_none() => unit_text(u, *n, lang),
+        (Value::Num(n), _) => number(*n, lang, 0),
+        (Value::Text(t), _) => t.to_string(),
+        (Value::Date(d), _) => date(*d, lang),
+        (Value::Enum(t, i), _) => variant_name(p, *t, *i, lang),
+        (Value::List(xs), Type::List(elem)) => {
+            if xs.is_empty() {
+                match lang {
+                    Lang::En => "none".into(),
+                    Lang::Da => "ingen".into(),
+                }
+            } else {
+                xs.iter().map(|x| value(p, x, elem, lang)).collect::<Vec<_>>().join(", ")
+            }
+        }
+        (Value::List(xs), _) => xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", "),
+        (Value::Record(t, fields), _) => match p.types.get(*t as usize).map(|t| &t.kind) {
+            Some(TypeKind::Record(fs)) => {
+                // A record with a `name` field is shown by its name.
+                if let Some(i) = fs.iter().position(|f| f.name == "name")
+                    && let Some(Some(n)) = fields.get(i)
+                {
+                    return value(p, n, &fs[i].ty, lang);
+                }
+                let parts: Vec<String> = fs
+                    .iter()
+                    .zip(fields.iter())
+                    .filter_map(|(f, v)| v.as_ref().map(|v| format!("{}: {}", f.name, value(p, v, &f.ty, lang))))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+            _ => "{…}".into(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_by_language() {
+        let n = Num::ratio(215000, 100).unwrap();
+        assert_eq!(number(n, Lang::En, 0), "2,150");
+        assert_eq!(number(n, Lang::Da, 0), "2.150");
+        assert_eq!(number(Num::ratio(15, 4).unwrap(), Lang::Da, 0), "3,75");
+        assert_eq!(number(Num::ratio(40, 3).unwrap(), Lang::En, 0), "40/3 (≈ 13.33)");
+        assert_eq!(number(Num::int(-1234567), Lang::En, 2), "-1,234,567.00");
+    }
+}

@@ -1,0 +1,88 @@
+//! Markdown: the same report as the terminal text, for a web page or an e-mail.
+
+use super::i18n::words;
+use super::{Report, Step};
+use crate::eval::show::Lang;
+use std::fmt::Write;
+
+fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
+    let w = words(lang);
+    let pad = "  ".repeat(depth);
+    let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) };
+    let by = match (&s.decided_by, s.row) {
+        (Some(r), _) => format!(" — {} `{}`{}", w.rule, r.label, r.citation.as_ref().map(|c| format!(", **{c}**")).unwrap_or_default()),
+        (None, Some(row)) => format!(" — {} {}{}", w.row, row + 1, s.citation.as_ref().map(|c| format!(", **{c}**")).unwrap_or_default()),
+        _ => String::new(),
+    };
+    let _ = writeln!(out, "{pad}- `{head}` = **{}**{by}", s.answer.replace('*', "\\*"));
+    for o in &s.overridden {
+        let _ = writeln!(out, "{pad}  - {} `{}`{}", w.overrides, o.label, o.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default());
+    }
+    for b in &s.because {
+        let _ = writeln!(out, "{pad}  - {b}");
+    }
+    if full || depth == 0 {
+        for n in &s.not_applied {
+            let _ = writeln!(
+                out,
+                "{pad}  - ✗ `{}`{}: {}",
+                n.rule.label,
+                n.rule.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default(),
+                n.reason
+            );
+        }
+    }
+    for c in &s.children {
+        step(out, c, depth + 1, full, lang);
+    }
+}
+
+pub fn render(r: &Report, full: bool) -> String {
+    let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
+    let w = words(lang);
+    let mut out = String::new();
+    let _ = writeln!(out, "# {} `{}`\n", w.ruling, r.ruling);
+    let _ = writeln!(out, "*{}*\n", r.rulebook_title);
+    if let Some(q) = &r.question {
+        let _ = writeln!(out, "{q}\n");
+    }
+    let _ = writeln!(out, "**{}: {}**\n", w.answer, r.answer);
+    if let Some(e) = &r.error {
+        let _ = writeln!(out, "{}: {e}\n", w.error);
+    }
+    if !r.needs.is_empty() {
+        let _ = writeln!(out, "## {}\n", w.needs);
+        for n in &r.needs {
+            let _ = writeln!(out, "- {}", n.sentence);
+        }
+        out.push('\n');
+    }
+    if !r.steps.is_empty() {
+        let _ = writeln!(out, "## {}\n", w.why);
+        for s in &r.steps {
+            step(&mut out, s, 0, full, lang);
+        }
+        out.push('\n');
+    }
+    if !r.facts.is_empty() {
+        let _ = writeln!(out, "## {}\n", w.facts_used);
+        for f in &r.facts {
+            let desc = f.description.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
+            let _ = writeln!(out, "- `{}` = {}{desc}", f.name, f.value);
+        }
+        out.push('\n');
+    }
+    if !r.clauses.is_empty() {
+        let _ = writeln!(out, "## {}\n", w.clauses);
+        for c in &r.clauses {
+            let _ = writeln!(out, "### {}{}\n", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
+            if let Some(t) = &c.text {
+                let _ = writeln!(out, "> {t}\n");
+            }
+            if let Some(g) = &c.gloss {
+                let _ = writeln!(out, "*{}:* {g}\n", w.gloss);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,396 @@
+//! Explanations: a ruling's outcome and derivation turned into a
+//! language-independent report ([`Report`]) that cites and quotes the clauses,
+//! then rendered as terminal text, Markdown, JSON or a self-contained HTML page.
+//!
+//! Clause texts are always quoted verbatim in the rulebook's language; the
+//! surrounding words follow `--lang`, and with `--lang en` on a Danish rulebook
+//! each quote carries its English gloss.
+
+pub mod html;
+pub mod i18n;
+pub mod markdown;
+pub mod text;
+
+use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
+use crate::eval::show::{self, Lang};
+use crate::eval::trace::{Atom, AtomOp, Need, Node, WhyNot};
+use crate::eval::{Outcome, Ruling};
+use crate::source::SourceMap;
+use crate::syntax::ast::DecisionKind;
+use i18n::Words;
+use serde::Serialize;
+
+/// A ruling, explained. Serialised as the stable JSON format (docs/json.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub rulebook: String,
+    pub rulebook_title: String,
+    pub lang: &'static str,
+    pub ruling: String,
+    pub question: Option<String>,
+    /// `decided`, `undetermined` or `error`.
+    pub status: &'static str,
+    /// The value as a person reads it.
+    pub answer: String,
+    /// The value as data (exact numbers as strings), when decided.
+    pub value: Option<serde_json::Value>,
+    pub needs: Vec<NeedView>,
+    pub error: Option<String>,
+    /// The deciding path: one step per definition used.
+    pub steps: Vec<Step>,
+    /// Every clause cited, in the rulebook's order, with its verbatim text.
+    pub clauses: Vec<ClauseView>,
+    pub facts: Vec<FactView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NeedView {
+    /// `fact`, `field`, `decision` or `lot`.
+    pub kind: &'static str,
+    pub name: String,
+    pub who: Option<String>,
+    pub citation: Option<String>,
+    pub candidates: Vec<String>,
+    /// One sentence for a person.
+    pub sentence: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleRef {
+    pub label: String,
+    pub citation: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub name: String,
+    pub args: Vec<String>,
+    pub description: Option<String>,
+    pub answer: String,
+    pub citation: Option<String>,
+    pub decided_by: Option<RuleRef>,
+    pub row: Option<usize>,
+    pub because: Vec<String>,
+    pub overridden: Vec<RuleRef>,
+    pub not_applied: Vec<WhyNotView>,
+    pub children: Vec<Step>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WhyNotView {
+    pub rule: RuleRef,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClauseView {
+    pub citation: String,
+    pub heading: Option<String>,
+    pub text: Option<String>,
+    pub gloss: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FactView {
+    pub name: String,
+    pub description: Option<String>,
+    pub value: String,
+}
+
+pub struct Explainer<'a> {
+    pub p: &'a Program,
+    pub sources: &'a SourceMap,
+    pub lang: Lang,
+    pub inputs: &'a crate::eval::interp::Inputs,
+}
+
+impl<'a> Explainer<'a> {
+    fn w(&self) -> &'static Words {
+        i18n::words(self.lang)
+    }
+
+    fn cite(&self, c: Option<ClauseId>) -> Option<String> {
+        self.p.citation_of(c).map(str::to_string)
+    }
+
+    fn rule_ref(&self, r: RuleId) -> RuleRef {
+        let rule = &self.p.rules[r as usize];
+        RuleRef { label: rule.label.clone(), citation: self.cite(rule.clause) }
+    }
+
+    pub fn need(&self, n: &Need) -> NeedView {
+        let w = self.w();
+        match n {
+            Need::Fact(f) => {
+                let info = &self.p.facts[*f as usize];
+                let citation = self.cite(info.clause);
+                NeedView {
+                    kind: "fact",
+                    name: info.name.clone(),
+                    who: None,
+                    citation: citation.clone(),
+                    candidates: Vec::new(),
+                    sentence: w.needs_fact(&info.name, info.doc.as_deref(), citation.as_deref()),
+                }
+            }
+            Need::Field { record, field } => NeedView {
+                kind: "field",
+                name: format!("{record}.{field}"),
+                who: None,
+                citation: None,
+                candidates: Vec::new(),
+                sentence: w.needs_field(record, field),
+            },
+            Need::Decision(d) => self.decision_need(*d, &[]),
+            Need::Lot { lot, candidates } => self.decision_need(*lot, candidates),
+        }
+    }
+
+    fn decision_need(&self, d: DecisionId, candidates: &[String]) -> NeedView {
+        let w = self.w();
+        let info = &self.p.decisions[d as usize];
+        let citation = self.cite(info.clause);
+        let lot = info.kind == DecisionKind::Lot;
+        NeedView {
+            kind: if lot { "lot" } else { "decision" },
+            name: info.name.clone(),
+            who: Some(info.by.clone()),
+            citation: citation.clone(),
+            candidates: candidates.to_vec(),
+            sentence: if lot {
+                w.needs_lot(&info.by, citation.as_deref(), candidates, info.doc.as_deref())
+            } else {
+                w.needs_decision(&info.by, citation.as_deref(), info.doc.as_deref(), candidates)
+            },
+        }
+    }
+
+    fn atom(&self, a: &Atom) -> String {
+        let w = self.w();
+        let left = format!("`{}`", self.sources.snippet(a.left).trim());
+        let value = |v: &Option<crate::eval::value::Value>| {
+            v.as_ref().map_or_else(|| "?".to_string(), |v| show::value(self.p, v, &a.left_ty, self.lang))
+        };
+        match a.op {
+            None => w.condition(&left, &value(&a.left_value)),
+            Some(AtomOp::Cmp(op)) => {
+                let right_src = a.right.map(|s| self.sources.snippet(s).trim().to_string()).unwrap_or_default();
+                let right_val = value(&a.right_value);
+                let right = if is_literal(&right_src) { right_val } else { format!("`{right_src}` ({right_val})") };
+                w.comparison(&left, &value(&a.left_value), op, &right, a.holds)
+            }
+            Some(AtomOp::In) => {
+                let range = a.right.map(|s| self.sources.snippet(s).trim().trim_start_matches("in").trim().to_string()).unwrap_or_default();
+                w.membership(&left, &value(&a.left_value), &range, a.holds)
+            }
+        }
+    }
+
+    fn why_not(&self, def: DefId, why: &WhyNot) -> String {
+        let w = self.w();
+        match why {
+            WhyNot::Pattern { param, value } => {
+                let info = &self.p.defs[def as usize];
+                let (pname, pty) = info.params.get(*param).cloned().unwrap_or((String::new(), crate::check::types::Type::Error));
+                w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang))
+            }
+            WhyNot::Condition(atoms) => {
+                let parts: Vec<String> = atoms.iter().map(|a| self.atom(a)).collect();
+                if parts.is_empty() { w.condition_false().to_string() } else { parts.join(&format!(" {} ", w.and())) }
+            }
+            WhyNot::Unknown(needs) => {
+                let names: Vec<String> = needs.iter().map(|n| self.need(n).name).collect();
+                w.unknown(&names.join(", "))
+            }
+        }
+    }
+
+    fn step(&self, nodes: &[Node], idx: usize, full: bool, seen: &mut Vec<usize>) -> Step {
+        let n = &nodes[idx];
+        let info = &self.p.defs[n.def as usize];
+        let answer = match &n.outcome {
+            crate::eval::trace::Outcome::Value(v) => show::value(self.p, v, &info.ty, self.lang),
+            crate::eval::trace::Outcome::Undetermined(_) => self.w().undetermined().to_string(),
+            crate::eval::trace::Outcome::Error(e) => e.clone(),
+        };
+        let children = n
+            .children
+            .iter()
+            .filter(|c| full || !seen.contains(c))
+            .copied()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|c| {
+                seen.push(c);
+                self.step(nodes, c, full, seen)
+            })
+            .collect();
+        Step {
+            name: info.name.clone(),
+            args: n
+                .args
+                .iter()
+                .zip(&info.params)
+                .map(|(a, (_, t))| show::value(self.p, a, t, self.lang))
+                .collect(),
+            description: info.doc.clone(),
+            answer,
+            citation: self.cite(info.clause),
+            decided_by: n.decided_by.map(|r| self.rule_ref(r)),
+            row: n.row,
+            because: n.because.iter().map(|a| self.atom(a)).collect(),
+            overridden: n.overridden.iter().map(|&r| self.rule_ref(r)).collect(),
+            not_applied: n
+                .not_applied
+                .iter()
+                .map(|(r, why)| WhyNotView { rule: self.rule_ref(*r), reason: self.why_not(n.def, why) })
+                .collect(),
+            children,
+        }
+    }
+
+    /// Builds the report of a ruling. `full` keeps repeated sub-steps.
+    pub fn report(&self, ruling: &Ruling, full: bool) -> Report {
+        let info = &self.p.defs[ruling.def as usize];
+        let w = self.w();
+        let (status, answer, value, needs, error) = match &ruling.outcome {
+            Outcome::Decided(v) => ("decided", show::value(self.p, v, &info.ty, self.lang), Some(to_json(self.p, v, &info.ty)), Vec::new(), None),
+            Outcome::Undetermined(ns) => {
+                let needs: Vec<NeedView> = ns.iter().map(|n| self.need(n)).collect();
+                ("undetermined", w.undetermined().to_string(), None, needs, None)
+            }
+            Outcome::Error(e) => ("error", w.cannot_rule().to_string(), None, Vec::new(), Some(e.message.clone())),
+        };
+        let steps = match &ruling.trace {
+            Some(t) if !t.nodes.is_empty() => vec![self.step(&t.nodes, 0, full, &mut vec![0])],
+            _ => Vec::new(),
+        };
+        let mut cited: Vec<ClauseId> = Vec::new();
+        let mut facts: Vec<crate::eval::trace::FactUse> = Vec::new();
+        let mut decisions: Vec<u32> = Vec::new();
+        if let Some(t) = &ruling.trace {
+            for n in &t.nodes {
+                cited.extend(self.p.defs[n.def as usize].clause);
+                cited.extend(n.decided_by.and_then(|r| self.p.rules[r as usize].clause));
+                cited.extend(n.overridden.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                if full {
+                    cited.extend(n.not_applied.iter().filter_map(|(r, _)| self.p.rules[*r as usize].clause));
+                }
+                for u in &n.facts {
+                    if !facts.iter().any(|x| x.path == u.path) {
+                        facts.push(u.clone());
+                    }
+                }
+                decisions.extend(&n.decisions);
+            }
+        }
+        cited.extend(info.clause);
+        for n in needs.iter() {
+            if let Some(c) = &n.citation
+                && let Some(&id) = self.p.citations.get(c)
+            {
+                cited.push(id);
+            }
+        }
+        cited.sort();
+        cited.dedup();
+        facts.sort_by(|a, b| (a.fact, &a.path).cmp(&(b.fact, &b.path)));
+        decisions.sort();
+        decisions.dedup();
+        let mut fact_views: Vec<FactView> = facts
+            .iter()
+            .map(|u| {
+                let fi = &self.p.facts[u.fact as usize];
+                let description = if u.path == fi.name { fi.doc.clone() } else { field_doc(self.p, &fi.ty, &u.path) };
+                FactView { name: u.path.clone(), description, value: show::value(self.p, &u.value, &u.ty, self.lang) }
+            })
+            .collect();
+        fact_views.extend(decisions.iter().filter_map(|&d| {
+            let di = &self.p.decisions[d as usize];
+            let v = self.inputs.decisions[d as usize].as_ref()?;
+            Some(FactView {
+                name: di.name.clone(),
+                description: Some(w.decided_by(&di.by)),
+                value: show::value(self.p, v, &di.ty, self.lang),
+            })
+        }));
+        Report {
+            rulebook: self.p.rulebook.name.clone(),
+            rulebook_title: self.p.rulebook.title.clone(),
+            lang: self.lang.code(),
+            ruling: info.name.clone(),
+            question: info.doc.clone(),
+            status,
+            answer,
+            value,
+            needs,
+            error,
+            steps,
+            clauses: cited
+                .iter()
+                .map(|&c| {
+                    let cl = self.p.clause(c);
+                    ClauseView {
+                        citation: cl.citation.clone(),
+                        heading: cl.heading.clone(),
+                        text: cl.text.clone(),
+                        gloss: if self.lang.code() != self.p.rulebook.language { cl.gloss.clone() } else { None },
+                    }
+                })
+                .collect(),
+            facts: fact_views,
+        }
+    }
+}
+
+/// The documentation of the field a path ends in (`player.masterpoints`).
+fn field_doc(p: &Program, ty: &crate::check::types::Type, path: &str) -> Option<String> {
+    use crate::check::program::TypeKind;
+    use crate::check::types::Type;
+    let mut ty = ty.clone();
+    let mut doc = None;
+    for part in path.split('.').skip(1) {
+        let Type::Record(t) = ty else { return None };
+        let TypeKind::Record(fs) = &p.types[t as usize].kind else { return None };
+        let f = fs.iter().find(|f| f.name == part)?;
+        doc = f.doc.clone();
+        ty = f.ty.clone();
+    }
+    doc
+}
+
+fn is_literal(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_digit() || c == '"' || c == '-')
+}
+
+/// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.
+pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::types::Type) -> serde_json::Value {
+    use crate::check::program::TypeKind;
+    use crate::check::types::Type;
+    use crate::eval::value::Value;
+    match (v, ty) {
+        (Value::Bool(b), _) => serde_json::Value::Bool(*b),
+        (Value::Num(n), Type::Quantity(u)) if u.is_time() => serde_json::Value::String(format!("{} minutes", n)),
+        (Value::Num(n), _) => serde_json::Value::String(n.to_string()),
+        (Value::Text(t), _) => serde_json::Value::String(t.to_string()),
+        (Value::Date(d), _) => serde_json::Value::String(d.to_string()),
+        (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
+            TypeKind::Enum(vs) => serde_json::Value::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone())),
+            _ => serde_json::Value::Null,
+        },
+        (Value::List(xs), Type::List(elem)) => serde_json::Value::Array(xs.iter().map(|x| to_json(p, x, elem)).collect()),
+        (Value::List(xs), _) => serde_json::Value::Array(xs.iter().map(|x| to_json(p, x, &Type::Error)).collect()),
+        (Value::Record(t, fields), _) => match &p.types[*t as usize].kind {
+            TypeKind::Record(fs) => {
+                let mut m = serde_json::Map::new();
+                for (f, v) in fs.iter().zip(fields.iter()) {
+                    if let Some(v) = v {
+                        m.insert(f.name.clone(), to_json(p, v, &f.ty));
+                    }
+                }
+                serde_json::Value::Object(m)
+            }
+            _ => serde_json::Value::Null,
+        },
+    }
+}

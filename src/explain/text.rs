@@ -1,0 +1,109 @@
+//! Terminal text: the answer first, then the derivation, what is still needed,
+//! the facts used and the clauses cited with their verbatim text.
+
+use super::i18n::{Words, words};
+use super::{Report, Step};
+use crate::eval::show::Lang;
+use std::fmt::Write;
+
+fn wrap(text: &str, indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.chars().count() + 1 + word.chars().count() > width {
+            let _ = writeln!(out, "{indent}{line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{indent}{line}");
+    }
+    out
+}
+
+fn step_head(s: &Step) -> String {
+    if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) }
+}
+
+fn rule_at(w: &Words, label: &str, citation: &Option<String>) -> String {
+    match citation {
+        Some(c) => format!("{} `{label}`, {c}", w.rule),
+        None => format!("{} `{label}`", w.rule),
+    }
+}
+
+fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
+    let pad = "  ".repeat(depth + 1);
+    let mut head = format!("{pad}{} = {}", step_head(s), s.answer);
+    if let Some(r) = &s.decided_by {
+        let _ = write!(head, "  [{}]", rule_at(w, &r.label, &r.citation));
+    } else if let Some(row) = s.row {
+        let _ = write!(head, "  [{} {}{}]", w.row, row + 1, s.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default());
+    }
+    let _ = writeln!(out, "{head}");
+    for o in &s.overridden {
+        let _ = writeln!(out, "{pad}    {} {}", w.overrides, rule_at(w, &o.label, &o.citation));
+    }
+    for b in &s.because {
+        out.push_str(&wrap(&format!("· {b}"), &format!("{pad}    "), 100));
+    }
+    if full || depth == 0 {
+        for n in &s.not_applied {
+            out.push_str(&wrap(&format!("✗ {}: {}", rule_at(w, &n.rule.label, &n.rule.citation), n.reason), &format!("{pad}    "), 100));
+        }
+    }
+    for c in &s.children {
+        step(out, w, c, depth + 1, full);
+    }
+}
+
+/// Renders a report for the terminal. `full` shows every rule that did not apply.
+pub fn render(r: &Report, full: bool) -> String {
+    let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
+    let w = words(lang);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} `{}` — {}", w.ruling, r.ruling, r.rulebook_title);
+    if let Some(q) = &r.question {
+        let _ = writeln!(out, "{q}");
+    }
+    let _ = writeln!(out, "\n{}: {}", w.answer, r.answer);
+    if let Some(e) = &r.error {
+        let _ = writeln!(out, "{}: {e}", w.error);
+    }
+    if !r.needs.is_empty() {
+        let _ = writeln!(out, "\n{}:", w.needs);
+        for n in &r.needs {
+            out.push_str(&wrap(&format!("- {}", n.sentence), "  ", 100));
+        }
+    }
+    if !r.steps.is_empty() {
+        let _ = writeln!(out, "\n{}:", w.why);
+        for s in &r.steps {
+            step(&mut out, w, s, 0, full);
+        }
+    }
+    if !r.facts.is_empty() {
+        let _ = writeln!(out, "\n{}:", w.facts_used);
+        for f in &r.facts {
+            let desc = f.description.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+            let _ = writeln!(out, "  {} = {}{desc}", f.name, f.value);
+        }
+    }
+    if !r.clauses.is_empty() {
+        let _ = writeln!(out, "\n{}:", w.clauses);
+        for c in &r.clauses {
+            let _ = writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
+            if let Some(t) = &c.text {
+                out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
+            }
+            if let Some(g) = &c.gloss {
+                out.push_str(&wrap(&format!("{}: {g}", w.gloss), "    ", 100));
+            }
+        }
+    }
+    out
+}
