@@ -105,7 +105,7 @@ pub fn read_rulebook(dir: &RulebookDir) -> (SourceMap, Vec<Diagnostic>) {
                     diags.push(
                         Diagnostic::error(
                             "conditions::not_utf8",
-                            format!("`{}` is not UTF-8 text (invalid byte at offset {at}, line {line})", f.display()),
+                            format!("not UTF-8 text (invalid byte at offset {at}, line {line})"),
                         )
                         .in_path(f.display().to_string())
                         .help("save the file as UTF-8; condition files are text"),
@@ -153,7 +153,7 @@ pub fn load(spec: &str) -> Result<crate::check::Checked, LoadError> {
             }
         }
     };
-    let checked = crate::check::check_sources(sources);
+    let checked = crate::check::check_read(sources, std::mem::take(&mut diags));
     diags.extend(checked.diagnostics.iter().filter(|d| d.is_error()).cloned());
     if diags.is_empty() { Ok(checked) } else { Err(LoadError { sources: checked.sources, diagnostics: diags }) }
 }

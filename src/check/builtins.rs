@@ -134,11 +134,14 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 }
             } else if b == Builtin::Sum && !elem.is_numeric() {
                 let d = l.describe(&elem);
+                let list = list;
+                let _ = list;
                 l.diags.push(
                     Diagnostic::error("conditions::type_mismatch", format!("sum adds numbers, found a list of `{d}`"))
                         .at(a.positional[0].span, "not numbers")
                         .help("write `sum(list, x => x.amount)`"),
                 );
+                return Ir { kind: IrKind::Const(crate::eval::value::Value::Bool(false)), ty: Type::Error, span };
             }
             mk(IrKind::Builtin(b, vec![list], lam.map(|(x, _)| x)), ty)
         }

@@ -90,9 +90,8 @@ fn rulebook_info(h: &ast::RulebookDecl, diags: &mut Vec<Diagnostic>) -> Rulebook
             other => diags.push(
                 Diagnostic::error("conditions::unknown_setting", format!("unknown rulebook setting `{other}`"))
                     .at(k.span, "not a setting")
-                    .maybe_help(did_you_mean(other, SETTINGS.iter().copied()))
                     .help(format!(
-                        "{}settings are: {}",
+                        "{}the settings are {}",
                         did_you_mean(other, SETTINGS.iter().copied()).map(|h| format!("{h} ")).unwrap_or_default(),
                         SETTINGS.join(", ")
                     )),
@@ -174,7 +173,11 @@ fn declare(program: &mut Program, name: &ast::Ident, sym: Symbol, diags: &mut Ve
 
 pub fn symbol_span(program: &Program, sym: Symbol) -> Option<Span> {
     Some(match sym {
-        Symbol::Type(t) | Symbol::Variant(t, _) => program.types.get(t as usize)?.span,
+        Symbol::Type(t) => program.types.get(t as usize)?.span,
+        Symbol::Variant(t, v) => match &program.types.get(t as usize)?.kind {
+            TypeKind::Enum(vs) => vs.get(v as usize)?.span,
+            TypeKind::Record(_) => return None,
+        },
         Symbol::Fact(f) => program.facts.get(f as usize)?.span,
         Symbol::Decision(d) => program.decisions.get(d as usize)?.span,
         Symbol::Def(d) => program.defs.get(d as usize)?.span,
@@ -190,7 +193,11 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                 let kind = match &t.body {
                     TypeBody::Enum(vs) => TypeKind::Enum(
                         vs.iter()
-                            .map(|v| VariantInfo { name: v.name.name.clone(), label: v.label.as_ref().map(|l| l.value.clone()) })
+                            .map(|v| VariantInfo {
+                                name: v.name.name.clone(),
+                                label: v.label.as_ref().map(|l| l.value.clone()),
+                                span: v.name.span,
+                            })
                             .collect(),
                     ),
                     TypeBody::Record(_) => TypeKind::Record(Vec::new()),

@@ -569,6 +569,9 @@ fn param_list(info: &DefInfo) -> String {
 }
 
 pub fn mismatch_help(got: &Type, want: &Type) -> String {
+    if *want == Type::Bool {
+        return "a condition is `bool`: write a comparison, e.g. `teams >= 5`".into();
+    }
     match (got.unit(), want.unit()) {
         (Some(a), Some(b)) if a.currency().is_some() && b.currency().is_some() && a != b => {
             "amounts in different currencies never mix".into()

@@ -31,6 +31,31 @@ impl Checked {
     }
 }
 
+/// Diagnostics that may only be an echo of a file that failed to parse.
+const DEPENDS_ON_ALL_FILES: &[&str] = &[
+    "conditions::no_rulebook",
+    "conditions::unknown_name",
+    "conditions::unknown_type",
+    "conditions::unknown_function",
+    "conditions::unknown_rule",
+    "conditions::unknown_citation",
+    "conditions::no_rules",
+];
+
+/// Checks the files read, after problems met while reading them (unreadable or non-UTF-8
+/// files): those files declare nothing, so what depends on them is not reported.
+pub fn check_read(sources: SourceMap, read_problems: Vec<Diagnostic>) -> Checked {
+    let failed = !read_problems.is_empty();
+    let mut checked = check_sources(sources);
+    if failed {
+        checked.diagnostics.retain(|d| !DEPENDS_ON_ALL_FILES.contains(&d.code));
+    }
+    let mut all = read_problems;
+    all.append(&mut checked.diagnostics);
+    checked.diagnostics = all;
+    checked
+}
+
 /// Parses and checks every file in `sources` as one rulebook.
 pub fn check_sources(sources: SourceMap) -> Checked {
     let mut diagnostics = Vec::new();
@@ -49,7 +74,15 @@ pub fn check_sources(sources: SourceMap) -> Checked {
             Err(d) => diagnostics.push(d),
         }
     }
-    let program = check_files(&files, &mut diagnostics);
+    let parse_failed = !diagnostics.is_empty();
+    let mut checked = Vec::new();
+    let program = check_files(&files, &mut checked);
+    if parse_failed {
+        // A file that did not parse declares nothing: names it would have declared are not
+        // missing, they are unread. Keep only what the other files say for sure.
+        checked.retain(|d| !DEPENDS_ON_ALL_FILES.contains(&d.code));
+    }
+    diagnostics.extend(checked);
     Checked { program, sources, diagnostics }
 }
 

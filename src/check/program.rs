@@ -48,6 +48,7 @@ pub enum TypeKind {
 pub struct VariantInfo {
     pub name: String,
     pub label: Option<String>,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

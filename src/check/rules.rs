@@ -12,9 +12,16 @@ use std::collections::HashMap;
 
 pub fn lower_all(c: &mut Collected, diags: &mut Vec<Diagnostic>) {
     lower_defs(c, diags);
+    let before = diags.len();
     let labels = lower_rules(&mut c.program, &c.decls, diags);
+    // A rule whose head did not resolve may well be the one meant to define a definition.
+    let heads_failed = diags[before..]
+        .iter()
+        .any(|d| d.code == "conditions::wrong_arity" || (d.code == "conditions::unknown_name" && d.message.starts_with("rule ")));
     resolve_overrides(&mut c.program, &c.decls, &labels, diags);
-    check_no_rules(&c.program, diags);
+    if !heads_failed {
+        check_no_rules(&c.program, diags);
+    }
     check_def_cycles(&c.program, diags);
 }
 
@@ -115,10 +122,11 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
             let (v, t) = l.literal_value(lit);
             if !t.fits(ty) {
                 let (a, w) = (l.describe(&t), l.describe(ty));
+                let help = if matches!(ty, Type::Enum(_)) { variant_help(l, ty) } else { super::expr::mismatch_help(&t, ty) };
                 l.diags.push(
                     Diagnostic::error("conditions::type_mismatch", format!("pattern is `{a}`, this column is `{w}`"))
                         .at(lit.span(), format!("this is `{a}`"))
-                        .help(super::expr::mismatch_help(&t, ty)),
+                        .help(help),
                 );
             }
             PatIr::Equals(v)

@@ -1,7 +1,7 @@
 //! `conditions check`: every problem in every rulebook, reported together.
 
 use super::CheckFormat;
-use conditions::check::check_sources;
+use conditions::check::check_read;
 use conditions::diagnostic::{Diagnostic, render};
 use conditions::loader::{find_rulebooks, read_rulebook};
 use conditions::source::SourceMap;
@@ -17,10 +17,9 @@ pub fn run(paths: &[PathBuf], format: CheckFormat) -> ExitCode {
         match find_rulebooks(path) {
             Ok(books) => {
                 for book in books {
-                    let (sources, mut diags) = read_rulebook(&book);
-                    let checked = check_sources(sources);
-                    diags.extend(checked.diagnostics);
-                    all.push((checked.sources, diags));
+                    let (sources, problems) = read_rulebook(&book);
+                    let checked = check_read(sources, problems);
+                    all.push((checked.sources, checked.diagnostics));
                 }
             }
             Err(d) => {

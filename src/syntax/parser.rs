@@ -33,54 +33,66 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
         .help("split the rulebook into several files"));
     }
     check_nesting(text, file)?;
-    let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file))?;
+    let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
     let b = Builder { file };
     let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
     let items = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
     Ok(File { items })
 }
 
+/// Before parsing: unclosed strings and too-deep nesting, each with a pointed error
+/// (and no risk of exhausting the parser's stack).
 fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
-    let mut depth = 0usize;
-    let mut in_string = false;
     let bytes = text.as_bytes();
+    let mut depth = 0usize;
     let mut i = 0;
     while i < bytes.len() {
-        let c = bytes[i];
-        if c == b'"' {
-            if text[i..].starts_with("\"\"\"") {
-                match text[i + 3..].find("\"\"\"") {
-                    Some(end) => {
-                        i += end + 6;
-                        continue;
-                    }
-                    None => return Ok(()), // the parser reports the unclosed string
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
                 }
             }
-            in_string = !in_string;
-        } else if c == b'\\' && in_string {
-            i += 1;
-        } else if !in_string {
-            match c {
-                b'(' | b'[' | b'{' => {
-                    depth += 1;
-                    if depth > MAX_NESTING {
-                        return Err(Diagnostic::error(
-                            "conditions::too_deep",
-                            format!("brackets nested more than {MAX_NESTING} deep"),
-                        )
-                        .at(Span::new(file, i, i + 1), "this bracket is too deep")
-                        .help("name an intermediate value with `def` or `let`"));
-                    }
+            b'"' if text[i..].starts_with("\"\"\"") => match text[i + 3..].find("\"\"\"") {
+                Some(end) => i += end + 5,
+                None => {
+                    return Err(Diagnostic::error("conditions::unclosed_string", "this `\"\"\"` string is never closed")
+                        .at(Span::new(file, i, i + 3), "opened here")
+                        .help("end the text with `\"\"\"`"));
                 }
-                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-                b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
+            },
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
                         i += 1;
+                    } else if bytes[i] == b'\n' {
+                        return Err(Diagnostic::error("conditions::unclosed_string", "this string is not closed on its line")
+                            .at(Span::new(file, start, i), "opened here")
+                            .help("close it with `\"`, or use `\"\"\"…\"\"\"` for text over several lines"));
                     }
+                    i += 1;
                 }
-                _ => {}
+                if i >= bytes.len() {
+                    return Err(Diagnostic::error("conditions::unclosed_string", "this string is never closed")
+                        .at(Span::new(file, start, text.len()), "opened here")
+                        .help("close it with `\"`"));
+                }
             }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diagnostic::error(
+                        "conditions::too_deep",
+                        format!("brackets nested more than {MAX_NESTING} deep"),
+                    )
+                    .at(Span::new(file, i, i + 1), "this bracket is too deep")
+                    .help("name an intermediate value with `def` or `let`"));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
         }
         i += 1;
     }
@@ -91,6 +103,9 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
 fn describe(rule: &Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::EOI => "end of file",
+        Rule::assign => "`=`",
+        Rule::arrow => "`=>`",
+        Rule::close_brace => "`}`",
         Rule::ident | Rule::unit_word => "a name",
         Rule::string | Rule::short_string | Rule::long_string => "a string",
         Rule::quantity | Rule::number => "a number",
@@ -136,16 +151,25 @@ fn describe(rule: &Rule) -> Option<&'static str> {
     })
 }
 
-fn syntax_error(e: pest::error::Error<Rule>, file: FileId) -> Diagnostic {
-    let (start, end) = match e.location {
+fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnostic {
+    let (mut start, mut end) = match e.location {
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((s, e)) => (s, e),
     };
+    if text.get(start..).is_some_and(|rest| rest.trim().is_empty()) {
+        start = text.trim_end().len();
+        end = start;
+    }
     let (message, label) = match &e.variant {
         ErrorVariant::ParsingError { positives, negatives } => {
             let mut words: Vec<&str> = positives.iter().filter_map(describe).collect();
             words.sort();
             words.dedup();
+            // Beside something specific, "a new clause could start here" is noise.
+            let top = ["`rulebook`", "`clause`", "end of file", "a declaration (`fact`, `def`, `ruling`, `rule`, `table`, …)"];
+            if words.iter().any(|w| !top.contains(w)) {
+                words.retain(|w| !top.contains(w));
+            }
             let expected = match words.len() {
                 0 => String::from("something else"),
                 1 => words[0].to_string(),
@@ -244,6 +268,7 @@ impl Builder {
         it.next(); // kw_clause
         let citation = self.string(next(&mut it));
         let parts = it
+            .filter(|q| q.as_rule() != Rule::close_brace)
             .map(|q| match q.as_rule() {
                 Rule::heading_part => ClausePart::Heading(self.string(first(q))),
                 Rule::text_part => ClausePart::Text(self.string(first(q))),
@@ -333,6 +358,7 @@ impl Builder {
                 for q in it {
                     match q.as_rule() {
                         Rule::string => doc = Some(self.string(q)),
+                        Rule::assign => {}
                         _ => body = Some(self.expr(q)),
                     }
                 }
@@ -347,6 +373,7 @@ impl Builder {
                 } else {
                     Vec::new()
                 };
+                it.next(); // `=`
                 let value = self.expr(next(&mut it));
                 let mut guard = None;
                 let mut overrides = Vec::new();
@@ -379,6 +406,7 @@ impl Builder {
                         let rspan = self.span(&r);
                         let mut ri = r.into_inner();
                         let keys = next(&mut ri).into_inner().map(|k| self.pattern(k)).collect();
+                        ri.next(); // `=>`
                         let value = self.expr(next(&mut ri));
                         Row { keys, value, span: rspan }
                     })
@@ -483,8 +511,9 @@ impl Builder {
                 let mut it = p.into_inner();
                 it.next();
                 let name = self.ident(next(&mut it));
+                it.next(); // `=`
                 let value = self.expr(next(&mut it));
-                it.next();
+                it.next(); // `in`
                 let body = self.expr(next(&mut it));
                 Expr { kind: ExprKind::Let(name, Box::new(value), Box::new(body)), span }
             }
@@ -566,6 +595,7 @@ impl Builder {
                         Rule::lambda => {
                             let mut ai = a.into_inner();
                             let n = self.ident(next(&mut ai));
+                            ai.next(); // `=>`
                             Arg::Lambda(n, self.expr(next(&mut ai)))
                         }
                         Rule::named_arg => {
