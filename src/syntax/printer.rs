@@ -424,7 +424,8 @@ impl Printer {
             }
             ExprKind::Let(n, v, b) => {
                 let _ = write!(self.out, "let {} = ", n.name);
-                self.expr(v, 0);
+                // The value is an arithmetic expression; anything looser is parenthesised.
+                self.expr(v, 5);
                 self.out.push_str(" in ");
                 self.expr(b, 0);
             }
