@@ -7,6 +7,7 @@
 
 pub mod cases;
 pub mod check;
+pub mod coverage;
 pub mod diagnostic;
 pub mod eval;
 pub mod explain;

@@ -40,7 +40,7 @@ pub fn run(paths: &[PathBuf], format: CheckFormat) -> ExitCode {
         CheckFormat::Json => {
             let items: Vec<serde_json::Value> =
                 all.iter().flat_map(|(s, ds)| ds.iter().map(move |d| conditions::diagnostic::to_json(d, s))).collect();
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings })).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings })).unwrap_or_default());
         }
     }
     if io_failed {

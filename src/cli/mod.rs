@@ -1,7 +1,24 @@
 //! The command line: `conditions check`, `rule`, `test`, `coverage`. Thin: each
 //! command reads inputs, calls the library and prints.
 
+/// `println!` that ends quietly when standard output is closed (`conditions … | head`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` that ends quietly when standard output is closed.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod check_cmd;
+mod coverage_cmd;
 mod rule_cmd;
 mod test_cmd;
 
@@ -65,6 +82,20 @@ enum Command {
         #[arg(long, value_enum, default_value = "brief")]
         explain: ExplainLevel,
     },
+    /// Compare a rulebook with its published document: every line verbatim in a clause,
+    /// every clause in the document; executable and informational clauses listed.
+    Coverage {
+        /// A rulebook folder, or the name of a bundled rulebook.
+        rulebook: String,
+        /// The published document (default: the rulebook's `source` setting).
+        #[arg(long)]
+        source: Option<String>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: CheckFormat,
+        /// Fail when a clause is neither executable nor says why it is informational.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Run the case files (`cases/*.toml`) of rulebooks.
     Test {
         #[arg(default_value = "conditions")]
@@ -87,5 +118,6 @@ pub fn run() -> ExitCode {
             rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain })
         }
         Command::Test { paths } => test_cmd::run(&paths),
+        Command::Coverage { rulebook, source, format, strict } => coverage_cmd::run(&rulebook, source.as_deref(), format, strict),
     }
 }

@@ -109,27 +109,27 @@ pub fn run(args: RuleArgs) -> ExitCode {
     match args.format {
         OutputFormat::Json => {
             let v = serde_json::json!({ "rulings": reports, "not_shown": skipped });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         OutputFormat::Text => {
             for (i, r) in reports.iter().enumerate() {
                 if i > 0 {
-                    println!("\n{}\n", "─".repeat(60));
+                    outln!("\n{}\n", "─".repeat(60));
                 }
-                print!("{}", text::render(r, full));
+                out!("{}", text::render(r, full));
             }
             if !skipped.is_empty() {
-                println!("\n(not shown, needing other facts: {})", skipped.join(", "));
+                outln!("\n(not shown, needing other facts: {})", skipped.join(", "));
             }
         }
         OutputFormat::Markdown => {
             for r in &reports {
-                println!("{}", markdown::render(r, full));
+                outln!("{}", markdown::render(r, full));
             }
         }
         OutputFormat::Html => {
             for r in &reports {
-                print!("{}", html::render(r, full));
+                out!("{}", html::render(r, full));
             }
         }
     }

@@ -38,18 +38,18 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
         }
     }
     for f in &summary.failed {
-        println!("FAIL {}{}", f.case.display(), f.ruling.as_ref().map(|r| format!(" — {r}")).unwrap_or_default());
+        outln!("FAIL {}{}", f.case.display(), f.ruling.as_ref().map(|r| format!(" — {r}")).unwrap_or_default());
         for line in f.message.lines() {
-            println!("  {line}");
+            outln!("  {line}");
         }
         if let Some(e) = &f.explanation {
-            println!("  explanation:");
+            outln!("  explanation:");
             for line in e.lines() {
-                println!("    {line}");
+                outln!("    {line}");
             }
         }
     }
     let failed = summary.failed.len() + broken;
-    println!("{} passed, {} failed", summary.passed, failed);
+    outln!("{} passed, {} failed", summary.passed, failed);
     if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

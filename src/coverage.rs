@@ -1,0 +1,170 @@
+//! Source fidelity and coverage: is every line of the published document present,
+//! verbatim, in a clause; is every clause's text in the document; which clauses are
+//! executable, which informational (and why), and which neither.
+
+use crate::check::program::Program;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Missing {
+    /// 1-based line of the published document.
+    pub line: usize,
+    pub text: String,
+    /// The clause that comes closest, and the first word where it differs.
+    pub nearest: Option<String>,
+    pub first_difference: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Stray {
+    pub citation: String,
+    pub first_difference: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClauseStatus {
+    pub citation: String,
+    /// `executable`, `informational` or `undecided`.
+    pub status: &'static str,
+    /// For informational clauses: why they decide nothing.
+    pub reason: Option<String>,
+    /// For executable clauses: the rulings, definitions and rules they hold.
+    pub holds: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Coverage {
+    pub document_lines: usize,
+    pub covered_lines: usize,
+    pub missing: Vec<Missing>,
+    pub stray: Vec<Stray>,
+    pub clauses: Vec<ClauseStatus>,
+}
+
+impl Coverage {
+    pub fn executable(&self) -> usize {
+        self.clauses.iter().filter(|c| c.status == "executable").count()
+    }
+    pub fn informational(&self) -> usize {
+        self.clauses.iter().filter(|c| c.status == "informational").count()
+    }
+    pub fn undecided(&self) -> usize {
+        self.clauses.iter().filter(|c| c.status == "undecided").count()
+    }
+    pub fn is_complete(&self) -> bool {
+        self.missing.is_empty() && self.stray.is_empty() && self.undecided() == 0
+    }
+}
+
+fn fold(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The first word of `want` where `got` departs from it.
+fn first_difference(want: &str, got: &str) -> Option<String> {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.split(' ').collect(), got.split(' ').collect());
+    for (i, word) in w.iter().enumerate() {
+        if g.get(i) != Some(word) {
+            return Some(format!("word {}: `{}` where the clause has `{}`", i + 1, word, g.get(i).unwrap_or(&"…")));
+        }
+    }
+    None
+}
+
+fn common_prefix_words(a: &str, b: &str) -> usize {
+    a.split(' ').zip(b.split(' ')).take_while(|(x, y)| x == y).count()
+}
+
+/// Compares a rulebook with its published document.
+pub fn coverage(p: &Program, document: &str) -> Coverage {
+    let mut strings: Vec<(String, String)> = Vec::new(); // (citation, folded text)
+    for c in &p.clauses {
+        for s in [&c.heading, &c.text].into_iter().flatten() {
+            strings.push((c.citation.clone(), fold(s)));
+        }
+    }
+    for s in [Some(&p.rulebook.title), p.rulebook.edition.as_ref()].into_iter().flatten() {
+        strings.push(("rulebook".into(), fold(s)));
+    }
+    let folded_doc = fold(document);
+    let mut missing = Vec::new();
+    let mut lines = 0;
+    let mut covered = 0;
+    for (i, raw) in document.lines().enumerate() {
+        let line = fold(raw);
+        if line.is_empty() {
+            continue;
+        }
+        lines += 1;
+        // The line as printed, or without its label (`A.`, `1.`, `a.`, `ii.`, `•`, `*)`).
+        let unlabelled = line.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
+        let found = strings.iter().any(|(_, s)| s.contains(&line) || (!unlabelled.is_empty() && s.contains(&unlabelled)));
+        // Headings printed with their clause in one line (`STAGE 1 - …`) count when every piece is found.
+        if found {
+            covered += 1;
+            continue;
+        }
+        let best = strings
+            .iter()
+            .max_by_key(|(_, s)| common_prefix_words(&unlabelled, s).max(common_prefix_words(&line, s)));
+        missing.push(Missing {
+            line: i + 1,
+            text: line.clone(),
+            nearest: best.map(|(c, _)| c.clone()),
+            first_difference: best.and_then(|(_, s)| first_difference(&unlabelled, s)),
+        });
+    }
+    let stray = p
+        .clauses
+        .iter()
+        .flat_map(|c| [&c.heading, &c.text].into_iter().flatten().map(move |s| (c, fold(s))))
+        .filter(|(_, s)| !folded_doc.contains(s.as_str()))
+        .map(|(c, s)| {
+            let start = s.split(' ').next().unwrap_or_default();
+            let nearest = folded_doc
+                .match_indices(start)
+                .map(|(at, _)| &folded_doc[at..])
+                .max_by_key(|rest| common_prefix_words(&s, rest));
+            Stray { citation: c.citation.clone(), first_difference: nearest.and_then(|n| first_difference(n, &s)) }
+        })
+        .collect();
+    let mut holds: Vec<Vec<String>> = vec![Vec::new(); p.clauses.len()];
+    for d in &p.defs {
+        if let Some(c) = d.clause {
+            holds[c as usize].push(d.name.clone());
+        }
+    }
+    for r in &p.rules {
+        if let Some(c) = r.clause
+            && !holds[c as usize].contains(&r.label)
+        {
+            holds[c as usize].push(r.label.clone());
+        }
+    }
+    for f in &p.facts {
+        if let Some(c) = f.clause {
+            holds[c as usize].push(format!("fact {}", f.name));
+        }
+    }
+    for d in &p.decisions {
+        if let Some(c) = d.clause {
+            holds[c as usize].push(format!("decision {}", d.name));
+        }
+    }
+    let clauses = p
+        .clauses
+        .iter()
+        .zip(holds)
+        .map(|(c, holds)| {
+            let status = if !holds.is_empty() {
+                "executable"
+            } else if c.informational.is_some() {
+                "informational"
+            } else {
+                "undecided"
+            };
+            ClauseStatus { citation: c.citation.clone(), status, reason: c.informational.clone(), holds }
+        })
+        .collect();
+    Coverage { document_lines: lines, covered_lines: covered, missing, stray, clauses }
+}
