@@ -12,6 +12,7 @@ pub mod diagnostic;
 pub mod eval;
 pub mod explain;
 pub mod facts;
+pub mod format;
 pub mod loader;
 pub mod source;
 pub mod syntax;

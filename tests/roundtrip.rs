@@ -225,7 +225,7 @@ proptest! {
 
     #[test]
     fn print_then_parse_is_identity(items in prop::collection::vec(item(), 0..5)) {
-        let file = File { items };
+        let file = File { items, comments: Vec::new() };
         let text = print_file(&file);
         let parsed = parse_file(&text, 0);
         prop_assert!(parsed.is_ok(), "printed text does not parse: {:?}\n---\n{}", parsed.err().map(|d| d.message), text);
@@ -241,6 +241,37 @@ fn bundled_rulebooks_print_and_parse_back() {
             let ast = parse_file(&f.text, id).expect("bundled files parse");
             let again = parse_file(&print_file(&ast), id).expect("printed files parse");
             assert_eq!(ast, again, "{}", f.name);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Formatting is idempotent and keeps the tree, on generated files.
+    #[test]
+    fn fmt_is_idempotent(items in prop::collection::vec(item(), 0..5)) {
+        let text = print_file(&File { items, comments: Vec::new() });
+        let once = conditions::format::format_text(&text);
+        prop_assert!(once.is_ok(), "{:?}", once.err());
+        let once = once.unwrap_or_default();
+        let twice = conditions::format::format_text(&once).unwrap_or_default();
+        prop_assert_eq!(&once, &twice);
+        prop_assert_eq!(parse_file(&once, 0).ok(), parse_file(&text, 0).ok());
+    }
+}
+
+#[test]
+fn fmt_keeps_comments_and_is_idempotent_on_the_bundled_rulebooks() {
+    for name in conditions::loader::bundled_names() {
+        let sources = conditions::loader::bundled(name).expect("bundled");
+        for (_, f) in sources.files() {
+            let once = conditions::format::format_text(&f.text).expect("formats");
+            let twice = conditions::format::format_text(&once).expect("formats again");
+            assert_eq!(once, twice, "{} is not stable under fmt", f.name);
+            let comments_before = f.text.lines().filter(|l| l.trim_start().starts_with("//")).count();
+            let comments_after = once.lines().filter(|l| l.trim_start().starts_with("//")).count();
+            assert!(comments_after >= comments_before, "{} lost comments", f.name);
         }
     }
 }

@@ -19,6 +19,7 @@ macro_rules! out {
 
 mod check_cmd;
 mod coverage_cmd;
+mod fmt_cmd;
 mod rule_cmd;
 mod test_cmd;
 
@@ -96,6 +97,14 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Rewrite condition files in the canonical layout (comments kept).
+    Fmt {
+        /// Only report the files that are not formatted (exit 1 if any).
+        #[arg(long)]
+        check: bool,
+        #[arg(default_value = "conditions")]
+        paths: Vec<PathBuf>,
+    },
     /// Run the case files (`cases/*.toml`) of rulebooks.
     Test {
         #[arg(default_value = "conditions")]
@@ -118,6 +127,7 @@ pub fn run() -> ExitCode {
             rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain })
         }
         Command::Test { paths } => test_cmd::run(&paths),
+        Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Coverage { rulebook, source, format, strict } => coverage_cmd::run(&rulebook, source.as_deref(), format, strict),
     }
 }

@@ -54,9 +54,26 @@ pub struct Str {
 }
 
 /// One parsed `.cond` file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct File {
     pub items: Vec<Item>,
+    /// Comments, kept for the formatter, each attached to a place between items or parts.
+    pub comments: Vec<Comment>,
+}
+
+/// A `//` comment (its text after `//`) and where it stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    pub text: String,
+    pub at: CommentAt,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommentAt {
+    /// Before top-level item `n` (`n` = number of items: at the end of the file).
+    BeforeItem(usize),
+    /// Inside clause `item`, before part `part` (`part` = number of parts: before the `}`).
+    InClause { item: usize, part: usize },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +107,26 @@ pub enum ClausePart {
     Informational(Str),
     Cites(Vec<Str>),
     Decl(Decl),
+}
+
+impl ClausePart {
+    pub fn span(&self) -> Span {
+        match self {
+            ClausePart::Heading(s) | ClausePart::Text(s) | ClausePart::Gloss(s) | ClausePart::Informational(s) => s.span,
+            ClausePart::Cites(v) => v.first().map_or(Span::default(), |s| s.span),
+            ClausePart::Decl(d) => d.span(),
+        }
+    }
+}
+
+impl Item {
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Rulebook(r) => r.span,
+            Item::Clause(c) => c.span,
+            Item::Decl(d) => d.span(),
+        }
+    }
 }
 
 impl Clause {

@@ -36,8 +36,65 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
     let b = Builder { file };
     let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
-    let items = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
-    Ok(File { items })
+    let items: Vec<Item> = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
+    let comments = attach_comments(&scan_comments(text), &items);
+    Ok(File { items, comments })
+}
+
+/// Every `//` comment outside strings: (byte offset, text after `//`).
+fn scan_comments(text: &str) -> Vec<(usize, String)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                let start = i;
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                out.push((start, text[start + 2..i].trim_end().to_string()));
+            }
+            b'"' if text[i..].starts_with("\"\"\"") => {
+                i = text[i + 3..].find("\"\"\"").map_or(bytes.len(), |e| i + 3 + e + 3);
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Attaches each comment to the item or clause part it precedes. A comment inside a
+/// declaration moves up to stand before it.
+fn attach_comments(found: &[(usize, String)], items: &[Item]) -> Vec<Comment> {
+    found
+        .iter()
+        .map(|(pos, text)| {
+            let pos = *pos as u32;
+            let at = match items.iter().position(|it| it.span().end > pos) {
+                None => CommentAt::BeforeItem(items.len()),
+                Some(i) => match &items[i] {
+                    Item::Clause(c) if c.span.start < pos => {
+                        let part = c.parts.iter().position(|p| p.span().end > pos).unwrap_or(c.parts.len());
+                        CommentAt::InClause { item: i, part }
+                    }
+                    _ => CommentAt::BeforeItem(i),
+                },
+            };
+            Comment { text: text.clone(), at }
+        })
+        .collect()
 }
 
 /// Before parsing: unclosed strings and too-deep nesting, each with a pointed error

@@ -10,11 +10,37 @@ const WRAP: usize = 96;
 
 pub fn print_file(file: &File) -> String {
     let mut p = Printer { out: String::new() };
+    let before = |at: CommentAt| file.comments.iter().filter(move |c| c.at == at).map(|c| c.text.as_str());
     for (i, item) in file.items.iter().enumerate() {
         if i > 0 {
             p.out.push('\n');
         }
-        p.item(item);
+        for c in before(CommentAt::BeforeItem(i)) {
+            p.comment(c, 0);
+        }
+        match item {
+            Item::Clause(c) => {
+                let _ = writeln!(p.out, "clause {} {{", quote(&c.citation.value));
+                for (j, part) in c.parts.iter().enumerate() {
+                    for text in before(CommentAt::InClause { item: i, part: j }) {
+                        p.comment(text, 2);
+                    }
+                    p.part(part);
+                }
+                for text in before(CommentAt::InClause { item: i, part: c.parts.len() }) {
+                    p.comment(text, 2);
+                }
+                p.out.push_str("}\n");
+            }
+            other => p.item(other),
+        }
+    }
+    let end: Vec<&str> = before(CommentAt::BeforeItem(file.items.len())).collect();
+    if !end.is_empty() && !file.items.is_empty() {
+        p.out.push('\n');
+    }
+    for c in end {
+        p.comment(c, 0);
     }
     p.out
 }
@@ -67,6 +93,24 @@ fn long_ok(s: &str) -> bool {
 }
 
 impl Printer {
+    fn comment(&mut self, text: &str, indent: usize) {
+        let _ = writeln!(self.out, "{}//{text}", " ".repeat(indent));
+    }
+
+    fn part(&mut self, part: &ClausePart) {
+        match part {
+            ClausePart::Heading(s) => self.prose("heading", s, 2),
+            ClausePart::Text(s) => self.prose("text", s, 2),
+            ClausePart::Gloss(s) => self.prose("gloss", s, 2),
+            ClausePart::Informational(s) => self.prose("informational", s, 2),
+            ClausePart::Cites(v) => {
+                let list: Vec<String> = v.iter().map(|s| quote(&s.value)).collect();
+                let _ = writeln!(self.out, "  cites {}", list.join(", "));
+            }
+            ClausePart::Decl(d) => self.decl(d, 2),
+        }
+    }
+
     fn prose(&mut self, keyword: &str, s: &Str, indent: usize) {
         let pad = " ".repeat(indent);
         if long_ok(&s.value) && (s.value.contains('"') || s.value.len() + indent + keyword.len() > WRAP) {
@@ -104,17 +148,7 @@ impl Printer {
             Item::Clause(c) => {
                 let _ = writeln!(self.out, "clause {} {{", quote(&c.citation.value));
                 for part in &c.parts {
-                    match part {
-                        ClausePart::Heading(s) => self.prose("heading", s, 2),
-                        ClausePart::Text(s) => self.prose("text", s, 2),
-                        ClausePart::Gloss(s) => self.prose("gloss", s, 2),
-                        ClausePart::Informational(s) => self.prose("informational", s, 2),
-                        ClausePart::Cites(v) => {
-                            let list: Vec<String> = v.iter().map(|s| quote(&s.value)).collect();
-                            let _ = writeln!(self.out, "  cites {}", list.join(", "));
-                        }
-                        ClausePart::Decl(d) => self.decl(d, 2),
-                    }
+                    self.part(part);
                 }
                 self.out.push_str("}\n");
             }

@@ -1,0 +1,61 @@
+//! `conditions fmt`: rewrite condition files in the canonical layout, or `--check` them.
+
+use conditions::diagnostic::render;
+use conditions::format::{format_text, write_atomically};
+use conditions::loader::find_rulebooks;
+use conditions::source::SourceMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
+    let mut files = Vec::new();
+    for path in paths {
+        match find_rulebooks(path) {
+            Ok(books) => files.extend(books.into_iter().flat_map(|b| b.files)),
+            Err(d) => {
+                eprint!("{}", render(&[d], &SourceMap::new(), true));
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut changed = 0;
+    let mut failed = false;
+    for f in files {
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error[conditions::io]: cannot read `{}`: {e}", f.display());
+                failed = true;
+                continue;
+            }
+        };
+        match format_text(&text) {
+            Ok(formatted) if formatted == text => {}
+            Ok(formatted) => {
+                changed += 1;
+                if check {
+                    outln!("would reformat {}", f.display());
+                } else if let Err(e) = write_atomically(&f, &formatted) {
+                    eprintln!("error[conditions::io]: cannot write `{}`: {e}", f.display());
+                    failed = true;
+                } else {
+                    outln!("formatted {}", f.display());
+                }
+            }
+            Err(d) => {
+                let mut map = SourceMap::new();
+                map.add(f.display().to_string(), text);
+                eprint!("{}", render(&[d], &map, true));
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else if check && changed > 0 {
+        eprintln!("{changed} file(s) not formatted; run `conditions fmt`");
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
