@@ -34,7 +34,7 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     }
     check_nesting(text, file)?;
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
-    let b = Builder { file };
+    let b = Builder { file, text };
     let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
     let items: Vec<Item> = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
     let comments = attach_comments(&scan_comments(text), &items);
@@ -82,15 +82,13 @@ fn attach_comments(found: &[(usize, String)], items: &[Item]) -> Vec<Comment> {
         .iter()
         .map(|(pos, text)| {
             let pos = *pos as u32;
-            let at = match items.iter().position(|it| it.span().end > pos) {
-                None => CommentAt::BeforeItem(items.len()),
-                Some(i) => match &items[i] {
-                    Item::Clause(c) if c.span.start < pos => {
-                        let part = c.parts.iter().position(|p| p.span().end > pos).unwrap_or(c.parts.len());
-                        CommentAt::InClause { item: i, part }
-                    }
-                    _ => CommentAt::BeforeItem(i),
-                },
+            let inside = items.iter().position(|it| it.span().start < pos && pos < it.span().end);
+            let at = match inside.map(|i| (i, &items[i])) {
+                Some((i, Item::Clause(c))) => {
+                    let part = c.parts.iter().position(|p| p.span().start > pos).unwrap_or(c.parts.len());
+                    CommentAt::InClause { item: i, part }
+                }
+                _ => CommentAt::BeforeItem(items.iter().position(|it| it.span().start > pos).unwrap_or(items.len())),
             };
             Comment { text: text.clone(), at }
         })
@@ -246,8 +244,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
         .help("see docs/language.md for the syntax of clauses and declarations")
 }
 
-struct Builder {
+struct Builder<'t> {
     file: FileId,
+    text: &'t str,
 }
 
 fn unescape(s: &str) -> String {
@@ -273,10 +272,27 @@ pub fn fold_whitespace(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-impl Builder {
+impl Builder<'_> {
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
         Span::new(self.file, s.start(), s.end())
+    }
+
+    /// A span without the white space and comments a rule's last optional part swallowed.
+    fn trimmed(&self, p: &P) -> Span {
+        let s = p.as_span();
+        let mut body = &self.text[s.start()..s.end()];
+        loop {
+            let t = body.trim_end();
+            let last_line_start = t.rfind('\n').map_or(0, |i| i + 1);
+            if t[last_line_start..].trim_start().starts_with("//") && last_line_start > 0 {
+                body = &t[..last_line_start];
+            } else {
+                body = t;
+                break;
+            }
+        }
+        Span::new(self.file, s.start(), s.start() + body.len())
     }
 
     fn ident(&self, p: P) -> Ident {
@@ -339,7 +355,7 @@ impl Builder {
     }
 
     fn decl(&self, p: P) -> Decl {
-        let span = self.span(&p);
+        let span = self.trimmed(&p);
         let rule = p.as_rule();
         let mut it = p.into_inner().peekable();
         match rule {

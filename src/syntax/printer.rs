@@ -51,6 +51,38 @@ pub fn print_expr(e: &Expr) -> String {
     p.out
 }
 
+/// A long `and`/`or` chain, one operand a line, the operator leading.
+fn print_broken(e: &Expr, pad: &str) -> String {
+    fn flatten<'e>(e: &'e Expr, op: BinaryOp, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Binary(o, l, r) if *o == op => {
+                flatten(l, op, out);
+                out.push(r);
+            }
+            _ => out.push(e),
+        }
+    }
+    let flat = print_expr(e);
+    if flat.chars().count() + pad.len() <= WRAP {
+        return flat;
+    }
+    match &e.kind {
+        ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), ..) => {
+            let mut parts = Vec::new();
+            flatten(e, *op, &mut parts);
+            let mut p = Printer { out: String::new() };
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    let _ = write!(p.out, "\n{pad}{} ", op.symbol());
+                }
+                p.expr(part, op.precedence() + 1);
+            }
+            p.out
+        }
+        _ => flat,
+    }
+}
+
 pub fn print_type(t: &TypeExpr) -> String {
     let mut p = Printer { out: String::new() };
     p.ty(t);
@@ -113,7 +145,8 @@ impl Printer {
 
     fn prose(&mut self, keyword: &str, s: &Str, indent: usize) {
         let pad = " ".repeat(indent);
-        if long_ok(&s.value) && (s.value.contains('"') || s.value.len() + indent + keyword.len() > WRAP) {
+        let prose = matches!(keyword, "text" | "gloss");
+        if long_ok(&s.value) && (prose || s.value.contains('"') || s.value.len() + indent + keyword.len() > WRAP) {
             let _ = writeln!(self.out, "{pad}{keyword} \"\"\"");
             let inner = " ".repeat(indent + 2);
             let mut line = String::new();
@@ -234,8 +267,13 @@ impl Printer {
                 self.ty(&def.ty);
                 self.doc(&def.doc);
                 if let Some(b) = &def.body {
-                    let _ = write!(self.out, " =\n{pad}    ");
-                    self.expr(b, 0);
+                    let value = print_broken(b, &format!("{pad}    "));
+                    let line_len = self.out.lines().last().map_or(0, |l| l.chars().count());
+                    if line_len + 3 + value.chars().count() <= WRAP && !value.contains('\n') {
+                        let _ = write!(self.out, " = {value}");
+                    } else {
+                        let _ = write!(self.out, " =\n{pad}    {value}");
+                    }
                 }
             }
             Decl::Rule(r) => {
@@ -250,11 +288,15 @@ impl Printer {
                     }
                     self.out.push(')');
                 }
-                let _ = write!(self.out, " =\n{pad}    ");
-                self.expr(&r.value, 0);
+                let value = print_broken(&r.value, &format!("{pad}    "));
+                let line_len = self.out.lines().last().map_or(0, |l| l.chars().count());
+                if line_len + 3 + value.chars().count() <= WRAP && !value.contains('\n') {
+                    let _ = write!(self.out, " = {value}");
+                } else {
+                    let _ = write!(self.out, " =\n{pad}    {value}");
+                }
                 if let Some(g) = &r.guard {
-                    let _ = write!(self.out, "\n{pad}    when ");
-                    self.expr(g, 0);
+                    let _ = write!(self.out, "\n{pad}    when {}", print_broken(g, &format!("{pad}    ")));
                 }
                 if !r.overrides.is_empty() {
                     let names: Vec<&str> = r.overrides.iter().map(|i| i.name.as_str()).collect();
