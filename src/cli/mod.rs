@@ -70,8 +70,12 @@ enum Command {
         /// A rulebook folder, or the name of a bundled rulebook (`gnt`, `dbf`).
         rulebook: String,
         /// The facts: a JSON, TOML or YAML file, or `-` for JSON on standard input.
+        #[arg(long, required_unless_present = "batch", conflicts_with = "batch")]
+        facts: Option<String>,
+        /// Many cases: one JSON facts object per line (`-` for standard input); one JSON
+        /// ruling per line out, in order, using every core.
         #[arg(long)]
-        facts: String,
+        batch: Option<String>,
         /// The rulings wanted (default: every ruling the facts allow).
         #[arg(long = "ruling")]
         rulings: Vec<String>,
@@ -123,9 +127,11 @@ pub fn run() -> ExitCode {
     };
     match cli.command {
         Command::Check { paths, format } => check_cmd::run(&paths, format),
-        Command::Rule { rulebook, facts, rulings, format, lang, explain } => {
-            rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain })
-        }
+        Command::Rule { rulebook, facts, batch, rulings, format, lang, explain } => match (facts, batch) {
+            (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
+            (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain }),
+            (None, None) => ExitCode::from(2),
+        },
         Command::Test { paths } => test_cmd::run(&paths),
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Coverage { rulebook, source, format, strict } => coverage_cmd::run(&rulebook, source.as_deref(), format, strict),

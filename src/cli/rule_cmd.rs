@@ -40,6 +40,7 @@ pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
 }
 
 pub fn run(args: RuleArgs) -> ExitCode {
+    let args = RuleArgs { ..args };
     let book = match load_rulebook(&args.rulebook) {
         Ok(b) => b,
         Err(code) => return code,
@@ -137,4 +138,57 @@ pub fn run(args: RuleArgs) -> ExitCode {
         eprintln!("no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})", skipped[0]);
     }
     ExitCode::SUCCESS
+}
+
+/// `--batch`: JSON lines in, JSON lines out.
+pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
+    let book = match load_rulebook(rulebook) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let p = &book.program;
+    let mut defs = Vec::new();
+    for name in rulings {
+        match p.def_by_name(name) {
+            Some(d) => defs.push(d),
+            None => {
+                eprintln!("error[conditions::unknown_ruling]: no ruling `{name}` in `{}`", p.rulebook.name);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if defs.is_empty() {
+        defs = p.rulings().map(|(id, _)| id).collect();
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let show_progress = std::io::stderr().is_terminal();
+    let progress = |n: usize| {
+        if show_progress {
+            eprint!("\r{n} lines ruled");
+        }
+    };
+    let stdout = std::io::stdout();
+    let out = std::io::BufWriter::new(stdout.lock());
+    let result = if input == "-" {
+        conditions::batch::run(p, &defs, std::io::stdin().lock(), out, threads, progress)
+    } else {
+        match std::fs::File::open(input) {
+            Ok(f) => conditions::batch::run(p, &defs, std::io::BufReader::new(f), out, threads, progress),
+            Err(e) => {
+                eprintln!("error[conditions::io]: cannot read `{input}`: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    if show_progress {
+        eprintln!();
+    }
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error[conditions::io]: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
