@@ -201,3 +201,24 @@ fn describe(r: &crate::explain::Report) -> String {
         _ => format!("error: {}", r.error.clone().unwrap_or_default()),
     }
 }
+
+/// The rulings the case files under `dir` ask for; `None` when there are no case files.
+pub fn tested_rulings(dir: &Path) -> Option<std::collections::HashSet<String>> {
+    let files = find_cases(dir);
+    if files.is_empty() {
+        return None;
+    }
+    let mut out = std::collections::HashSet::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else { continue };
+        let Ok(value) = toml::from_str::<toml::Table>(&text) else { continue };
+        if let Some(toml::Value::Array(exps)) = value.get("expect") {
+            for e in exps {
+                if let Some(toml::Value::String(r)) = e.get("ruling") {
+                    out.insert(r.clone());
+                }
+            }
+        }
+    }
+    Some(out)
+}

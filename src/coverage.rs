@@ -98,7 +98,13 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
         lines += 1;
         // The line as printed, or without its label (`A.`, `1.`, `a.`, `ii.`, `•`, `*)`).
         let unlabelled = line.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
-        let found = strings.iter().any(|(_, s)| s.contains(&line) || (!unlabelled.is_empty() && s.contains(&unlabelled)));
+        // Section lines carry a two-word label: `§ 301. Betingelser for deltagelse`.
+        let unlabelled2 = unlabelled.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
+        let found = strings.iter().any(|(_, s)| {
+            s.contains(&line)
+                || (!unlabelled.is_empty() && s.contains(&unlabelled))
+                || (line.starts_with('§') && !unlabelled2.is_empty() && *s == unlabelled2)
+        });
         // Headings printed with their clause in one line (`STAGE 1 - …`) count when every piece is found.
         if found {
             covered += 1;

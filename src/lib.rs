@@ -14,6 +14,7 @@ pub mod eval;
 pub mod explain;
 pub mod facts;
 pub mod format;
+pub mod lint;
 pub mod loader;
 pub mod source;
 pub mod syntax;

@@ -434,7 +434,8 @@ impl<'p> Lowerer<'p> {
                 Type::Bool
             }
             Lt | Le | Gt | Ge => {
-                let ordered = |t: &Type| t.is_numeric() || *t == Type::Date || *t == Type::Error;
+                // Enums are ordered as declared: `rank >= Regional` reads "Regional or higher".
+                let ordered = |t: &Type| t.is_numeric() || matches!(t, Type::Date | Type::Error | Type::Enum(_));
                 if !ordered(&lt) || !ordered(&rt) || !(lt.fits(&rt) || rt.fits(&lt)) {
                     self.mismatch(op, &lt, &rt, l, r);
                 }

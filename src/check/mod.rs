@@ -22,6 +22,8 @@ pub use program::Program;
 pub struct Checked {
     pub program: Program,
     pub sources: SourceMap,
+    /// The parsed files (for lints and the formatter).
+    pub files: Vec<ast::File>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -83,7 +85,7 @@ pub fn check_sources(sources: SourceMap) -> Checked {
         checked.retain(|d| !DEPENDS_ON_ALL_FILES.contains(&d.code));
     }
     diagnostics.extend(checked);
-    Checked { program, sources, diagnostics }
+    Checked { program, sources, files, diagnostics }
 }
 
 /// Checks parsed files as one rulebook.

@@ -1,25 +1,85 @@
-//! `conditions check`: every problem in every rulebook, reported together.
+//! `conditions check`: every problem in every rulebook, errors and lints, reported
+//! together — for people (miette), machines (JSON), code scanning (SARIF 2.1.0) or
+//! GitHub workflow annotations.
 
 use super::CheckFormat;
 use conditions::check::check_read;
-use conditions::diagnostic::{Diagnostic, render};
+use conditions::diagnostic::{Diagnostic, Severity, render};
+use conditions::lint::{self, Config, Level};
 use conditions::loader::{find_rulebooks, read_rulebook};
 use conditions::source::SourceMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(paths: &[PathBuf], format: CheckFormat) -> ExitCode {
+pub struct CheckArgs {
+    pub paths: Vec<PathBuf>,
+    pub format: CheckFormat,
+    pub deny: Vec<String>,
+    pub warn: Vec<String>,
+    pub allow: Vec<String>,
+    pub source: Option<PathBuf>,
+}
+
+fn config(args: &CheckArgs) -> Result<Config, String> {
+    let mut cfg = Config::default();
+    let known: Vec<&str> = lint::LINTS.iter().map(|(c, _, _)| *c).collect();
+    for (list, level) in [(&args.allow, Level::Allow), (&args.warn, Level::Warn), (&args.deny, Level::Deny)] {
+        for name in list {
+            if name == "warnings" && level == Level::Deny {
+                cfg.deny_warnings = true;
+                continue;
+            }
+            let code = if name.starts_with("lint::") { name.clone() } else { format!("lint::{name}") };
+            if !known.contains(&code.as_str()) {
+                let help = conditions::diagnostic::did_you_mean(&code, known.iter().copied()).unwrap_or_else(|| "see docs/lints.md".into());
+                return Err(format!("unknown lint `{name}`; {help}"));
+            }
+            cfg.levels.insert(code, level);
+        }
+    }
+    Ok(cfg)
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let cfg = match config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let plain = !std::io::stderr().is_terminal();
     let mut io_failed = false;
     let mut all: Vec<(SourceMap, Vec<Diagnostic>)> = Vec::new();
-    for path in paths {
+    for path in &args.paths {
         match find_rulebooks(path) {
             Ok(books) => {
                 for book in books {
                     let (sources, problems) = read_rulebook(&book);
                     let checked = check_read(sources, problems);
-                    all.push((checked.sources, checked.diagnostics));
+                    let mut diags = checked.diagnostics.clone();
+                    if !checked.has_errors() {
+                        let root = if book.root.is_dir() { book.root.clone() } else { book.root.parent().map(PathBuf::from).unwrap_or_default() };
+                        let doc_path = args.source.clone().or_else(|| checked.program.rulebook.source.as_ref().map(|s| root.join(s)));
+                        let document = match doc_path.as_ref().map(std::fs::read_to_string) {
+                            Some(Ok(t)) => Some(t),
+                            Some(Err(e)) => {
+                                let p = doc_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+                                diags.push(
+                                    Diagnostic::error("conditions::io", format!("cannot read the published document `{p}`: {e}"))
+                                        .in_path(p)
+                                        .help("the rulebook's `source` setting names it, relative to the rulebook folder"),
+                                );
+                                None
+                            }
+                            None => None,
+                        };
+                        let tested = if book.root.is_dir() { conditions::cases::tested_rulings(&book.root.join("cases")) } else { None };
+                        let ctx = lint::Context { checked: &checked, document: document.as_deref(), tested };
+                        diags.extend(lint::run(&ctx));
+                    }
+                    all.push((checked.sources, cfg.apply(diags)));
                 }
             }
             Err(d) => {
@@ -30,19 +90,32 @@ pub fn run(paths: &[PathBuf], format: CheckFormat) -> ExitCode {
     }
     let errors: usize = all.iter().map(|(_, d)| d.iter().filter(|x| x.is_error()).count()).sum();
     let warnings: usize = all.iter().map(|(_, d)| d.iter().filter(|x| !x.is_error()).count()).sum();
-    match format {
+    match args.format {
         CheckFormat::Human => {
             for (sources, diags) in &all {
                 eprint!("{}", render(diags, sources, plain));
             }
-            eprintln!("{} error(s), {} warning(s)", errors, warnings);
+            eprintln!("{errors} error(s), {warnings} warning(s)");
         }
         CheckFormat::Json => {
             let items: Vec<serde_json::Value> =
                 all.iter().flat_map(|(s, ds)| ds.iter().map(move |d| conditions::diagnostic::to_json(d, s))).collect();
-            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings })).unwrap_or_default());
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings }))
+                    .unwrap_or_default()
+            );
+        }
+        CheckFormat::Sarif => outln!("{}", serde_json::to_string_pretty(&super::sarif::sarif(&all)).unwrap_or_default()),
+        CheckFormat::Github => {
+            for (sources, diags) in &all {
+                for d in diags {
+                    outln!("{}", super::sarif::github_annotation(d, sources));
+                }
+            }
         }
     }
+    let _ = Severity::Error;
     if io_failed {
         ExitCode::from(2)
     } else if errors > 0 {

@@ -38,7 +38,7 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
     let cov = coverage(p, &text);
     match format {
         CheckFormat::Json => outln!("{}", serde_json::to_string_pretty(&cov).unwrap_or_default()),
-        CheckFormat::Human => {
+        CheckFormat::Human | CheckFormat::Sarif | CheckFormat::Github => {
             outln!("{} — {}", p.rulebook.name, p.rulebook.title);
             outln!(
                 "document: {} of {} non-empty lines present verbatim in a clause",

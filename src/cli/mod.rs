@@ -21,6 +21,7 @@ mod check_cmd;
 mod coverage_cmd;
 mod fmt_cmd;
 mod rule_cmd;
+mod sarif;
 mod test_cmd;
 
 use clap::{Parser, Subcommand};
@@ -38,6 +39,8 @@ pub struct Cli {
 pub enum CheckFormat {
     Human,
     Json,
+    Sarif,
+    Github,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -61,9 +64,21 @@ enum Command {
         /// Rulebook folders or `.cond` files; a folder of rulebook folders checks each.
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
-        /// Output format.
+        /// Output format: human (default), json, sarif (SARIF 2.1.0) or github (workflow annotations).
         #[arg(long, value_enum, default_value = "human")]
         format: CheckFormat,
+        /// Make a lint an error; `--deny warnings` makes every warning an error.
+        #[arg(long, value_name = "LINT|warnings")]
+        deny: Vec<String>,
+        /// Make a lint a warning.
+        #[arg(long, value_name = "LINT")]
+        warn: Vec<String>,
+        /// Silence a lint.
+        #[arg(long, value_name = "LINT")]
+        allow: Vec<String>,
+        /// The published document to check the clause texts against (default: the rulebook's `source`).
+        #[arg(long)]
+        source: Option<PathBuf>,
     },
     /// Rule on the facts of a case, with cited, quoted explanations.
     Rule {
@@ -126,7 +141,9 @@ pub fn run() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { paths, format } => check_cmd::run(&paths, format),
+        Command::Check { paths, format, deny, warn, allow, source } => {
+            check_cmd::run(check_cmd::CheckArgs { paths, format, deny, warn, allow, source })
+        }
         Command::Rule { rulebook, facts, batch, rulings, format, lang, explain } => match (facts, batch) {
             (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
             (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain }),

@@ -4,7 +4,7 @@ use super::{ExplainLevel, OutputFormat};
 use conditions::check::Checked;
 use conditions::diagnostic::render;
 use conditions::eval::show::Lang;
-use conditions::eval::{self, Outcome};
+use conditions::eval;
 use conditions::explain::{Explainer, html, markdown, text};
 use conditions::facts::{self, Format};
 use std::io::{IsTerminal, Read};
@@ -97,13 +97,16 @@ pub fn run(args: RuleArgs) -> ExitCode {
     let mut skipped = Vec::new();
     for def in defs {
         let ruling = eval::rule(p, &inputs, def, true);
-        // Without --ruling, a ruling that only lacks facts the file does not speak of is listed, not shown.
-        if !explicit
-            && let Outcome::Undetermined(needs) = &ruling.outcome
-            && needs.iter().all(|n| matches!(n, conditions::eval::trace::Need::Fact(_) | conditions::eval::trace::Need::Field { .. }))
-        {
-            skipped.push(p.defs[def as usize].name.clone());
-            continue;
+        // Without --ruling, only the rulings the facts file speaks to are shown: those
+        // that read at least one of its facts or decisions.
+        if !explicit {
+            let uses_input = ruling.trace.as_ref().is_some_and(|t| {
+                t.nodes.iter().any(|n| !n.facts.is_empty() || n.decisions.iter().any(|d| inputs.decisions[*d as usize].is_some()))
+            });
+            if !uses_input {
+                skipped.push(p.defs[def as usize].name.clone());
+                continue;
+            }
         }
         reports.push(explainer.report(&ruling, full));
     }
@@ -120,7 +123,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
                 out!("{}", text::render(r, full));
             }
             if !skipped.is_empty() {
-                outln!("\n(not shown, needing other facts: {})", skipped.join(", "));
+                outln!("\n({} other rulings do not read these facts; ask for one with --ruling NAME)", skipped.len());
             }
         }
         OutputFormat::Markdown => {

@@ -154,6 +154,7 @@ impl<'a> Interp<'a> {
                 args: args.clone(),
                 outcome: Outcome::Undetermined(Vec::new()),
                 decided_by: None,
+                also: Vec::new(),
                 row: None,
                 overridden: Vec::new(),
                 not_applied: Vec::new(),
@@ -201,6 +202,7 @@ impl<'a> Interp<'a> {
         let p = self.p;
         let info = &p.defs[def as usize];
         let mut decided: Option<(Value, RuleId, Vec<RuleId>)> = None;
+        let mut agreeing: Vec<RuleId> = Vec::new();
         let mut needs: Vec<Need> = Vec::new();
         for &r in &info.rules {
             if !p.rules[r as usize].overrides.is_empty() {
@@ -223,7 +225,7 @@ impl<'a> Interp<'a> {
                             span: Some(b.span),
                         }));
                     }
-                    Some(_) => {}
+                    Some(_) => agreeing.push(rule),
                 },
                 RuleResult::NotApplicable(why) => self.with_node(|n| n.not_applied.push((r, why))),
                 RuleResult::Undetermined(n) => {
@@ -241,6 +243,7 @@ impl<'a> Interp<'a> {
                     let because = self.because(rule, args);
                     self.with_node(|n| {
                         n.decided_by = Some(rule);
+                        n.also = agreeing;
                         n.overridden = overridden;
                         n.because = because;
                     });

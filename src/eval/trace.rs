@@ -62,6 +62,8 @@ pub struct Node {
     pub outcome: Outcome,
     /// The rule whose value was taken.
     pub decided_by: Option<RuleId>,
+    /// Other rules that applied and agreed.
+    pub also: Vec<RuleId>,
     /// The table row whose value was taken.
     pub row: Option<usize>,
     /// Rules set aside by the exception that decided.

@@ -56,6 +56,9 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     for o in &s.overridden {
         let _ = write!(inner, "<li>{} <code>{}</code>{}</li>", w.overrides, escape(&o.label), cite_link(&o.citation));
     }
+    for a in &s.also {
+        let _ = write!(inner, "<li>{} <code>{}</code>{}</li>", w.also, escape(&a.label), cite_link(&a.citation));
+    }
     for b in &s.because {
         let _ = write!(inner, "<li>{}</li>", rich(b));
     }

@@ -18,6 +18,9 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     for o in &s.overridden {
         let _ = writeln!(out, "{pad}  - {} `{}`{}", w.overrides, o.label, o.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default());
     }
+    for a in &s.also {
+        let _ = writeln!(out, "{pad}  - {} `{}`{}", w.also, a.label, a.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default());
+    }
     for b in &s.because {
         let _ = writeln!(out, "{pad}  - {b}");
     }

@@ -69,6 +69,8 @@ pub struct Step {
     pub answer: String,
     pub citation: Option<String>,
     pub decided_by: Option<RuleRef>,
+    /// Other rules that applied and agreed with the deciding one.
+    pub also: Vec<RuleRef>,
     pub row: Option<usize>,
     pub because: Vec<String>,
     pub overridden: Vec<RuleRef>,
@@ -176,7 +178,12 @@ impl<'a> Explainer<'a> {
             Some(AtomOp::Cmp(op)) => {
                 let right_src = a.right.map(|s| self.sources.snippet(s).trim().to_string()).unwrap_or_default();
                 let right_val = value(&a.right_value);
-                let right = if is_literal(&right_src) { right_val } else { format!("`{right_src}` ({right_val})") };
+                // A literal with a unit reads best as written (`24 hours`, `200 km`).
+                let right = if is_literal(&right_src) {
+                    if right_src.chars().any(|c| c.is_alphabetic()) { right_src } else { right_val }
+                } else {
+                    format!("`{right_src}` ({right_val})")
+                };
                 w.comparison(&left, &value(&a.left_value), op, &right, a.holds)
             }
             Some(AtomOp::In) => {
@@ -237,6 +244,7 @@ impl<'a> Explainer<'a> {
             answer,
             citation: self.cite(info.clause),
             decided_by: n.decided_by.map(|r| self.rule_ref(r)),
+            also: n.also.iter().map(|&r| self.rule_ref(r)).collect(),
             row: n.row,
             because: n.because.iter().map(|a| self.atom(a)).collect(),
             overridden: n.overridden.iter().map(|&r| self.rule_ref(r)).collect(),
@@ -273,6 +281,7 @@ impl<'a> Explainer<'a> {
                 cited.extend(self.p.defs[n.def as usize].clause);
                 cited.extend(n.decided_by.and_then(|r| self.p.rules[r as usize].clause));
                 cited.extend(n.overridden.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                cited.extend(n.also.iter().filter_map(|&r| self.p.rules[r as usize].clause));
                 if full {
                     cited.extend(n.not_applied.iter().filter_map(|(r, _)| self.p.rules[*r as usize].clause));
                 }

@@ -48,6 +48,9 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     for o in &s.overridden {
         let _ = writeln!(out, "{pad}    {} {}", w.overrides, rule_at(w, &o.label, &o.citation));
     }
+    for a in &s.also {
+        let _ = writeln!(out, "{pad}    {} {}", w.also, rule_at(w, &a.label, &a.citation));
+    }
     for b in &s.because {
         out.push_str(&wrap(&format!("· {b}"), &format!("{pad}    "), 100));
     }
