@@ -45,8 +45,8 @@ fn usage(b: Builtin) -> &'static str {
         Builtin::Abs => "abs(number)",
         Builtin::Age => "age(birth_date, on_date)",
         Builtin::Apportion => "apportion(seats, list, x => weight, tie: lot)",
-        Builtin::Draw => "draw(lot, candidates)",
-        Builtin::Choose => "choose(decision, candidates)",
+        Builtin::Draw => "draw(lot, candidates) or draw(lot, candidates, how_many)",
+        Builtin::Choose => "choose(decision, candidates) or choose(decision, candidates, how_many)",
         Builtin::Distinct => "distinct(list)",
         Builtin::Contains => "contains(list, value)",
     }
@@ -253,16 +253,18 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
         }
         Builtin::Draw | Builtin::Choose => {
             let kind = if b == Builtin::Draw { DecisionKind::Lot } else { DecisionKind::Decision };
-            if a.positional.len() != 2 || a.lambda.is_some() {
-                return bad(l, b, span, "expected a lot (or decision) and a list of candidates");
+            if !(2..=3).contains(&a.positional.len()) || a.lambda.is_some() {
+                return bad(l, b, span, "expected a lot (or decision), a list of candidates and perhaps how many");
             }
             let (cands, elem) = list_arg(l, a.positional[1]);
-            let Some(lot) = lot_ref(l, a.positional[0], &elem, kind) else {
+            let count = a.positional.get(2).map(|e| Box::new(l.expect(e, &Type::Int, "how many")));
+            let result_ty = if count.is_some() { Type::List(Box::new(elem.clone())) } else { elem.clone() };
+            let Some(lot) = lot_ref(l, a.positional[0], &result_ty, kind) else {
                 let what = if b == Builtin::Draw { "a declared `lot`" } else { "a declared `decision`" };
                 return bad(l, b, a.positional[0].span, &format!("the first argument names {what}"));
             };
             let IrKind::Decision(id) = lot.kind else { return bad(l, b, span, "not a lot") };
-            mk(IrKind::Draw(id, Box::new(cands)), elem)
+            mk(IrKind::Draw(id, Box::new(cands), count), result_ty)
         }
     }
 }

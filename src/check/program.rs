@@ -266,8 +266,9 @@ pub enum IrKind {
     If(Box<Ir>, Box<Ir>, Box<Ir>),
     Let(u32, Box<Ir>, Box<Ir>),
     Builtin(Builtin, Vec<Ir>, Option<Lambda>),
-    /// A draw of lot among candidates: `draw(home_team, [a, b])`.
-    Draw(DecisionId, Box<Ir>),
+    /// A draw of lot (or a person's choice) among candidates: `draw(home_team, [a, b])`;
+    /// with a count, that many of them: `choose(right_holders, players, 2)`.
+    Draw(DecisionId, Box<Ir>, Option<Box<Ir>>),
 }
 
 /// What a name at top level refers to.

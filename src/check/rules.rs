@@ -396,7 +396,11 @@ pub fn calls(ir: &Ir, out: &mut Vec<usize>) {
             args.iter().for_each(|a| calls(a, out));
         }
         IrKind::Const(_) | IrKind::Local(_) | IrKind::Fact(_) | IrKind::Decision(_) => {}
-        IrKind::Field(x, _) | IrKind::Not(x) | IrKind::Neg(x) | IrKind::Draw(_, x) => calls(x, out),
+        IrKind::Field(x, _) | IrKind::Not(x) | IrKind::Neg(x) | IrKind::Draw(_, x, None) => calls(x, out),
+        IrKind::Draw(_, x, Some(n)) => {
+            calls(x, out);
+            calls(n, out);
+        }
         IrKind::List(xs) => xs.iter().for_each(|a| calls(a, out)),
         IrKind::Record(_, xs) => xs.iter().flatten().for_each(|a| calls(a, out)),
         IrKind::Binary(_, a, b) | IrKind::InList(a, b) | IrKind::Let(_, a, b) => {

@@ -73,6 +73,9 @@ enum RuleResult {
     Applies { value: Value, rule: RuleId, overridden: Vec<RuleId> },
     NotApplicable(WhyNot),
     Undetermined(Vec<Need>),
+    /// Some rule of this exception tree surely applies; which one (so its value) waits
+    /// for these needs.
+    Pending(Vec<Need>),
 }
 
 impl<'a> Interp<'a> {
@@ -228,7 +231,7 @@ impl<'a> Interp<'a> {
                     Some(_) => agreeing.push(rule),
                 },
                 RuleResult::NotApplicable(why) => self.with_node(|n| n.not_applied.push((r, why))),
-                RuleResult::Undetermined(n) => {
+                RuleResult::Undetermined(n) | RuleResult::Pending(n) => {
                     self.with_node(|node| node.not_applied.push((r, WhyNot::Unknown(n.clone()))));
                     needs = merge(needs, n);
                 }
@@ -273,14 +276,20 @@ impl<'a> Interp<'a> {
                     self.with_node(|node| node.not_applied.push((e, WhyNot::Unknown(n.clone()))));
                     pending = merge(pending, n);
                 }
+                RuleResult::Pending(n) => {
+                    // The exception surely overrides this rule; only its value is open.
+                    self.with_node(|node| node.not_applied.push((e, WhyNot::Unknown(n.clone()))));
+                    return Ok(RuleResult::Pending(merge(pending, n)));
+                }
             }
         }
         let own = self.rule_alone(r, args)?;
         if !pending.is_empty() {
             // An exception might still apply: the outcome waits for it.
             return Ok(match own {
-                RuleResult::Undetermined(n) => RuleResult::Undetermined(merge(pending, n)),
-                _ => RuleResult::Undetermined(pending),
+                RuleResult::Undetermined(n) | RuleResult::Pending(n) => RuleResult::Undetermined(merge(pending, n)),
+                RuleResult::Applies { .. } => RuleResult::Pending(pending),
+                RuleResult::NotApplicable(_) => RuleResult::Undetermined(pending),
             });
         }
         Ok(own)
@@ -564,30 +573,43 @@ impl<'a> Interp<'a> {
                 self.eval(body, frame)
             }
             IrKind::Builtin(b, args, lam) => builtins::eval(self, *b, args, lam.as_ref(), ir, frame),
-            IrKind::Draw(lot, cands) => {
+            IrKind::Draw(lot, cands, count) => {
                 self.note_decision(*lot);
                 let Value::List(cands) = self.eval(cands, frame)? else { return Err(error("not a list", ir.span)) };
-                if cands.len() == 1 {
-                    return Ok(cands[0].clone());
+                let elem_ty = match (&ir.ty, count) {
+                    (Type::List(t), Some(_)) => (**t).clone(),
+                    (t, _) => t.clone(),
+                };
+                let show = |me: &Self, v: &Value| super::show::plain(me.p, v, &elem_ty);
+                let n = match count {
+                    Some(c) => match self.eval(c, frame)?.as_num().and_then(|n| n.as_i64()) {
+                        Some(n) if n >= 0 => Some(n as usize),
+                        _ => return Err(error("how many to choose must be a whole number, not negative", c.span)),
+                    },
+                    None => None,
+                };
+                // Nothing to decide when the candidates are as many as the places.
+                match n {
+                    Some(n) if n >= cands.len() => return Ok(Value::List(cands.clone())),
+                    None if cands.len() == 1 => return Ok(cands[0].clone()),
+                    None if cands.is_empty() => return Err(error("a draw among no candidates", ir.span)),
+                    _ => {}
                 }
-                if cands.is_empty() {
-                    return Err(error("a lot drawn among no candidates", ir.span));
-                }
-                match &self.inputs.decisions[*lot as usize] {
-                    Some(v) if cands.contains(v) => Ok(v.clone()),
-                    Some(v) => Err(error(
-                        format!(
-                            "the draw `{}` gave {}, which is not among the candidates {}",
-                            self.p.decisions[*lot as usize].name,
-                            super::show::plain(self.p, v, &ir.ty),
-                            cands.iter().map(|c| super::show::plain(self.p, c, &ir.ty)).collect::<Vec<_>>().join(", ")
-                        ),
-                        ir.span,
-                    )),
-                    None => Err(Halt::Undetermined(vec![Need::Lot {
-                        lot: *lot,
-                        candidates: cands.iter().map(|c| super::show::plain(self.p, c, &ir.ty)).collect(),
-                    }])),
+                let given = self.inputs.decisions[*lot as usize].clone();
+                let name = &self.p.decisions[*lot as usize].name;
+                let all = cands.iter().map(|c| show(self, c)).collect::<Vec<_>>().join(", ");
+                match (given, n) {
+                    (Some(v), None) if cands.contains(&v) => Ok(v),
+                    (Some(Value::List(picked)), Some(n)) => {
+                        let distinct = picked.iter().enumerate().all(|(i, x)| !picked[..i].contains(x));
+                        if picked.len() == n && distinct && picked.iter().all(|x| cands.contains(x)) {
+                            Ok(Value::List(picked))
+                        } else {
+                            Err(error(format!("`{name}` must name {n} of {all}"), ir.span))
+                        }
+                    }
+                    (Some(v), _) => Err(error(format!("`{name}` gave {}, which is not among the candidates {all}", show(self, &v)), ir.span)),
+                    (None, _) => Err(Halt::Undetermined(vec![Need::Lot { lot: *lot, candidates: cands.iter().map(|c| show(self, c)).collect() }])),
                 }
             }
         }

@@ -182,8 +182,8 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
         (Value::List(xs), _) => xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", "),
         (Value::Record(t, fields), _) => match p.types.get(*t as usize).map(|t| &t.kind) {
             Some(TypeKind::Record(fs)) => {
-                // A record with a `name` field is shown by its name.
-                if let Some(i) = fs.iter().position(|f| f.name == "name")
+                // A record with a `name` (`navn`) field is shown by its name.
+                if let Some(i) = fs.iter().position(|f| f.name == "name" || f.name == "navn")
                     && let Some(Some(n)) = fields.get(i)
                 {
                     return value(p, n, &fs[i].ty, lang);

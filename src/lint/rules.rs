@@ -236,9 +236,12 @@ fn walk(ir: &Ir, facts: &mut HashSet<u32>, decisions: &mut HashSet<u32>, defs: &
         IrKind::Decision(d) => {
             decisions.insert(*d);
         }
-        IrKind::Draw(d, x) => {
+        IrKind::Draw(d, x, n) => {
             decisions.insert(*d);
             walk(x, facts, decisions, defs);
+            if let Some(n) = n {
+                walk(n, facts, decisions, defs);
+            }
         }
         IrKind::Call(d, args) => {
             defs.insert(*d);
