@@ -49,6 +49,9 @@ fn usage(b: Builtin) -> &'static str {
         Builtin::Choose => "choose(decision, candidates) or choose(decision, candidates, how_many)",
         Builtin::Distinct => "distinct(list)",
         Builtin::Contains => "contains(list, value)",
+        Builtin::First => "first(list): its first item",
+        Builtin::Only => "only(list): its one item (an error unless there is exactly one)",
+        Builtin::Concat => "concat(list, list, …)",
     }
 }
 
@@ -229,6 +232,36 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             let (list, elem) = list_arg(l, a.positional[0]);
             let x = l.expect(a.positional[1], &elem, "the value");
             mk(IrKind::Builtin(b, vec![list, x], None), Type::Bool)
+        }
+        Builtin::First | Builtin::Only => {
+            if a.positional.len() != 1 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected one list");
+            }
+            let (list, elem) = list_arg(l, a.positional[0]);
+            mk(IrKind::Builtin(b, vec![list], None), elem)
+        }
+        Builtin::Concat => {
+            if a.positional.is_empty() || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected lists");
+            }
+            let mut irs = Vec::new();
+            let mut ty = Type::Error;
+            for e in &a.positional {
+                let (ir, elem) = list_arg(l, e);
+                match ty.join(&elem) {
+                    Some(t) => ty = t,
+                    None => {
+                        let (x, y) = (l.describe(&ty), l.describe(&elem));
+                        l.diags.push(
+                            Diagnostic::error("conditions::type_mismatch", format!("cannot join a list of `{y}` to a list of `{x}`"))
+                                .at(e.span, format!("a list of `{y}`"))
+                                .help("all the lists hold one type"),
+                        );
+                    }
+                }
+                irs.push(ir);
+            }
+            mk(IrKind::Builtin(b, irs, None), Type::List(Box::new(ty)))
         }
         Builtin::Apportion => {
             if a.positional.len() != 2 || a.lambda.is_none() {

@@ -186,6 +186,9 @@ pub enum Builtin {
     Choose,
     Distinct,
     Contains,
+    First,
+    Only,
+    Concat,
 }
 
 impl Builtin {
@@ -212,6 +215,9 @@ impl Builtin {
             Builtin::Choose => "choose",
             Builtin::Distinct => "distinct",
             Builtin::Contains => "contains",
+            Builtin::First => "first",
+            Builtin::Only => "only",
+            Builtin::Concat => "concat",
         }
     }
     pub const ALL: &'static [Builtin] = &[
@@ -236,6 +242,9 @@ impl Builtin {
         Builtin::Choose,
         Builtin::Distinct,
         Builtin::Contains,
+        Builtin::First,
+        Builtin::Only,
+        Builtin::Concat,
     ];
     pub fn from_name(s: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.name() == s)

@@ -139,6 +139,21 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             }
             Ok(Value::list(out))
         }
+        Builtin::First | Builtin::Only => {
+            let xs = list(me, &args[0], frame)?;
+            match (b, xs.len()) {
+                (_, 0) => Err(error(format!("`{}` of an empty list", b.name()), span)),
+                (Builtin::Only, n) if n > 1 => Err(error(format!("`only` needs exactly one item, found {n}"), span)),
+                _ => Ok(xs[0].clone()),
+            }
+        }
+        Builtin::Concat => {
+            let mut out = Vec::new();
+            for a in args {
+                out.extend(list(me, a, frame)?.iter().cloned());
+            }
+            Ok(Value::list(out))
+        }
         Builtin::Contains => {
             let xs = list(me, &args[0], frame)?;
             let x = me.eval(&args[1], frame)?;
