@@ -109,7 +109,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
     let p = &book.program;
     let origin = path.display().to_string();
     let tree = match serde_json::to_value(toml::Value::Table(case.facts)) {
-        Ok(t) => t,
+        Ok(t) => facts::untoml(t),
         Err(e) => {
             summary.failed.push(fail(path, None, format!("facts: {e}"), None));
             return;
@@ -139,7 +139,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
         match (&ruling.outcome, exp) {
             (Outcome::Decided(v), Expectation { value: Some(want), .. }) => {
                 let ty = p.defs[def as usize].ty.clone();
-                let want_json = serde_json::to_value(want.clone()).unwrap_or(serde_json::Value::Null);
+                let want_json = facts::untoml(serde_json::to_value(want.clone()).unwrap_or(serde_json::Value::Null));
                 match facts::convert_value(p, &want_json, &ty, &format!("expect.{}", exp.ruling)) {
                     Ok(w) if w == *v => {}
                     Ok(w) => problems.push(format!(

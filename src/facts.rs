@@ -68,7 +68,7 @@ pub fn parse(text: &str, format: Format, origin: &str) -> Result<J, Diagnostic> 
             .map_err(|e| e.to_string())
             .and_then(|v| serde_json::to_value(v).map_err(|e| e.to_string())),
     };
-    parsed.map_err(|e| {
+    parsed.map(untoml).map_err(|e| {
         err(
             "conditions::facts_syntax",
             origin,
@@ -76,6 +76,25 @@ pub fn parse(text: &str, format: Format, origin: &str) -> Result<J, Diagnostic> 
             "fix the syntax at the place named".into(),
         )
     })
+}
+
+/// TOML dates (`born = 1980-01-30`) arrive as a tagged object; they are read as text.
+pub fn untoml(v: J) -> J {
+    match v {
+        J::Object(mut m) => {
+            if m.len() == 1
+                && let Some(J::String(s)) = m.get("$__toml_private_datetime")
+            {
+                return J::String(s.clone());
+            }
+            for (_, x) in m.iter_mut() {
+                *x = untoml(std::mem::take(x));
+            }
+            J::Object(m)
+        }
+        J::Array(xs) => J::Array(xs.into_iter().map(untoml).collect()),
+        other => other,
+    }
 }
 
 fn format_name(f: Format) -> &'static str {

@@ -16,5 +16,6 @@ pub mod facts;
 pub mod format;
 pub mod lint;
 pub mod loader;
+pub mod sarif;
 pub mod source;
 pub mod syntax;

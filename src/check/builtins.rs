@@ -52,6 +52,8 @@ fn usage(b: Builtin) -> &'static str {
         Builtin::First => "first(list): its first item",
         Builtin::Only => "only(list): its one item (an error unless there is exactly one)",
         Builtin::Concat => "concat(list, list, …)",
+        Builtin::At => "at(list, n): the n-th item, counting from 1",
+        Builtin::Position => "position(list, value): where the value stands, counting from 1",
     }
 }
 
@@ -239,6 +241,22 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             }
             let (list, elem) = list_arg(l, a.positional[0]);
             mk(IrKind::Builtin(b, vec![list], None), elem)
+        }
+        Builtin::At => {
+            if a.positional.len() != 2 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected a list and a position");
+            }
+            let (list, elem) = list_arg(l, a.positional[0]);
+            let n = l.expect(a.positional[1], &Type::Int, "the position");
+            mk(IrKind::Builtin(b, vec![list, n], None), elem)
+        }
+        Builtin::Position => {
+            if a.positional.len() != 2 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected a list and a value");
+            }
+            let (list, elem) = list_arg(l, a.positional[0]);
+            let x = l.expect(a.positional[1], &elem, "the value");
+            mk(IrKind::Builtin(b, vec![list, x], None), Type::Int)
         }
         Builtin::Concat => {
             if a.positional.is_empty() || a.lambda.is_some() || !a.named.is_empty() {

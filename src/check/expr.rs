@@ -546,7 +546,7 @@ impl<'p> Lowerer<'p> {
                     .at(func.span, if known { "not callable" } else { "not declared" })
                     .help(did_you_mean(&func.name, candidates.iter().copied()).unwrap_or_else(|| {
                         "functions are definitions with parameters and the builtins (count, sum, all, any, filter, \
-                         map, most, least, top, min, max, ceil, floor, round, abs, age, apportion, draw, choose, distinct, first, only, concat, \
+                         map, most, least, top, min, max, ceil, floor, round, abs, age, apportion, draw, choose, distinct, first, only, concat, at, position, \
                          contains)"
                             .into()
                     })),

@@ -189,6 +189,8 @@ pub enum Builtin {
     First,
     Only,
     Concat,
+    At,
+    Position,
 }
 
 impl Builtin {
@@ -218,6 +220,8 @@ impl Builtin {
             Builtin::First => "first",
             Builtin::Only => "only",
             Builtin::Concat => "concat",
+            Builtin::At => "at",
+            Builtin::Position => "position",
         }
     }
     pub const ALL: &'static [Builtin] = &[
@@ -245,6 +249,8 @@ impl Builtin {
         Builtin::First,
         Builtin::Only,
         Builtin::Concat,
+        Builtin::At,
+        Builtin::Position,
     ];
     pub fn from_name(s: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.name() == s)

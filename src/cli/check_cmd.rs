@@ -60,24 +60,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     let checked = check_read(sources, problems);
                     let mut diags = checked.diagnostics.clone();
                     if !checked.has_errors() {
-                        let root = if book.root.is_dir() { book.root.clone() } else { book.root.parent().map(PathBuf::from).unwrap_or_default() };
-                        let doc_path = args.source.clone().or_else(|| checked.program.rulebook.source.as_ref().map(|s| root.join(s)));
-                        let document = match doc_path.as_ref().map(std::fs::read_to_string) {
-                            Some(Ok(t)) => Some(t),
-                            Some(Err(e)) => {
-                                let p = doc_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-                                diags.push(
-                                    Diagnostic::error("conditions::io", format!("cannot read the published document `{p}`: {e}"))
-                                        .in_path(p)
-                                        .help("the rulebook's `source` setting names it, relative to the rulebook folder"),
-                                );
-                                None
-                            }
-                            None => None,
-                        };
-                        let tested = if book.root.is_dir() { conditions::cases::tested_rulings(&book.root.join("cases")) } else { None };
-                        let ctx = lint::Context { checked: &checked, document: document.as_deref(), tested };
-                        diags.extend(lint::run(&ctx));
+                        diags.extend(lint::for_rulebook(&book.root, &checked, args.source.as_deref()));
                     }
                     all.push((checked.sources, cfg.apply(diags)));
                 }
@@ -106,11 +89,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     .unwrap_or_default()
             );
         }
-        CheckFormat::Sarif => outln!("{}", serde_json::to_string_pretty(&super::sarif::sarif(&all)).unwrap_or_default()),
+        CheckFormat::Sarif => outln!("{}", serde_json::to_string_pretty(&conditions::sarif::sarif(&all)).unwrap_or_default()),
         CheckFormat::Github => {
             for (sources, diags) in &all {
                 for d in diags {
-                    outln!("{}", super::sarif::github_annotation(d, sources));
+                    outln!("{}", conditions::sarif::github_annotation(d, sources));
                 }
             }
         }

@@ -21,7 +21,6 @@ mod check_cmd;
 mod coverage_cmd;
 mod fmt_cmd;
 mod rule_cmd;
-mod sarif;
 mod test_cmd;
 
 use clap::{Parser, Subcommand};

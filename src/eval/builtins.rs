@@ -147,6 +147,22 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 _ => Ok(xs[0].clone()),
             }
         }
+        Builtin::At => {
+            let xs = list(me, &args[0], frame)?;
+            let n = num(&me.eval(&args[1], frame)?, span)?;
+            n.as_i64()
+                .filter(|&i| i >= 1 && (i as usize) <= xs.len())
+                .map(|i| xs[i as usize - 1].clone())
+                .ok_or_else(|| error(format!("position {n} is outside a list of {}", xs.len()), span))
+        }
+        Builtin::Position => {
+            let xs = list(me, &args[0], frame)?;
+            let x = me.eval(&args[1], frame)?;
+            xs.iter()
+                .position(|y| *y == x)
+                .map(|i| Value::int(i as i128 + 1))
+                .ok_or_else(|| error("the value is not in the list", span))
+        }
         Builtin::Concat => {
             let mut out = Vec::new();
             for a in args {

@@ -201,6 +201,16 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Records a rule that did not apply (once, though an exception to several rules is met
+    /// once per rule).
+    fn not_applied(&mut self, r: RuleId, why: WhyNot) {
+        self.with_node(|n| {
+            if !n.not_applied.iter().any(|(x, _)| *x == r) {
+                n.not_applied.push((r, why));
+            }
+        });
+    }
+
     fn rules(&mut self, def: DefId, args: &[Value]) -> R {
         let p = self.p;
         let info = &p.defs[def as usize];
@@ -230,9 +240,9 @@ impl<'a> Interp<'a> {
                     }
                     Some(_) => agreeing.push(rule),
                 },
-                RuleResult::NotApplicable(why) => self.with_node(|n| n.not_applied.push((r, why))),
+                RuleResult::NotApplicable(why) => self.not_applied(r, why),
                 RuleResult::Undetermined(n) | RuleResult::Pending(n) => {
-                    self.with_node(|node| node.not_applied.push((r, WhyNot::Unknown(n.clone()))));
+                    self.not_applied(r, WhyNot::Unknown(n.clone()));
                     needs = merge(needs, n);
                 }
             }
@@ -271,14 +281,14 @@ impl<'a> Interp<'a> {
                     overridden.push(r);
                     return Ok(RuleResult::Applies { value, rule: winner, overridden });
                 }
-                RuleResult::NotApplicable(why) => self.with_node(|n| n.not_applied.push((e, why))),
+                RuleResult::NotApplicable(why) => self.not_applied(e, why),
                 RuleResult::Undetermined(n) => {
-                    self.with_node(|node| node.not_applied.push((e, WhyNot::Unknown(n.clone()))));
+                    self.not_applied(e, WhyNot::Unknown(n.clone()));
                     pending = merge(pending, n);
                 }
                 RuleResult::Pending(n) => {
                     // The exception surely overrides this rule; only its value is open.
-                    self.with_node(|node| node.not_applied.push((e, WhyNot::Unknown(n.clone()))));
+                    self.not_applied(e, WhyNot::Unknown(n.clone()));
                     return Ok(RuleResult::Pending(merge(pending, n)));
                 }
             }

@@ -75,7 +75,7 @@ impl Words {
     }
 
     pub fn undetermined(&self) -> &'static str {
-        if self.en() { "undetermined" } else { "uafgjort" }
+        if self.en() { "undetermined" } else { "endnu ikke afgjort" }
     }
 
     pub fn cannot_rule(&self) -> &'static str {

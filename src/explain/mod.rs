@@ -220,10 +220,11 @@ impl<'a> Explainer<'a> {
             crate::eval::trace::Outcome::Undetermined(_) => self.w().undetermined().to_string(),
             crate::eval::trace::Outcome::Error(e) => e.clone(),
         };
+        // A sub-result used in several places is explained once, where it first appears.
         let children = n
             .children
             .iter()
-            .filter(|c| full || !seen.contains(c))
+            .filter(|c| !seen.contains(c))
             .copied()
             .collect::<Vec<_>>()
             .into_iter()

@@ -73,7 +73,7 @@ fn fidelity(checked: &Checked, doc: &str) -> Vec<Diagnostic> {
     for m in cov.missing {
         let mut d = Diagnostic::error("lint::source_missing", format!("line {} of the published document is in no clause: “{}”", m.line, m.text))
             .help(match (&m.nearest, &m.first_difference) {
-                (Some(c), Some(diff)) => format!("nearest clause `{c}` differs at {diff}"),
+                (Some(c), Some(diff)) if c != "rulebook" => format!("nearest clause `{c}` differs at {diff}"),
                 _ => "quote it verbatim in the clause it belongs to".into(),
             });
         if let Some(c) = m.nearest.as_ref().and_then(|c| p.citations.get(c)) {
@@ -173,6 +173,30 @@ impl Config {
             })
             .collect()
     }
+}
+
+/// Lints a rulebook read from `root` (a folder, or a single `.cond` file): the published
+/// document is its `source` setting (or `source`), the tested rulings come from `cases/`.
+pub fn for_rulebook(root: &std::path::Path, checked: &Checked, source: Option<&std::path::Path>) -> Vec<Diagnostic> {
+    let dir = if root.is_dir() { root.to_path_buf() } else { root.parent().map(std::path::PathBuf::from).unwrap_or_default() };
+    let doc_path = source.map(std::path::PathBuf::from).or_else(|| checked.program.rulebook.source.as_ref().map(|s| dir.join(s)));
+    let mut out = Vec::new();
+    let document = match doc_path.as_ref().map(std::fs::read_to_string) {
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => {
+            let p = doc_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+            out.push(
+                Diagnostic::error("conditions::io", format!("cannot read the published document `{p}`: {e}"))
+                    .in_path(p)
+                    .help("the rulebook's `source` setting names it, relative to the rulebook folder"),
+            );
+            None
+        }
+        None => None,
+    };
+    let tested = if root.is_dir() { crate::cases::tested_rulings(&root.join("cases")) } else { None };
+    out.extend(run(&Context { checked, document: document.as_deref(), tested }));
+    out
 }
 
 /// The documentation anchor of a lint code, for links.

@@ -30,6 +30,8 @@ enum Conjunct {
     Cmp { expr: String, op: BinaryOp, value: Value },
     /// A comparison of two expressions, neither a constant.
     Rel { left: String, op: BinaryOp, right: String },
+    /// Membership in a list of constants: `round in [Semifinal, Final]`.
+    OneOf { expr: String, values: Vec<Value> },
     Truth { expr: String, holds: bool },
 }
 
@@ -63,6 +65,14 @@ fn conjuncts(ir: &Ir, sources: &SourceMap, out: &mut Vec<Conjunct>) {
             conjuncts(b, sources, out);
         }
         IrKind::Not(x) => out.push(Conjunct::Truth { expr: snippet(sources, x), holds: false }),
+        IrKind::InList(x, list) => match &list.kind {
+            IrKind::List(items) if items.iter().all(|i| matches!(i.kind, IrKind::Const(_))) => out.push(Conjunct::OneOf {
+                expr: snippet(sources, x),
+                values: items.iter().filter_map(|i| if let IrKind::Const(v) = &i.kind { Some(v.clone()) } else { None }).collect(),
+            }),
+            IrKind::Const(Value::List(vs)) => out.push(Conjunct::OneOf { expr: snippet(sources, x), values: vs.to_vec() }),
+            _ => {}
+        },
         IrKind::Binary(op, a, b) if op.is_comparison() => match (&a.kind, &b.kind) {
             (_, IrKind::Const(v)) => out.push(Conjunct::Cmp { expr: snippet(sources, a), op: *op, value: v.clone() }),
             (IrKind::Const(v), _) => {
@@ -116,6 +126,13 @@ fn guards_exclusive(a: &RuleInfo, b: &RuleInfo, sources: &SourceMap) -> bool {
             (Conjunct::Truth { expr: e1, holds: h1 }, Conjunct::Truth { expr: e2, holds: h2 }) => e1 == e2 && h1 != h2,
             (Conjunct::Cmp { expr: e1, op: o1, value: v1 }, Conjunct::Cmp { expr: e2, op: o2, value: v2 }) => {
                 e1 == e2 && !compatible(*o1, v1, *o2, v2)
+            }
+            (Conjunct::OneOf { expr: e1, values: v1 }, Conjunct::OneOf { expr: e2, values: v2 }) => {
+                e1 == e2 && !v1.iter().any(|v| v2.contains(v))
+            }
+            (Conjunct::OneOf { expr: e1, values }, Conjunct::Cmp { expr: e2, op, value })
+            | (Conjunct::Cmp { expr: e2, op, value }, Conjunct::OneOf { expr: e1, values }) => {
+                e1 == e2 && !values.iter().any(|v| compatible(BinaryOp::Eq, v, *op, value))
             }
             (Conjunct::Rel { left: l1, op: o1, right: r1 }, Conjunct::Rel { left: l2, op: o2, right: r2 }) => {
                 (l1 == l2 && r1 == r2 && !ops_compatible(*o1, *o2)) || (l1 == r2 && r1 == l2 && !ops_compatible(*o1, flip(*o2)))

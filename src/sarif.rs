@@ -1,15 +1,15 @@
 //! Machine formats for `check`: SARIF 2.1.0 (GitHub code scanning and other viewers)
 //! and GitHub workflow annotations.
 
-use conditions::diagnostic::{Diagnostic, Severity};
-use conditions::source::SourceMap;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceMap;
 use serde_json::{Value, json};
 
 fn region(d: &Diagnostic, sources: &SourceMap) -> Option<(String, Value)> {
     let span = d.primary_span()?;
     let file = sources.get(span.file)?;
     let (line, col) = sources.line_col(span);
-    let (end_line, end_col) = sources.line_col(conditions::syntax::ast::Span { start: span.end, ..span });
+    let (end_line, end_col) = sources.line_col(crate::syntax::ast::Span { start: span.end, ..span });
     Some((
         file.name.clone(),
         json!({ "startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col.max(col + usize::from(end_line == line && end_col == col)) }),
@@ -31,9 +31,10 @@ pub fn sarif(all: &[(SourceMap, Vec<Diagnostic>)]) -> Value {
     let rules: Vec<Value> = codes
         .iter()
         .map(|c| {
-            let summary = conditions::lint::LINTS.iter().find(|(code, _, _)| code == c).map_or(*c, |(_, _, s)| *s);
-            let doc = if c.starts_with("lint::") { conditions::lint::doc_anchor(c) } else { "docs/diagnostics.md".to_string() };
-            json!({ "id": c, "shortDescription": { "text": summary }, "helpUri": doc })
+            let summary = crate::lint::LINTS.iter().find(|(code, _, _)| code == c).map_or(*c, |(_, _, s)| *s);
+            let doc = if c.starts_with("lint::") { crate::lint::doc_anchor(c) } else { "docs/diagnostics.md".to_string() };
+            // helpUri must be absolute; the documentation ships with the rulebooks' repository.
+            json!({ "id": c, "shortDescription": { "text": summary }, "help": { "text": format!("see {doc}") } })
         })
         .collect();
     let codes = &codes;
@@ -64,7 +65,7 @@ pub fn sarif(all: &[(SourceMap, Vec<Diagnostic>)]) -> Value {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": { "driver": { "name": "conditions", "version": env!("CARGO_PKG_VERSION"), "informationUri": "https://example.invalid/conditions", "rules": rules } },
+            "tool": { "driver": { "name": "conditions", "version": env!("CARGO_PKG_VERSION"), "rules": rules } },
             "results": results,
         }],
     })
@@ -85,7 +86,7 @@ pub fn github_annotation(d: &Diagnostic, sources: &SourceMap) -> String {
         && let Some(f) = sources.get(span.file)
     {
         let (line, col) = sources.line_col(span);
-        let (end_line, end_col) = sources.line_col(conditions::syntax::ast::Span { start: span.end, ..span });
+        let (end_line, end_col) = sources.line_col(crate::syntax::ast::Span { start: span.end, ..span });
         props.push(format!("file={}", escape_property(&f.name)));
         props.push(format!("line={line}"));
         props.push(format!("col={col}"));
