@@ -167,6 +167,23 @@ fn kind(v: &J) -> String {
     }
 }
 
+/// A place in the facts file, spelled out only when a problem is reported.
+enum Path<'a> {
+    Root(&'a str),
+    Field(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root(s) => write!(f, "{s}"),
+            Path::Field(p, name) => write!(f, "{p}.{name}"),
+            Path::Index(p, i) => write!(f, "{p}[{i}]"),
+        }
+    }
+}
+
 struct Validator<'a> {
     p: &'a Program,
     origin: &'a str,
@@ -174,7 +191,8 @@ struct Validator<'a> {
 }
 
 impl Validator<'_> {
-    fn fail(&mut self, path: &str, ty: &Type, found: &J, clause: Option<ClauseId>, extra: Option<String>) {
+    fn fail(&mut self, path: &Path, ty: &Type, found: &J, clause: Option<ClauseId>, extra: Option<String>) {
+        let path = &path.to_string();
         let want = self.p.describe(ty);
         let declared = self
             .p
@@ -190,11 +208,12 @@ impl Validator<'_> {
     }
 
     fn convert(mut self, v: &J, ty: &Type, path: String, clause: Option<ClauseId>) -> Option<Value> {
-        self.conv(v, ty, &path, clause, 0)
+        self.conv(v, ty, &Path::Root(&path), clause, 0)
     }
 
-    fn conv(&mut self, v: &J, ty: &Type, path: &str, clause: Option<ClauseId>, depth: usize) -> Option<Value> {
+    fn conv(&mut self, v: &J, ty: &Type, path: &Path, clause: Option<ClauseId>, depth: usize) -> Option<Value> {
         if depth > 64 {
+            let path = path.to_string();
             self.errors.push(err(
                 "conditions::facts_too_deep",
                 &format!("{}: {path}", self.origin),
@@ -269,7 +288,7 @@ impl Validator<'_> {
                     let mut out = Vec::with_capacity(items.len());
                     let mut ok = true;
                     for (i, x) in items.iter().enumerate() {
-                        match self.conv(x, elem, &format!("{path}[{i}]"), clause, depth + 1) {
+                        match self.conv(x, elem, &Path::Index(path, i), clause, depth + 1) {
                             Some(x) => out.push(x),
                             None => ok = false,
                         }
@@ -290,6 +309,7 @@ impl Validator<'_> {
                 let mut ok = true;
                 for key in map.keys() {
                     if !fields.iter().any(|f| f.name == *key) {
+                        let path = path.to_string();
                         ok = false;
                         let tname = self.p.type_name(*t);
                         self.errors.push(err(
@@ -304,11 +324,12 @@ impl Validator<'_> {
                 }
                 let mut out = Vec::with_capacity(fields.len());
                 for f in fields {
-                    let fpath = format!("{path}.{}", f.name);
+                    let fpath = Path::Field(path, &f.name);
                     match map.get(&f.name) {
                         Some(J::Null) | None if f.optional => out.push(None),
                         Some(J::Null) | None => {
                             ok = false;
+                            let fpath = fpath.to_string();
                             self.errors.push(err(
                                 "conditions::missing_field",
                                 &format!("{}: {fpath}", self.origin),

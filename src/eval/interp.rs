@@ -61,7 +61,10 @@ pub fn merge(mut a: Vec<Need>, b: Vec<Need>) -> Vec<Need> {
 pub struct Interp<'a> {
     pub p: &'a Program,
     pub inputs: &'a Inputs,
-    memo: Vec<Option<(R, Option<usize>)>>,
+    /// Results of definitions without parameters, evaluated once per ruling (few: a short list).
+    memo: Vec<(DefId, R, Option<usize>)>,
+    /// Frames of finished rules, kept for reuse.
+    pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
     stack: Vec<usize>,
     quiet: u32,
@@ -83,7 +86,8 @@ impl<'a> Interp<'a> {
         Interp {
             p,
             inputs,
-            memo: vec![None; p.defs.len()],
+            memo: Vec::new(),
+            pool: Vec::new(),
             trace: tracing.then(Trace::default),
             stack: Vec::new(),
             quiet: 0,
@@ -131,9 +135,9 @@ impl<'a> Interp<'a> {
     /// Evaluates a definition with arguments; the entry point for rulings.
     pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
         let memoizable = args.is_empty();
-        if memoizable && let Some((r, node)) = &self.memo[def as usize] {
-            let r = r.clone();
-            if let (Some(n), true) = (*node, self.tracing())
+        if memoizable && let Some((_, r, node)) = self.memo.iter().find(|(d, _, _)| *d == def) {
+            let (r, node) = (r.clone(), *node);
+            if let (Some(n), true) = (node, self.tracing())
                 && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
                 && !t.nodes[top].children.contains(&n)
             {
@@ -186,7 +190,7 @@ impl<'a> Interp<'a> {
             }
         }
         if memoizable && self.quiet == 0 {
-            self.memo[def as usize] = Some((result.clone(), node));
+            self.memo.push((def, result.clone(), node));
         }
         self.depth -= 1;
         result
@@ -305,33 +309,51 @@ impl<'a> Interp<'a> {
         Ok(own)
     }
 
-    fn frame_for(&self, size: u32, args: &[Value]) -> Vec<Value> {
-        let mut frame = vec![Value::Bool(false); (size as usize).max(args.len())];
-        frame[..args.len()].clone_from_slice(args);
+    fn frame_for(&mut self, size: u32, args: &[Value]) -> Vec<Value> {
+        let mut frame = self.pool.pop().unwrap_or_default();
+        frame.clear();
+        frame.extend_from_slice(args);
+        frame.resize((size as usize).max(args.len()), Value::Bool(false));
         frame
     }
 
     fn rule_alone(&mut self, r: RuleId, args: &[Value]) -> Result<RuleResult, Halt> {
         let p = self.p;
         let rule = &p.rules[r as usize];
-        let mut frame = self.frame_for(rule.frame, args);
+        // Patterns first: most rules for other arguments stop here, before any frame is made.
         for (i, (pat, arg)) in rule.patterns.iter().zip(args).enumerate() {
-            if !matches_pattern(pat, arg, &mut frame) {
+            if !binds(pat) && !matches_pattern(pat, arg, &mut []) {
+                return Ok(RuleResult::NotApplicable(WhyNot::Pattern { param: i, value: arg.clone() }));
+            }
+        }
+        let mut frame = self.frame_for(rule.frame, args);
+        let out = self.rule_in_frame(r, args, &mut frame);
+        self.pool.push(frame);
+        out
+    }
+
+    fn rule_in_frame(&mut self, r: RuleId, args: &[Value], frame: &mut Vec<Value>) -> Result<RuleResult, Halt> {
+        let p = self.p;
+        let rule = &p.rules[r as usize];
+        let mut frame = frame;
+        for (i, (pat, arg)) in rule.patterns.iter().zip(args).enumerate() {
+            if binds(pat) && !matches_pattern(pat, arg, frame) {
                 return Ok(RuleResult::NotApplicable(WhyNot::Pattern { param: i, value: arg.clone() }));
             }
         }
         if let Some(g) = &rule.guard {
-            match self.eval(g, &mut frame) {
+            match self.eval(g, frame) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => {
-                    let atoms = if self.tracing() { self.atoms(g, &mut frame, false) } else { Vec::new() };
+                    let atoms = if self.tracing() { self.atoms(g, frame, false) } else { Vec::new() };
                     return Ok(RuleResult::NotApplicable(WhyNot::Condition(atoms)));
                 }
                 Err(Halt::Undetermined(n)) => return Ok(RuleResult::Undetermined(n)),
                 Err(e) => return Err(e),
             }
         }
-        match self.eval(&rule.value, &mut frame) {
+        let _ = &mut frame;
+        match self.eval(&rule.value, frame) {
             Ok(value) => Ok(RuleResult::Applies { value, rule: r, overridden: Vec::new() }),
             Err(Halt::Undetermined(n)) => Ok(RuleResult::Undetermined(n)),
             Err(e) => Err(e),
@@ -721,6 +743,15 @@ fn in_range(v: &Value, lo: Option<&Value>, hi: Option<&Value>, inclusive: bool) 
     let above = lo.is_none_or(|l| compare(v, l).is_some_and(|o| o.is_ge()));
     let below = hi.is_none_or(|h| compare(v, h).is_some_and(|o| if inclusive { o.is_le() } else { o.is_lt() }));
     above && below
+}
+
+/// Whether a pattern binds a name (and so needs a frame to match in).
+fn binds(p: &PatIr) -> bool {
+    match p {
+        PatIr::Bind(_) => true,
+        PatIr::Alts(xs) => xs.iter().any(binds),
+        _ => false,
+    }
 }
 
 pub fn matches_pattern(p: &PatIr, v: &Value, frame: &mut [Value]) -> bool {

@@ -62,7 +62,15 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
     }
-    apply_allows(ctx.checked, out)
+    let mut out = apply_allows(ctx.checked, out);
+    for d in &mut out {
+        let link = doc_anchor(d.code);
+        d.help = Some(match d.help.take() {
+            Some(h) => format!("{h} (see {link})"),
+            None => format!("see {link}"),
+        });
+    }
+    out
 }
 
 fn fidelity(checked: &Checked, doc: &str) -> Vec<Diagnostic> {
