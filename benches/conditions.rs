@@ -76,7 +76,7 @@ fn bench_single(cr: &mut Criterion) {
         ("gnt_qualifiers", &gnt, "qualifiers".into(), GNT_TEAMS.into()),
         ("dbf_304B1", &dbf, "transportgodtgørelse".into(), DBF_304.into()),
     ];
-    for (label, ruling) in [("dbf_323C", "overført_imp_323C"), ("dbf_351C2", "pladser_efter_medlemstal_351C2")] {
+    for (label, ruling) in [("dbf_323C", "overførsel_hold1_323C"), ("dbf_351C2", "medlemstalsfordeling_351")] {
         if let Some(f) = case_facts("dbf", ruling) {
             cases.push((label, &dbf, ruling.into(), f));
         }

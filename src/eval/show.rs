@@ -91,6 +91,10 @@ pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
             None => group(i, thousands),
         }
     };
+    if n.is_integer() && min_places == 0 {
+        // The common case, without decimal arithmetic.
+        return group(&n.numer().to_string(), thousands);
+    }
     if n.is_terminating() {
         decimal(n, None)
     } else {
