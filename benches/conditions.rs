@@ -91,7 +91,12 @@ fn bench_single(cr: &mut Criterion) {
         g.bench_function(BenchmarkId::new("brief_explanation", label), |b| {
             b.iter(|| {
                 let r = conditions::eval::rule(&c.program, &inp, def, true);
-                let e = Explainer { p: &c.program, sources: &c.sources, lang: conditions::eval::show::Lang::En, inputs: &inp };
+                let e = Explainer {
+                    p: &c.program,
+                    sources: &c.sources,
+                    lang: conditions::eval::show::Lang::En,
+                    inputs: &inp,
+                };
                 black_box(conditions::explain::text::render(&e.report(&r, false), false))
             })
         });
@@ -180,11 +185,7 @@ fn flight_lines(n: usize) -> String {
     let mut s = String::with_capacity(n * 80);
     for i in 0..n {
         let mp = (i * 7919) % 8000;
-        let _ = writeln!(
-            s,
-            r#"{{"player": {{"name": "P{i}", "masterpoints": {mp}, "life_master": {}}}}}"#,
-            i % 3 == 0
-        );
+        let _ = writeln!(s, r#"{{"player": {{"name": "P{i}", "masterpoints": {mp}, "life_master": {}}}}}"#, i % 3 == 0);
     }
     s
 }
@@ -248,7 +249,8 @@ fn bench_batch(cr: &mut Criterion) {
     g.bench_function("dbf_304B1/conditions", |b| {
         b.iter(|| {
             let mut out = Vec::with_capacity(n * 64);
-            conditions::batch::run(&dbf.program, &[ddef], dbf_text.as_bytes(), &mut out, threads, |_| {}).expect("runs");
+            conditions::batch::run(&dbf.program, &[ddef], dbf_text.as_bytes(), &mut out, threads, |_| {})
+                .expect("runs");
             black_box(out.len())
         })
     });
@@ -282,13 +284,17 @@ fn bench_batch(cr: &mut Criterion) {
     // In-memory evaluation alone, beside the plain function.
     let mut g = cr.benchmark_group("in_memory");
     let inp = inputs(&gnt, GNT_PLAYER);
-    g.bench_function("gnt_flights/conditions", |b| b.iter(|| black_box(conditions::eval::rule(&gnt.program, &inp, gdef, false))));
+    g.bench_function("gnt_flights/conditions", |b| {
+        b.iter(|| black_box(conditions::eval::rule(&gnt.program, &inp, gdef, false)))
+    });
     g.bench_function("gnt_flights/native", |b| {
         b.iter(|| black_box(native_flights(black_box(Decimal::from(2150)), black_box(true))))
     });
     let inp = inputs(&dbf, DBF_304);
     let native: Native304 = serde_json::from_str(DBF_304).expect("json");
-    g.bench_function("dbf_304B1/conditions", |b| b.iter(|| black_box(conditions::eval::rule(&dbf.program, &inp, ddef, false))));
+    g.bench_function("dbf_304B1/conditions", |b| {
+        b.iter(|| black_box(conditions::eval::rule(&dbf.program, &inp, ddef, false)))
+    });
     g.bench_function("dbf_304B1/native", |b| b.iter(|| black_box(native_304(black_box(&native)))));
     g.finish();
 }
@@ -299,7 +305,10 @@ fn bench_batch(cr: &mut Criterion) {
 /// with ranges, a ruling with rules and an exception, and references to its neighbours.
 fn generated(n: usize) -> SourceMap {
     let mut map = SourceMap::new();
-    map.add("gen/rulebook.cond", "rulebook \"gen\" {\n  title \"Generated\"\n  language \"en\"\n}\ntype Grade = enum { Low, Mid, High }\n");
+    map.add(
+        "gen/rulebook.cond",
+        "rulebook \"gen\" {\n  title \"Generated\"\n  language \"en\"\n}\ntype Grade = enum { Low, Mid, High }\n",
+    );
     let mut file = String::new();
     for i in 0..n {
         let _ = write!(

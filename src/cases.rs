@@ -118,8 +118,14 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
     let inputs = match facts::validate(p, &tree, &origin) {
         Ok(i) => i,
         Err(errs) => {
-            let msgs: Vec<String> = errs.iter().map(|d| format!("{}: {}", d.path.clone().unwrap_or_default(), d.message)).collect();
-            summary.failed.push(fail(path, None, format!("the facts do not fit the rulebook:\n  {}", msgs.join("\n  ")), None));
+            let msgs: Vec<String> =
+                errs.iter().map(|d| format!("{}: {}", d.path.clone().unwrap_or_default(), d.message)).collect();
+            summary.failed.push(fail(
+                path,
+                None,
+                format!("the facts do not fit the rulebook:\n  {}", msgs.join("\n  ")),
+                None,
+            ));
             return;
         }
     };
@@ -128,7 +134,12 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
         let Some(def) = p.def_by_name(&exp.ruling) else {
             let names: Vec<&str> = p.defs.iter().map(|d| d.name.as_str()).collect();
             let help = crate::diagnostic::did_you_mean(&exp.ruling, names.iter().copied()).unwrap_or_default();
-            summary.failed.push(fail(path, Some(&exp.ruling), format!("no ruling or definition `{}` {help}", exp.ruling), None));
+            summary.failed.push(fail(
+                path,
+                Some(&exp.ruling),
+                format!("no ruling or definition `{}` {help}", exp.ruling),
+                None,
+            ));
             continue;
         };
         let ruling = eval::rule(p, &inputs, def, true);
@@ -150,7 +161,9 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
                     Err(e) => problems.push(format!("the expected value does not fit the ruling's type: {e}")),
                 }
             }
-            (_, Expectation { value: Some(_), .. }) => problems.push(format!("expected a value, got: {}", describe(&report))),
+            (_, Expectation { value: Some(_), .. }) => {
+                problems.push(format!("expected a value, got: {}", describe(&report)))
+            }
             _ => {}
         }
         if let Some(a) = &exp.answer
@@ -160,7 +173,11 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
         }
         if let Some(names) = &exp.undetermined {
             if report.status != "undetermined" {
-                problems.push(format!("expected undetermined (needing {}), got: {}", names.join(", "), describe(&report)));
+                problems.push(format!(
+                    "expected undetermined (needing {}), got: {}",
+                    names.join(", "),
+                    describe(&report)
+                ));
             } else {
                 let mut got: Vec<String> = report.needs.iter().map(|n| n.name.clone()).collect();
                 let mut want = names.clone();
@@ -197,7 +214,9 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
 fn describe(r: &crate::explain::Report) -> String {
     match r.status {
         "decided" => format!("decided: {}", r.answer),
-        "undetermined" => format!("undetermined, needing {}", r.needs.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")),
+        "undetermined" => {
+            format!("undetermined, needing {}", r.needs.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", "))
+        }
         _ => format!("error: {}", r.error.clone().unwrap_or_default()),
     }
 }

@@ -110,9 +110,8 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
             covered += 1;
             continue;
         }
-        let best = strings
-            .iter()
-            .max_by_key(|(_, s)| common_prefix_words(&unlabelled, s).max(common_prefix_words(&line, s)));
+        let best =
+            strings.iter().max_by_key(|(_, s)| common_prefix_words(&unlabelled, s).max(common_prefix_words(&line, s)));
         missing.push(Missing {
             line: i + 1,
             text: line.clone(),

@@ -166,10 +166,7 @@ impl miette::Diagnostic for Report<'_> {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let primary = self.diagnostic.primary_span()?;
         let labels = self.diagnostic.labels.iter().filter(move |l| l.span.file == primary.file).map(|l| {
-            LabeledSpan::new_with_span(
-                l.message.clone(),
-                SourceSpan::new((l.span.start as usize).into(), l.span.len()),
-            )
+            LabeledSpan::new_with_span(l.message.clone(), SourceSpan::new((l.span.start as usize).into(), l.span.len()))
         });
         Some(Box::new(labels))
     }

@@ -60,7 +60,9 @@ pub fn parse(text: &str, format: Format, origin: &str) -> Result<J, Diagnostic> 
         ));
     }
     let parsed = match format {
-        Format::Json => serde_json::from_str::<J>(text).map_err(|e| format!("line {}, column {}: {e}", e.line(), e.column())),
+        Format::Json => {
+            serde_json::from_str::<J>(text).map_err(|e| format!("line {}, column {}: {e}", e.line(), e.column()))
+        }
         Format::Toml => toml::from_str::<toml::Value>(text)
             .map_err(|e| e.to_string())
             .and_then(|v| serde_json::to_value(v).map_err(|e| e.to_string())),
@@ -194,11 +196,7 @@ impl Validator<'_> {
     fn fail(&mut self, path: &Path, ty: &Type, found: &J, clause: Option<ClauseId>, extra: Option<String>) {
         let path = &path.to_string();
         let want = self.p.describe(ty);
-        let declared = self
-            .p
-            .citation_of(clause)
-            .map(|c| format!(" (declared in {c})"))
-            .unwrap_or_default();
+        let declared = self.p.citation_of(clause).map(|c| format!(" (declared in {c})")).unwrap_or_default();
         self.errors.push(err(
             "conditions::fact_type",
             &format!("{}: {path}", self.origin),
@@ -317,7 +315,10 @@ impl Validator<'_> {
                             &format!("{}: {path}.{key}", self.origin),
                             format!("`{path}.{key}`: `{tname}` has no field `{key}`"),
                             did_you_mean(key, fields.iter().map(|f| f.name.as_str())).unwrap_or_else(|| {
-                                format!("its fields are {}", fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "))
+                                format!(
+                                    "its fields are {}",
+                                    fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+                                )
                             }),
                         ));
                     }

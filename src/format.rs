@@ -12,8 +12,11 @@ pub fn format_text(text: &str) -> Result<String, Diagnostic> {
     let printed = print_file(&ast);
     match parse_file(&printed, 0) {
         Ok(again) if again == ast => Ok(printed),
-        Ok(_) => Err(Diagnostic::error("conditions::fmt_changed_meaning", "formatting would change the file's meaning; nothing written")
-            .help("please report this file: the formatter must never change what a file says")),
+        Ok(_) => Err(Diagnostic::error(
+            "conditions::fmt_changed_meaning",
+            "formatting would change the file's meaning; nothing written",
+        )
+        .help("please report this file: the formatter must never change what a file says")),
         Err(d) => Err(Diagnostic::error(
             "conditions::fmt_changed_meaning",
             format!("the formatted file would not parse ({}); nothing written", d.message),

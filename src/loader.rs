@@ -81,9 +81,12 @@ pub fn find_rulebooks(path: &Path) -> Result<Vec<RulebookDir>, Diagnostic> {
         }
     }
     if out.is_empty() {
-        return Err(Diagnostic::error("conditions::no_condition_files", format!("no `.cond` files in `{}`", path.display()))
-            .in_path(path.display().to_string())
-            .help("point at a rulebook folder, a `.cond` file, or a folder of rulebook folders"));
+        return Err(Diagnostic::error(
+            "conditions::no_condition_files",
+            format!("no `.cond` files in `{}`", path.display()),
+        )
+        .in_path(path.display().to_string())
+        .help("point at a rulebook folder, a `.cond` file, or a folder of rulebook folders"));
     }
     Ok(out)
 }
@@ -127,14 +130,16 @@ pub fn load(spec: &str) -> Result<crate::check::Checked, LoadError> {
         match books.as_slice() {
             [one] => read_rulebook(one),
             _ => {
-                return Err(bare(Diagnostic::error(
-                    "conditions::several_rulebooks",
-                    format!("`{spec}` holds {} rulebooks; name one", books.len()),
-                )
-                .help(format!(
-                    "for example `{}`",
-                    books.first().map(|b| b.root.display().to_string()).unwrap_or_default()
-                ))));
+                return Err(bare(
+                    Diagnostic::error(
+                        "conditions::several_rulebooks",
+                        format!("`{spec}` holds {} rulebooks; name one", books.len()),
+                    )
+                    .help(format!(
+                        "for example `{}`",
+                        books.first().map(|b| b.root.display().to_string()).unwrap_or_default()
+                    )),
+                ));
             }
         }
     } else {
@@ -142,14 +147,16 @@ pub fn load(spec: &str) -> Result<crate::check::Checked, LoadError> {
             Some(s) => (s, Vec::new()),
             None => {
                 let names = bundled_names();
-                return Err(bare(Diagnostic::error(
-                    "conditions::no_such_rulebook",
-                    format!("`{spec}` is neither a path nor a bundled rulebook"),
-                )
-                .help(
-                    crate::diagnostic::did_you_mean(spec, names.iter().copied())
-                        .unwrap_or_else(|| format!("bundled rulebooks: {}", names.join(", "))),
-                )));
+                return Err(bare(
+                    Diagnostic::error(
+                        "conditions::no_such_rulebook",
+                        format!("`{spec}` is neither a path nor a bundled rulebook"),
+                    )
+                    .help(
+                        crate::diagnostic::did_you_mean(spec, names.iter().copied())
+                            .unwrap_or_else(|| format!("bundled rulebooks: {}", names.join(", "))),
+                    ),
+                ));
             }
         }
     };

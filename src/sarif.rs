@@ -32,7 +32,8 @@ pub fn sarif(all: &[(SourceMap, Vec<Diagnostic>)]) -> Value {
         .iter()
         .map(|c| {
             let summary = crate::lint::LINTS.iter().find(|(code, _, _)| code == c).map_or(*c, |(_, _, s)| *s);
-            let doc = if c.starts_with("lint::") { crate::lint::doc_anchor(c) } else { "docs/diagnostics.md".to_string() };
+            let doc =
+                if c.starts_with("lint::") { crate::lint::doc_anchor(c) } else { "docs/diagnostics.md".to_string() };
             // helpUri must be absolute; the documentation ships with the rulebooks' repository.
             json!({ "id": c, "shortDescription": { "text": summary }, "help": { "text": format!("see {doc}") } })
         })

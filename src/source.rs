@@ -32,9 +32,7 @@ impl SourceMap {
     }
     /// The text a span covers, or "" if it is out of range.
     pub fn snippet(&self, span: Span) -> &str {
-        self.get(span.file)
-            .and_then(|f| f.text.get(span.start as usize..span.end as usize))
-            .unwrap_or("")
+        self.get(span.file).and_then(|f| f.text.get(span.start as usize..span.end as usize)).unwrap_or("")
     }
     /// 1-based line and column (in characters) of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {

@@ -17,7 +17,15 @@ fn messages(path: &PathBuf, p: &conditions::check::Program) -> String {
         Ok(_) => "accepted".into(),
         Err(diags) => diags
             .iter()
-            .map(|d| format!("{} [{}]\n  at: {}\n  help: {}", d.message, d.code, d.path.clone().unwrap_or_default(), d.help.clone().unwrap_or_default()))
+            .map(|d| {
+                format!(
+                    "{} [{}]\n  at: {}\n  help: {}",
+                    d.message,
+                    d.code,
+                    d.path.clone().unwrap_or_default(),
+                    d.help.clone().unwrap_or_default()
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n"),
     }
@@ -26,10 +34,8 @@ fn messages(path: &PathBuf, p: &conditions::check::Program) -> String {
 #[test]
 fn broken_facts_files_are_reported_by_path() {
     let book = conditions::loader::load("tests/fixtures/team").unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
-    let mut files: Vec<PathBuf> = std::fs::read_dir("tests/facts")
-        .expect("tests/facts")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir("tests/facts").expect("tests/facts").filter_map(|e| e.ok().map(|e| e.path())).collect();
     files.sort();
     assert!(files.len() >= 25);
     for path in files {

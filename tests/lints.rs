@@ -18,7 +18,8 @@ fn lint(path: &PathBuf) -> (Vec<conditions::diagnostic::Diagnostic>, String) {
 
 #[test]
 fn every_lint_has_a_failing_and_a_passing_example() {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir("tests/lints").expect("tests/lints").filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir("tests/lints").expect("tests/lints").filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     let mut names = std::collections::BTreeSet::new();
     for path in &entries {

@@ -27,8 +27,10 @@ fn renderings_read_well() {
     assert!(files.len() >= 5, "at least five rulings are rendered");
     for path in files {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-        let r: Rendering = toml::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("a rendering file");
-        let book = conditions::loader::load(&r.rulebook).unwrap_or_else(|e| panic!("{}: {:?}", r.rulebook, e.diagnostics));
+        let r: Rendering =
+            toml::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("a rendering file");
+        let book =
+            conditions::loader::load(&r.rulebook).unwrap_or_else(|e| panic!("{}: {:?}", r.rulebook, e.diagnostics));
         let p = &book.program;
         let tree = serde_json::to_value(toml::Value::Table(r.facts)).expect("facts");
         let inputs = conditions::facts::validate(p, &tree, &stem).unwrap_or_else(|e| panic!("{stem}: {:?}", e));

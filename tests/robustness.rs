@@ -15,7 +15,11 @@ fn check_text(text: &str) -> conditions::check::Checked {
 
 #[test]
 fn a_hundred_thousand_parentheses_are_an_error_not_a_crash() {
-    let text = format!("rulebook \"t\" {{ title \"t\" language \"en\" }}\nruling r: int = {}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
+    let text = format!(
+        "rulebook \"t\" {{ title \"t\" language \"en\" }}\nruling r: int = {}1{}\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     let c = check_text(&text);
     assert!(c.diagnostics.iter().any(|d| d.code == "conditions::too_deep"), "{:?}", c.diagnostics.first());
 }
@@ -117,12 +121,26 @@ fn arbitrary_json() -> impl Strategy<Value = serde_json::Value> {
     let value = leaf.prop_recursive(3, 24, 4, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
-            prop::collection::btree_map(prop::sample::select(vec!["name", "masterpoints", "life_master", "x", "flight"]).prop_map(String::from), inner, 0..4)
-                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map(
+                prop::sample::select(vec!["name", "masterpoints", "life_master", "x", "flight"]).prop_map(String::from),
+                inner,
+                0..4
+            )
+            .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
         ]
     });
     prop::collection::btree_map(
-        prop::sample::select(vec!["player", "event_flight", "event_stage", "teams_entered", "district_final_teams", "club_game_date", "substitute_period", "nonsense"]).prop_map(String::from),
+        prop::sample::select(vec![
+            "player",
+            "event_flight",
+            "event_stage",
+            "teams_entered",
+            "district_final_teams",
+            "club_game_date",
+            "substitute_period",
+            "nonsense",
+        ])
+        .prop_map(String::from),
         value,
         0..5,
     )
@@ -149,7 +167,12 @@ fn rulings_do_not_depend_on_the_order_of_files() {
         assert_eq!(format!("{:?}", ra.outcome).len() > 0, true);
         match (&ra.outcome, &rb.outcome) {
             (conditions::eval::Outcome::Decided(x), conditions::eval::Outcome::Decided(y)) => {
-                assert_eq!(conditions::explain::to_json(&a.program, x, &d.ty), conditions::explain::to_json(&b.program, y, &d.ty), "{}", d.name)
+                assert_eq!(
+                    conditions::explain::to_json(&a.program, x, &d.ty),
+                    conditions::explain::to_json(&b.program, y, &d.ty),
+                    "{}",
+                    d.name
+                )
             }
             (x, y) => assert_eq!(std::mem::discriminant(x), std::mem::discriminant(y), "{}", d.name),
         }
@@ -170,9 +193,19 @@ fn output_is_byte_identical_across_runs() {
         let inputs = conditions::facts::validate(p, &facts, "f").expect("fits");
         let def = p.def_by_name("transportgodtgørelse").expect("ruling");
         let r = conditions::eval::rule(p, &inputs, def, true);
-        let e = conditions::explain::Explainer { p, sources: &book.sources, lang: conditions::eval::show::Lang::Da, inputs: &inputs };
+        let e = conditions::explain::Explainer {
+            p,
+            sources: &book.sources,
+            lang: conditions::eval::show::Lang::Da,
+            inputs: &inputs,
+        };
         let report = e.report(&r, true);
-        format!("{}{}{}", conditions::explain::text::render(&report, true), serde_json::to_string(&report).unwrap_or_default(), conditions::explain::html::render(&report, true))
+        format!(
+            "{}{}{}",
+            conditions::explain::text::render(&report, true),
+            serde_json::to_string(&report).unwrap_or_default(),
+            conditions::explain::html::render(&report, true)
+        )
     };
     assert_eq!(render(), render());
 }

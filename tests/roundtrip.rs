@@ -7,8 +7,31 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 
 const KEYWORDS: &[&str] = &[
-    "and", "or", "not", "in", "if", "then", "else", "let", "when", "overrides", "true", "false", "rule", "def",
-    "ruling", "fact", "decision", "lot", "type", "table", "external", "clause", "per", "list", "of",
+    "and",
+    "or",
+    "not",
+    "in",
+    "if",
+    "then",
+    "else",
+    "let",
+    "when",
+    "overrides",
+    "true",
+    "false",
+    "rule",
+    "def",
+    "ruling",
+    "fact",
+    "decision",
+    "lot",
+    "type",
+    "table",
+    "external",
+    "clause",
+    "per",
+    "list",
+    "of",
 ];
 
 fn sp() -> Span {
@@ -41,10 +64,8 @@ fn unit() -> impl Strategy<Value = Option<UnitExpr>> {
     prop_oneof![
         Just(None),
         Just(Some(UnitExpr::Percent)),
-        prop::sample::select(vec!["km", "USD", "DKK", "days", "hours", "weeks", "minutes"]).prop_map(|u| Some(UnitExpr::Word {
-            name: Ident { name: u.into(), span: sp() },
-            per: None
-        })),
+        prop::sample::select(vec!["km", "USD", "DKK", "days", "hours", "weeks", "minutes"])
+            .prop_map(|u| Some(UnitExpr::Word { name: Ident { name: u.into(), span: sp() }, per: None })),
         Just(Some(UnitExpr::Word {
             name: Ident { name: "DKK".into(), span: sp() },
             per: Some(Ident { name: "km".into(), span: sp() })
@@ -54,19 +75,21 @@ fn unit() -> impl Strategy<Value = Option<UnitExpr>> {
 
 fn literal() -> impl Strategy<Value = Literal> {
     prop_oneof![
-        (0i64..1_000_000, 0u32..4, unit()).prop_map(|(n, scale, unit)| Literal::Number { value: Decimal::new(n, scale), unit, span: sp() }),
+        (0i64..1_000_000, 0u32..4, unit()).prop_map(|(n, scale, unit)| Literal::Number {
+            value: Decimal::new(n, scale),
+            unit,
+            span: sp()
+        }),
         short_text().prop_map(Literal::Text),
         any::<bool>().prop_map(|b| Literal::Bool(b, sp())),
-        (1900u32..2100, 1u32..13, 1u32..29).prop_map(|(y, m, d)| Literal::Date { text: format!("{y:04}-{m:02}-{d:02}"), span: sp() }),
+        (1900u32..2100, 1u32..13, 1u32..29)
+            .prop_map(|(y, m, d)| Literal::Date { text: format!("{y:04}-{m:02}-{d:02}"), span: sp() }),
     ]
 }
 
 fn expr() -> impl Strategy<Value = Expr> {
-    let leaf = prop_oneof![
-        literal().prop_map(|l| ExprKind::Literal(l)),
-        ident().prop_map(ExprKind::Name),
-    ]
-    .prop_map(|kind| Expr { kind, span: sp() });
+    let leaf = prop_oneof![literal().prop_map(|l| ExprKind::Literal(l)), ident().prop_map(ExprKind::Name),]
+        .prop_map(|kind| Expr { kind, span: sp() });
     leaf.prop_recursive(4, 40, 4, |inner| {
         let ops = prop::sample::select(vec![
             BinaryOp::Or,
@@ -99,8 +122,15 @@ fn expr() -> impl Strategy<Value = Expr> {
             (inner.clone(), inner.clone()).prop_map(|(a, b)| ExprKind::In(Box::new(a), Box::new(Collection::Expr(b)))),
             (inner.clone(), prop::option::of(inner.clone()), prop::option::of(inner.clone()))
                 .prop_filter("a range has a bound", |(_, lo, hi)| lo.is_some() || hi.is_some())
-                .prop_map(|(x, lo, hi)| ExprKind::In(Box::new(x), Box::new(Collection::Range { lo, hi, inclusive: true }))),
-            (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, t, e)| ExprKind::If(Box::new(c), Box::new(t), Box::new(e))),
+                .prop_map(|(x, lo, hi)| ExprKind::In(
+                    Box::new(x),
+                    Box::new(Collection::Range { lo, hi, inclusive: true })
+                )),
+            (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, t, e)| ExprKind::If(
+                Box::new(c),
+                Box::new(t),
+                Box::new(e)
+            )),
             (ident(), inner.clone(), inner.clone()).prop_map(|(n, v, b)| ExprKind::Let(n, Box::new(v), Box::new(b))),
         ]
         .prop_map(|kind| Expr { kind, span: sp() })
@@ -110,7 +140,10 @@ fn expr() -> impl Strategy<Value = Expr> {
 fn type_expr() -> impl Strategy<Value = TypeExpr> {
     let named = prop_oneof![
         type_name().prop_map(|name| TypeExpr::Named { name, per: None }),
-        Just(TypeExpr::Named { name: Ident { name: "DKK".into(), span: sp() }, per: Some(Ident { name: "km".into(), span: sp() }) }),
+        Just(TypeExpr::Named {
+            name: Ident { name: "DKK".into(), span: sp() },
+            per: Some(Ident { name: "km".into(), span: sp() })
+        }),
     ];
     named.prop_recursive(2, 4, 1, |inner| inner.prop_map(|t| TypeExpr::List(Box::new(t), sp())))
 }
@@ -139,13 +172,17 @@ fn decl() -> impl Strategy<Value = Decl> {
             body: TypeBody::Enum(vs.into_iter().map(|(name, label)| Variant { name, label }).collect()),
             span: sp()
         })),
-        (type_name(), prop::collection::vec((ident(), any::<bool>(), type_expr(), doc()), 1..4)).prop_map(|(name, fs)| {
-            Decl::Type(TypeDecl {
-                name,
-                body: TypeBody::Record(fs.into_iter().map(|(name, optional, ty, doc)| Field { name, optional, ty, doc }).collect()),
-                span: sp(),
-            })
-        }),
+        (type_name(), prop::collection::vec((ident(), any::<bool>(), type_expr(), doc()), 1..4)).prop_map(
+            |(name, fs)| {
+                Decl::Type(TypeDecl {
+                    name,
+                    body: TypeBody::Record(
+                        fs.into_iter().map(|(name, optional, ty, doc)| Field { name, optional, ty, doc }).collect(),
+                    ),
+                    span: sp(),
+                })
+            }
+        ),
         (ident(), type_expr(), doc()).prop_map(|(name, ty, doc)| Decl::Fact(FactDecl { name, ty, doc, span: sp() })),
         (any::<bool>(), ident(), type_expr(), short_text(), doc()).prop_map(|(lot, name, ty, by, doc)| {
             Decl::Decision(DecisionDecl {
@@ -157,9 +194,13 @@ fn decl() -> impl Strategy<Value = Decl> {
                 span: sp(),
             })
         }),
-        (short_text(), doc()).prop_map(|(citation, title)| Decl::External(ExternalDecl { citation, title, span: sp() })),
-        (any::<bool>(), ident(), prop::collection::vec(param(), 0..3), type_expr(), doc(), prop::option::of(expr())).prop_map(
-            |(ruling, name, params, ty, doc, body)| Decl::Def(DefDecl {
+        (short_text(), doc()).prop_map(|(citation, title)| Decl::External(ExternalDecl {
+            citation,
+            title,
+            span: sp()
+        })),
+        (any::<bool>(), ident(), prop::collection::vec(param(), 0..3), type_expr(), doc(), prop::option::of(expr()))
+            .prop_map(|(ruling, name, params, ty, doc, body)| Decl::Def(DefDecl {
                 kind: if ruling { DefKind::Ruling } else { DefKind::Def },
                 name,
                 params,
@@ -167,9 +208,15 @@ fn decl() -> impl Strategy<Value = Decl> {
                 doc,
                 body,
                 span: sp()
-            })
-        ),
-        (ident(), ident(), prop::collection::vec(pattern(), 0..3), expr(), prop::option::of(expr()), prop::collection::vec(ident(), 0..3))
+            })),
+        (
+            ident(),
+            ident(),
+            prop::collection::vec(pattern(), 0..3),
+            expr(),
+            prop::option::of(expr()),
+            prop::collection::vec(ident(), 0..3)
+        )
             .prop_map(|(label, target, args, value, guard, overrides)| Decl::Rule(RuleDecl {
                 label,
                 target,
@@ -214,8 +261,11 @@ fn item() -> impl Strategy<Value = Item> {
     prop_oneof![
         (short_text(), prop::collection::vec((ident(), short_text()), 0..3))
             .prop_map(|(name, settings)| Item::Rulebook(RulebookDecl { name, settings, span: sp() })),
-        (short_text(), prop::collection::vec(clause_part(), 0..5))
-            .prop_map(|(citation, parts)| Item::Clause(Clause { citation, parts, span: sp() })),
+        (short_text(), prop::collection::vec(clause_part(), 0..5)).prop_map(|(citation, parts)| Item::Clause(Clause {
+            citation,
+            parts,
+            span: sp()
+        })),
         decl().prop_map(Item::Decl),
     ]
 }

@@ -18,11 +18,13 @@ fn diagnostics_of(path: &str) -> (conditions::source::SourceMap, Vec<conditions:
 #[test]
 fn sarif_output_is_valid_sarif_2_1_0() {
     let mut schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string("tests/schemas/sarif-schema-2.1.0.json").expect("schema")).expect("json");
+        serde_json::from_str(&std::fs::read_to_string("tests/schemas/sarif-schema-2.1.0.json").expect("schema"))
+            .expect("json");
     // The published schema's `language` patterns have a stray `]`, which a strict regex
     // engine rejects; they are replaced by the pattern they mean. Our logs set no language.
     for def in ["run", "toolComponent"] {
-        schema["definitions"][def]["properties"]["language"]["pattern"] = serde_json::json!("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+        schema["definitions"][def]["properties"]["language"]["pattern"] =
+            serde_json::json!("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
     }
     let validator = jsonschema::options().with_draft(jsonschema::Draft::Draft7).build(&schema).expect("a valid schema");
     let all = vec![
@@ -34,7 +36,12 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     assert!(all.iter().map(|(_, d)| d.len()).sum::<usize>() >= 4);
     let log = conditions::sarif::sarif(&all);
     let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{e} at {}", e.instance_path())).collect();
-    assert!(errors.is_empty(), "invalid SARIF:\n{}\n{}", errors.join("\n"), serde_json::to_string_pretty(&log).unwrap_or_default());
+    assert!(
+        errors.is_empty(),
+        "invalid SARIF:\n{}\n{}",
+        errors.join("\n"),
+        serde_json::to_string_pretty(&log).unwrap_or_default()
+    );
     assert_eq!(log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"], 8);
 }
 

@@ -101,12 +101,22 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
     let mk = |kind: IrKind, ty: Type| Ir { kind, ty, span };
     let _ = func;
     match b {
-        Builtin::Count | Builtin::Sum | Builtin::All | Builtin::Any | Builtin::Filter | Builtin::Map
-        | Builtin::Most | Builtin::Least | Builtin::Distinct => {
+        Builtin::Count
+        | Builtin::Sum
+        | Builtin::All
+        | Builtin::Any
+        | Builtin::Filter
+        | Builtin::Map
+        | Builtin::Most
+        | Builtin::Least
+        | Builtin::Distinct => {
             if a.positional.len() != 1 || !a.named.is_empty() {
                 return bad(l, b, span, "expected one list");
             }
-            let needs_lambda = matches!(b, Builtin::All | Builtin::Any | Builtin::Filter | Builtin::Map | Builtin::Most | Builtin::Least);
+            let needs_lambda = matches!(
+                b,
+                Builtin::All | Builtin::Any | Builtin::Filter | Builtin::Map | Builtin::Most | Builtin::Least
+            );
             if needs_lambda && a.lambda.is_none() {
                 return bad(l, b, span, "missing `x => …`");
             }
@@ -118,7 +128,9 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             let ty = match b {
                 Builtin::Count => Type::Int,
                 Builtin::All | Builtin::Any => Type::Bool,
-                Builtin::Filter | Builtin::Most | Builtin::Least | Builtin::Distinct => Type::List(Box::new(elem.clone())),
+                Builtin::Filter | Builtin::Most | Builtin::Least | Builtin::Distinct => {
+                    Type::List(Box::new(elem.clone()))
+                }
                 Builtin::Map => Type::List(Box::new(lam.as_ref().map_or(Type::Error, |(x, _)| x.body.ty.clone()))),
                 _ => lam.as_ref().map_or(elem.clone(), |(x, _)| x.body.ty.clone()),
             };
@@ -157,7 +169,13 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             let (list, elem) = list_arg(l, a.positional[0]);
             let (n, e) = a.lambda.unwrap_or_else(|| unreachable!());
             let lam = l.lambda(n, e, elem.clone());
-            expect_lambda_type(l, &lam, e, |t| t.is_numeric() || *t == Type::Date, "the key must be a number or a date");
+            expect_lambda_type(
+                l,
+                &lam,
+                e,
+                |t| t.is_numeric() || *t == Type::Date,
+                "the key must be a number or a date",
+            );
             let count = l.expect(a.positional[1], &Type::Int, "the count");
             mk(IrKind::Builtin(b, vec![list, count], Some(lam)), Type::List(Box::new(elem)))
         }
@@ -180,9 +198,12 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                         None => {
                             let (x, y) = (l.describe(&ty), l.describe(&ir.ty));
                             l.diags.push(
-                                Diagnostic::error("conditions::type_mismatch", format!("cannot compare `{y}` with `{x}`"))
-                                    .at(e.span, format!("this is `{y}`"))
-                                    .help(super::expr::mismatch_help(&ir.ty, &ty)),
+                                Diagnostic::error(
+                                    "conditions::type_mismatch",
+                                    format!("cannot compare `{y}` with `{x}`"),
+                                )
+                                .at(e.span, format!("this is `{y}`"))
+                                .help(super::expr::mismatch_help(&ir.ty, &ty)),
                             );
                         }
                     }
@@ -191,9 +212,12 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             if !(ty.is_numeric() || ty == Type::Date) {
                 let d = l.describe(&ty);
                 l.diags.push(
-                    Diagnostic::error("conditions::type_mismatch", format!("`{}` needs numbers or dates, found `{d}`", b.name()))
-                        .at(span, "not ordered")
-                        .help(format!("use it as `{}`", usage(b))),
+                    Diagnostic::error(
+                        "conditions::type_mismatch",
+                        format!("`{}` needs numbers or dates, found `{d}`", b.name()),
+                    )
+                    .at(span, "not ordered")
+                    .help(format!("use it as `{}`", usage(b))),
                 );
             }
             mk(IrKind::Builtin(b, irs, None), ty)
@@ -211,9 +235,12 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             if !ok {
                 let d = l.describe(&x.ty);
                 l.diags.push(
-                    Diagnostic::error("conditions::type_mismatch", format!("`{}` needs a plain number, found `{d}`", b.name()))
-                        .at(a.positional[0].span, format!("this is `{d}`"))
-                        .help("divide by a unit first, e.g. `ceil(late / 1 week)` counts started weeks"),
+                    Diagnostic::error(
+                        "conditions::type_mismatch",
+                        format!("`{}` needs a plain number, found `{d}`", b.name()),
+                    )
+                    .at(a.positional[0].span, format!("this is `{d}`"))
+                    .help("divide by a unit first, e.g. `ceil(late / 1 week)` counts started weeks"),
                 );
             }
             let ty = if b == Builtin::Abs { x.ty.clone() } else { Type::Int };
@@ -271,9 +298,12 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                     None => {
                         let (x, y) = (l.describe(&ty), l.describe(&elem));
                         l.diags.push(
-                            Diagnostic::error("conditions::type_mismatch", format!("cannot join a list of `{y}` to a list of `{x}`"))
-                                .at(e.span, format!("a list of `{y}`"))
-                                .help("all the lists hold one type"),
+                            Diagnostic::error(
+                                "conditions::type_mismatch",
+                                format!("cannot join a list of `{y}` to a list of `{x}`"),
+                            )
+                            .at(e.span, format!("a list of `{y}`"))
+                            .help("all the lists hold one type"),
                         );
                     }
                 }
@@ -331,9 +361,12 @@ fn lot_ref(l: &mut Lowerer, e: &Expr, want: &Type, kind: DecisionKind) -> Option
     if !info.ty.fits(want) && *want != Type::Error {
         let (a, w) = (l.describe(&info.ty), l.describe(want));
         l.diags.push(
-            Diagnostic::error("conditions::type_mismatch", format!("the lot `{}` is `{a}`, the candidates are `{w}`", id.name))
-                .at(e.span, format!("this is `{a}`"))
-                .help("declare the lot with the candidates' type"),
+            Diagnostic::error(
+                "conditions::type_mismatch",
+                format!("the lot `{}` is `{a}`, the candidates are `{w}`", id.name),
+            )
+            .at(e.span, format!("this is `{a}`"))
+            .help("declare the lot with the candidates' type"),
         );
     }
     Some(Ir { kind: IrKind::Decision(d), ty: info.ty.clone(), span: e.span })

@@ -365,8 +365,9 @@ pub fn resolve_type(program: &Program, t: &TypeExpr, diags: &mut Vec<Diagnostic>
                                 Diagnostic::error("conditions::unknown_unit", format!("unknown unit `{}`", p.name))
                                     .at(p.span, "not a unit")
                                     .help(
-                                        did_you_mean(&p.name, super::types::UNIT_WORDS.iter().copied())
-                                            .unwrap_or_else(|| "units are km, minutes, hours, days, weeks and currency codes".into()),
+                                        did_you_mean(&p.name, super::types::UNIT_WORDS.iter().copied()).unwrap_or_else(
+                                            || "units are km, minutes, hours, days, weeks and currency codes".into(),
+                                        ),
                                     ),
                             );
                             Type::Error
@@ -388,9 +389,12 @@ fn resolve_types(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagn
                 for f in fields {
                     if infos.iter().any(|i| i.name == f.name.name) {
                         diags.push(
-                            Diagnostic::error("conditions::duplicate_field", format!("field `{}` is declared twice", f.name.name))
-                                .at(f.name.span, "declared again")
-                                .help("give each field of a record its own name"),
+                            Diagnostic::error(
+                                "conditions::duplicate_field",
+                                format!("field `{}` is declared twice", f.name.name),
+                            )
+                            .at(f.name.span, "declared again")
+                            .help("give each field of a record its own name"),
                         );
                         continue;
                     }
@@ -418,14 +422,16 @@ fn resolve_types(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagn
                 dec_idx += 1;
             }
             Decl::Def(d) => {
-                let params = d.params.iter().map(|p| (p.name.name.clone(), resolve_type(program, &p.ty, diags))).collect();
+                let params =
+                    d.params.iter().map(|p| (p.name.name.clone(), resolve_type(program, &p.ty, diags))).collect();
                 let ty = resolve_type(program, &d.ty, diags);
                 program.defs[def_idx].params = params;
                 program.defs[def_idx].ty = ty;
                 def_idx += 1;
             }
             Decl::Table(t) => {
-                let params = t.params.iter().map(|p| (p.name.name.clone(), resolve_type(program, &p.ty, diags))).collect();
+                let params =
+                    t.params.iter().map(|p| (p.name.name.clone(), resolve_type(program, &p.ty, diags))).collect();
                 let ty = resolve_type(program, &t.ty, diags);
                 program.defs[def_idx].params = params;
                 program.defs[def_idx].ty = ty;

@@ -8,7 +8,9 @@ use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::date::Date;
 use crate::eval::num::Num;
 use crate::eval::value::Value;
-use crate::syntax::ast::{self, Arg, BinaryOp, Collection, DecisionKind, Expr, ExprKind, Literal, Span, UnaryOp, UnitExpr};
+use crate::syntax::ast::{
+    self, Arg, BinaryOp, Collection, DecisionKind, Expr, ExprKind, Literal, Span, UnaryOp, UnitExpr,
+};
 
 /// Lowers the expressions of one rule, row or definition body.
 pub struct Lowerer<'p> {
@@ -85,9 +87,7 @@ impl<'p> Lowerer<'p> {
                 };
                 match unit {
                     None => (Value::Num(n), if n.is_integer() { Type::Int } else { Type::number() }),
-                    Some(UnitExpr::Percent) => {
-                        (Value::Num(n.div(Num::int(100)).unwrap_or(Num::ZERO)), Type::number())
-                    }
+                    Some(UnitExpr::Percent) => (Value::Num(n.div(Num::int(100)).unwrap_or(Num::ZERO)), Type::number()),
                     Some(UnitExpr::Word { name, per }) => {
                         let Some((u, f)) = self.unit(name) else { return (Value::Bool(false), Type::Error) };
                         let mut n = n.mul(Num::int(f)).unwrap_or(n);
@@ -211,7 +211,11 @@ impl<'p> Lowerer<'p> {
                         }
                         let lo = lo.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
                         let hi = hi.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
-                        Ir { kind: IrKind::InRange { x: Box::new(xi), lo, hi, inclusive: *inclusive }, ty: Type::Bool, span }
+                        Ir {
+                            kind: IrKind::InRange { x: Box::new(xi), lo, hi, inclusive: *inclusive },
+                            ty: Type::Bool,
+                            span,
+                        }
                     }
                     Collection::Expr(c) => {
                         let ci = self.lower(c);
@@ -231,9 +235,12 @@ impl<'p> Lowerer<'p> {
                             other => {
                                 let o = self.describe(other);
                                 self.diags.push(
-                                    Diagnostic::error("conditions::type_mismatch", format!("`in` needs a list or a range, found `{o}`"))
-                                        .at(c.span, format!("this is `{o}`"))
-                                        .help("write `x in [A, B]` or `x in 5..=8`"),
+                                    Diagnostic::error(
+                                        "conditions::type_mismatch",
+                                        format!("`in` needs a list or a range, found `{o}`"),
+                                    )
+                                    .at(c.span, format!("this is `{o}`"))
+                                    .help("write `x in [A, B]` or `x in 5..=8`"),
                                 );
                             }
                         }
@@ -250,10 +257,13 @@ impl<'p> Lowerer<'p> {
                     None => {
                         let (a, b) = (self.describe(&ti.ty), self.describe(&fi.ty));
                         self.diags.push(
-                            Diagnostic::error("conditions::type_mismatch", format!("the branches of `if` differ: `{a}` and `{b}`"))
-                                .at(f.span, format!("this is `{b}`"))
-                                .at(t.span, format!("this is `{a}`"))
-                                .help("both branches must give the same type"),
+                            Diagnostic::error(
+                                "conditions::type_mismatch",
+                                format!("the branches of `if` differ: `{a}` and `{b}`"),
+                            )
+                            .at(f.span, format!("this is `{b}`"))
+                            .at(t.span, format!("this is `{a}`"))
+                            .help("both branches must give the same type"),
                         );
                         Type::Error
                     }
@@ -302,16 +312,17 @@ impl<'p> Lowerer<'p> {
             return Ir { kind: IrKind::Local(*slot), ty: ty.clone(), span };
         }
         match self.program.symbols.get(&id.name).copied() {
-            Some(Symbol::Fact(f)) => {
-                Ir { kind: IrKind::Fact(f), ty: self.program.facts[f as usize].ty.clone(), span }
-            }
+            Some(Symbol::Fact(f)) => Ir { kind: IrKind::Fact(f), ty: self.program.facts[f as usize].ty.clone(), span },
             Some(Symbol::Decision(d)) => {
                 let info = &self.program.decisions[d as usize];
                 if info.kind == DecisionKind::Lot {
                     self.diags.push(
-                        Diagnostic::error("conditions::lot_without_candidates", format!("the lot `{}` is drawn among candidates", id.name))
-                            .at(span, "a lot on its own")
-                            .help(format!("write `draw({}, [candidate, …])`", id.name)),
+                        Diagnostic::error(
+                            "conditions::lot_without_candidates",
+                            format!("the lot `{}` is drawn among candidates", id.name),
+                        )
+                        .at(span, "a lot on its own")
+                        .help(format!("write `draw({}, [candidate, …])`", id.name)),
                     );
                 }
                 Ir { kind: IrKind::Decision(d), ty: info.ty.clone(), span }
@@ -320,9 +331,12 @@ impl<'p> Lowerer<'p> {
                 let info = &self.program.defs[d as usize];
                 if !info.params.is_empty() {
                     self.diags.push(
-                        Diagnostic::error("conditions::wrong_arity", format!("`{}` takes {} argument(s)", id.name, info.params.len()))
-                            .at(span, "used without arguments")
-                            .help(format!("call it as `{}({})`", id.name, param_list(info))),
+                        Diagnostic::error(
+                            "conditions::wrong_arity",
+                            format!("`{}` takes {} argument(s)", id.name, info.params.len()),
+                        )
+                        .at(span, "used without arguments")
+                        .help(format!("call it as `{}({})`", id.name, param_list(info))),
                     );
                     return err(span);
                 }
@@ -338,9 +352,12 @@ impl<'p> Lowerer<'p> {
                     }
                     TypeKind::Record(_) => {
                         self.diags.push(
-                            Diagnostic::error("conditions::not_a_value", format!("`{}` is a record type, not a value", id.name))
-                                .at(span, "a type")
-                                .help(format!("build one with `{} {{ field: … }}`", id.name)),
+                            Diagnostic::error(
+                                "conditions::not_a_value",
+                                format!("`{}` is a record type, not a value", id.name),
+                            )
+                            .at(span, "a type")
+                            .help(format!("build one with `{} {{ field: … }}`", id.name)),
                         );
                         err(span)
                     }
@@ -356,9 +373,11 @@ impl<'p> Lowerer<'p> {
                 self.diags.push(
                     Diagnostic::error("conditions::unknown_name", format!("unknown name `{}`", id.name))
                         .at(span, "not declared")
-                        .help(did_you_mean(&id.name, candidates.iter().copied()).unwrap_or_else(|| {
-                            "declare it with `fact`, `def`, `ruling`, `decision` or `type`".into()
-                        })),
+                        .help(
+                            did_you_mean(&id.name, candidates.iter().copied()).unwrap_or_else(|| {
+                                "declare it with `fact`, `def`, `ruling`, `decision` or `type`".into()
+                            }),
+                        ),
                 );
                 err(span)
             }
@@ -390,18 +409,24 @@ impl<'p> Lowerer<'p> {
                     slots[i] = Some(self.expect(value, &want, &format!("field `{}`", name.name)));
                 }
                 None => self.diags.push(
-                    Diagnostic::error("conditions::unknown_field", format!("`{}` has no field `{}`", ty.name, name.name))
-                        .at(name.span, "no such field")
-                        .maybe_help(did_you_mean(&name.name, decl.iter().map(|f| f.name.as_str()))),
+                    Diagnostic::error(
+                        "conditions::unknown_field",
+                        format!("`{}` has no field `{}`", ty.name, name.name),
+                    )
+                    .at(name.span, "no such field")
+                    .maybe_help(did_you_mean(&name.name, decl.iter().map(|f| f.name.as_str()))),
                 ),
             }
         }
         for (i, f) in decl.iter().enumerate() {
             if slots[i].is_none() && !f.optional {
                 self.diags.push(
-                    Diagnostic::error("conditions::missing_field", format!("field `{}` of `{}` is missing", f.name, ty.name))
-                        .at(span, "incomplete record")
-                        .help(format!("add `{}: …`", f.name)),
+                    Diagnostic::error(
+                        "conditions::missing_field",
+                        format!("field `{}` of `{}` is missing", f.name, ty.name),
+                    )
+                    .at(span, "incomplete record")
+                    .help(format!("add `{}: …`", f.name)),
                 );
             }
         }
@@ -419,9 +444,12 @@ impl<'p> Lowerer<'p> {
                     if !t.fits(&Type::Bool) {
                         let d = self.describe(t);
                         self.diags.push(
-                            Diagnostic::error("conditions::type_mismatch", format!("`{}` needs `bool` on both sides, found `{d}`", op.symbol()))
-                                .at(e.span, format!("this is `{d}`"))
-                                .help("write a comparison, e.g. `x >= 5`"),
+                            Diagnostic::error(
+                                "conditions::type_mismatch",
+                                format!("`{}` needs `bool` on both sides, found `{d}`", op.symbol()),
+                            )
+                            .at(e.span, format!("this is `{d}`"))
+                            .help("write a comparison, e.g. `x >= 5`"),
                         );
                     }
                 }
@@ -511,7 +539,11 @@ impl<'p> Lowerer<'p> {
                         self.diags.push(
                             Diagnostic::error("conditions::bad_argument", "definitions take plain arguments")
                                 .at(n.span, "not a plain argument")
-                                .help(format!("call it as `{}({})`", func.name, param_list(&self.program.defs[d as usize]))),
+                                .help(format!(
+                                    "call it as `{}({})`",
+                                    func.name,
+                                    param_list(&self.program.defs[d as usize])
+                                )),
                         );
                         irs.push(err(n.span));
                     }
@@ -525,13 +557,7 @@ impl<'p> Lowerer<'p> {
                 let candidates: Vec<&str> = Builtin::ALL
                     .iter()
                     .map(|b| b.name())
-                    .chain(
-                        self.program
-                            .defs
-                            .iter()
-                            .filter(|d| !d.params.is_empty())
-                            .map(|d| d.name.as_str()),
-                    )
+                    .chain(self.program.defs.iter().filter(|d| !d.params.is_empty()).map(|d| d.name.as_str()))
                     .collect();
                 let known = self.program.symbols.contains_key(&func.name);
                 self.diags.push(

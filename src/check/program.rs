@@ -152,7 +152,11 @@ pub enum PatIr {
     /// Bind the argument to a local slot.
     Bind(u32),
     Equals(Value),
-    Range { lo: Option<Value>, hi: Option<Value>, inclusive: bool },
+    Range {
+        lo: Option<Value>,
+        hi: Option<Value>,
+        inclusive: bool,
+    },
     Alts(Vec<PatIr>),
 }
 
@@ -276,7 +280,12 @@ pub enum IrKind {
     Not(Box<Ir>),
     Neg(Box<Ir>),
     Binary(BinaryOp, Box<Ir>, Box<Ir>),
-    InRange { x: Box<Ir>, lo: Option<Box<Ir>>, hi: Option<Box<Ir>>, inclusive: bool },
+    InRange {
+        x: Box<Ir>,
+        lo: Option<Box<Ir>>,
+        hi: Option<Box<Ir>>,
+        inclusive: bool,
+    },
     InList(Box<Ir>, Box<Ir>),
     If(Box<Ir>, Box<Ir>, Box<Ir>),
     Let(u32, Box<Ir>, Box<Ir>),

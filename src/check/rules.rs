@@ -15,9 +15,9 @@ pub fn lower_all(c: &mut Collected, diags: &mut Vec<Diagnostic>) {
     let before = diags.len();
     let labels = lower_rules(&mut c.program, &c.decls, diags);
     // A rule whose head did not resolve may well be the one meant to define a definition.
-    let heads_failed = diags[before..]
-        .iter()
-        .any(|d| d.code == "conditions::wrong_arity" || (d.code == "conditions::unknown_name" && d.message.starts_with("rule ")));
+    let heads_failed = diags[before..].iter().any(|d| {
+        d.code == "conditions::wrong_arity" || (d.code == "conditions::unknown_name" && d.message.starts_with("rule "))
+    });
     resolve_overrides(&mut c.program, &c.decls, &labels, diags);
     if !heads_failed {
         check_no_rules(&c.program, diags);
@@ -65,14 +65,24 @@ fn lower_defs(c: &mut Collected, diags: &mut Vec<Diagnostic>) {
                         l.diags.push(
                             Diagnostic::error(
                                 "conditions::wrong_arity",
-                                format!("table `{}` has {} column(s), this row has {}", def.name, def.params.len(), row.keys.len()),
+                                format!(
+                                    "table `{}` has {} column(s), this row has {}",
+                                    def.name,
+                                    def.params.len(),
+                                    row.keys.len()
+                                ),
                             )
                             .at(row.span, "wrong number of keys")
                             .help("write one pattern per parameter, in parentheses: `(5..=8, A) => …`"),
                         );
                         continue;
                     }
-                    let keys = row.keys.iter().zip(&def.params).map(|(p, (_, ty))| lower_pattern(&mut l, p, ty, false)).collect();
+                    let keys = row
+                        .keys
+                        .iter()
+                        .zip(&def.params)
+                        .map(|(p, (_, ty))| lower_pattern(&mut l, p, ty, false))
+                        .collect();
                     let value = l.expect(&row.value, &def.ty, "the row's value");
                     frame = frame.max(l.max_slot);
                     rows.push(RowIr { keys, value, span: row.span });
@@ -101,9 +111,12 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
                 if !Type::Enum(t).fits(ty) {
                     let (a, w) = (l.describe(&Type::Enum(t)), l.describe(ty));
                     l.diags.push(
-                        Diagnostic::error("conditions::type_mismatch", format!("`{}` is a `{a}`, this column is `{w}`", id.name))
-                            .at(id.span, format!("a `{a}`"))
-                            .help(variant_help(l, ty)),
+                        Diagnostic::error(
+                            "conditions::type_mismatch",
+                            format!("`{}` is a `{a}`, this column is `{w}`", id.name),
+                        )
+                        .at(id.span, format!("a `{a}`"))
+                        .help(variant_help(l, ty)),
                     );
                 }
                 PatIr::Equals(crate::eval::value::Value::Enum(t, v))
@@ -111,9 +124,12 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
             _ if may_bind => PatIr::Bind(l.bind(&id.name, ty.clone())),
             _ => {
                 l.diags.push(
-                    Diagnostic::error("conditions::unknown_name", format!("`{}` is not a value of `{}`", id.name, l.describe(ty)))
-                        .at(id.span, "not a variant")
-                        .help(variant_help(l, ty)),
+                    Diagnostic::error(
+                        "conditions::unknown_name",
+                        format!("`{}` is not a value of `{}`", id.name, l.describe(ty)),
+                    )
+                    .at(id.span, "not a variant")
+                    .help(variant_help(l, ty)),
                 );
                 PatIr::Any
             }
@@ -122,7 +138,8 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
             let (v, t) = l.literal_value(lit);
             if !t.fits(ty) {
                 let (a, w) = (l.describe(&t), l.describe(ty));
-                let help = if matches!(ty, Type::Enum(_)) { variant_help(l, ty) } else { super::expr::mismatch_help(&t, ty) };
+                let help =
+                    if matches!(ty, Type::Enum(_)) { variant_help(l, ty) } else { super::expr::mismatch_help(&t, ty) };
                 l.diags.push(
                     Diagnostic::error("conditions::type_mismatch", format!("pattern is `{a}`, this column is `{w}`"))
                         .at(lit.span(), format!("this is `{a}`"))
@@ -138,9 +155,12 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
                     if !t.fits(ty) && !(ty.fits(&t)) {
                         let (a, w) = (l.describe(&t), l.describe(ty));
                         l.diags.push(
-                            Diagnostic::error("conditions::type_mismatch", format!("range bound is `{a}`, this column is `{w}`"))
-                                .at(x.span(), format!("this is `{a}`"))
-                                .help(super::expr::mismatch_help(&t, ty)),
+                            Diagnostic::error(
+                                "conditions::type_mismatch",
+                                format!("range bound is `{a}`, this column is `{w}`"),
+                            )
+                            .at(x.span(), format!("this is `{a}`"))
+                            .help(super::expr::mismatch_help(&t, ty)),
                         );
                     }
                     v
@@ -149,9 +169,12 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
             let (lo, hi) = (bound(lo), bound(hi));
             if !(ty.is_numeric() || *ty == Type::Date) {
                 l.diags.push(
-                    Diagnostic::error("conditions::type_mismatch", format!("a range cannot match `{}`", l.describe(ty)))
-                        .at(*span, "a range")
-                        .help("ranges match numbers and dates"),
+                    Diagnostic::error(
+                        "conditions::type_mismatch",
+                        format!("a range cannot match `{}`", l.describe(ty)),
+                    )
+                    .at(*span, "a range")
+                    .help("ranges match numbers and dates"),
                 );
             }
             PatIr::Range { lo, hi, inclusive: *inclusive }
@@ -182,20 +205,27 @@ fn lower_rules(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagnos
         let Some(def_id) = program.def_by_name(&r.target.name) else {
             let candidates: Vec<&str> = program.defs.iter().map(|d| d.name.as_str()).collect();
             diags.push(
-                Diagnostic::error("conditions::unknown_name", format!("rule `{}` defines unknown `{}`", r.label.name, r.target.name))
-                    .at(r.target.span, "no `def` or `ruling` of this name")
-                    .help(did_you_mean(&r.target.name, candidates.iter().copied()).unwrap_or_else(|| {
-                        format!("declare it first: `ruling {}: bool`", r.target.name)
-                    })),
+                Diagnostic::error(
+                    "conditions::unknown_name",
+                    format!("rule `{}` defines unknown `{}`", r.label.name, r.target.name),
+                )
+                .at(r.target.span, "no `def` or `ruling` of this name")
+                .help(
+                    did_you_mean(&r.target.name, candidates.iter().copied())
+                        .unwrap_or_else(|| format!("declare it first: `ruling {}: bool`", r.target.name)),
+                ),
             );
             continue;
         };
         let def = program.defs[def_id as usize].clone();
         if def.table.is_some() {
             diags.push(
-                Diagnostic::error("conditions::rule_for_table", format!("`{}` is a table; its rows define it", def.name))
-                    .at(r.target.span, "a table")
-                    .help("add a row to the table instead of a rule"),
+                Diagnostic::error(
+                    "conditions::rule_for_table",
+                    format!("`{}` is a table; its rows define it", def.name),
+                )
+                .at(r.target.span, "a table")
+                .help("add a row to the table instead of a rule"),
             );
             continue;
         }
@@ -227,10 +257,13 @@ fn lower_rules(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagnos
         if let Some(&prev) = labels.get(&r.label.name) {
             let prev_span = program.rules[prev as usize].span;
             diags.push(
-                Diagnostic::error("conditions::duplicate_label", format!("rule label `{}` is used twice", r.label.name))
-                    .at(r.label.span, "used again here")
-                    .at(prev_span, "first used here")
-                    .help("exceptions name the rule they override by its label, so labels are unique"),
+                Diagnostic::error(
+                    "conditions::duplicate_label",
+                    format!("rule label `{}` is used twice", r.label.name),
+                )
+                .at(r.label.span, "used again here")
+                .at(prev_span, "first used here")
+                .help("exceptions name the rule they override by its label, so labels are unique"),
             );
         } else {
             labels.insert(r.label.name.clone(), id);
@@ -252,7 +285,12 @@ fn lower_rules(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagnos
     labels
 }
 
-fn resolve_overrides(program: &mut Program, decls: &[Located], labels: &HashMap<String, RuleId>, diags: &mut Vec<Diagnostic>) {
+fn resolve_overrides(
+    program: &mut Program,
+    decls: &[Located],
+    labels: &HashMap<String, RuleId>,
+    diags: &mut Vec<Diagnostic>,
+) {
     for loc in decls {
         let Decl::Rule(r) = loc.decl else { continue };
         let Some(&id) = labels.get(&r.label.name) else { continue };
@@ -262,11 +300,15 @@ fn resolve_overrides(program: &mut Program, decls: &[Located], labels: &HashMap<
         for o in &r.overrides {
             let Some(&target) = labels.get(&o.name) else {
                 diags.push(
-                    Diagnostic::error("conditions::unknown_rule", format!("`{}` overrides unknown rule `{}`", r.label.name, o.name))
-                        .at(o.span, "no rule has this label")
-                        .help(did_you_mean(&o.name, labels.keys().map(|s| s.as_str())).unwrap_or_else(|| {
-                            "an exception names the label of the rule it overrides".into()
-                        })),
+                    Diagnostic::error(
+                        "conditions::unknown_rule",
+                        format!("`{}` overrides unknown rule `{}`", r.label.name, o.name),
+                    )
+                    .at(o.span, "no rule has this label")
+                    .help(
+                        did_you_mean(&o.name, labels.keys().map(|s| s.as_str()))
+                            .unwrap_or_else(|| "an exception names the label of the rule it overrides".into()),
+                    ),
                 );
                 continue;
             };
@@ -300,12 +342,18 @@ fn resolve_overrides(program: &mut Program, decls: &[Located], labels: &HashMap<
     let n = program.rules.len();
     let mut state = vec![0u8; n];
     for start in 0..n {
-        if state[start] == 0 && let Some(cycle) = find_cycle(start, &mut state, &|i| program.rules[i].overrides.iter().map(|&x| x as usize).collect()) {
+        if state[start] == 0
+            && let Some(cycle) =
+                find_cycle(start, &mut state, &|i| program.rules[i].overrides.iter().map(|&x| x as usize).collect())
+        {
             let names: Vec<&str> = cycle.iter().map(|&i| program.rules[i].label.as_str()).collect();
             diags.push(
-                Diagnostic::error("conditions::override_cycle", format!("exceptions go round in a circle: {}", names.join(" → ")))
-                    .at(program.rules[cycle[0]].span, "this rule is part of the circle")
-                    .help("decide which rule is the general one and which the exception"),
+                Diagnostic::error(
+                    "conditions::override_cycle",
+                    format!("exceptions go round in a circle: {}", names.join(" → ")),
+                )
+                .at(program.rules[cycle[0]].span, "this rule is part of the circle")
+                .help("decide which rule is the general one and which the exception"),
             );
         }
     }
@@ -378,12 +426,17 @@ fn check_def_cycles(program: &Program, diags: &mut Vec<Diagnostic>) {
     }
     let mut state = vec![0u8; n];
     for start in 0..n {
-        if state[start] == 0 && let Some(cycle) = find_cycle(start, &mut state, &|i| deps[i].clone()) {
+        if state[start] == 0
+            && let Some(cycle) = find_cycle(start, &mut state, &|i| deps[i].clone())
+        {
             let names: Vec<&str> = cycle.iter().map(|&i| program.defs[i].name.as_str()).collect();
             diags.push(
-                Diagnostic::error("conditions::definition_cycle", format!("`{}` depends on itself: {}", names[0], names.join(" → ")))
-                    .at(program.defs[cycle[0]].span, "part of the cycle")
-                    .help("break the circle: one of these must be computed from facts without the others"),
+                Diagnostic::error(
+                    "conditions::definition_cycle",
+                    format!("`{}` depends on itself: {}", names[0], names.join(" → ")),
+                )
+                .at(program.defs[cycle[0]].span, "part of the cycle")
+                .help("break the circle: one of these must be computed from facts without the others"),
             );
         }
     }
@@ -431,7 +484,8 @@ pub fn check_cite_targets(program: &Program, files: &[ast::File], diags: &mut Ve
         for item in &f.items {
             let ast::Item::Clause(c) = item else { continue };
             for s in c.cites() {
-                let known = program.citations.contains_key(&s.value) || program.externals.iter().any(|e| e.citation == s.value);
+                let known =
+                    program.citations.contains_key(&s.value) || program.externals.iter().any(|e| e.citation == s.value);
                 if !known {
                     let candidates: Vec<&str> = program
                         .citations
@@ -440,11 +494,19 @@ pub fn check_cite_targets(program: &Program, files: &[ast::File], diags: &mut Ve
                         .chain(program.externals.iter().map(|e| e.citation.as_str()))
                         .collect();
                     diags.push(
-                        Diagnostic::error("conditions::unknown_citation", format!("`{}` cites `{}`, which does not exist", c.citation.value, s.value))
-                            .at(s.span, "no clause or external reference with this citation")
-                            .help(did_you_mean(&s.value, candidates.iter().copied()).unwrap_or_else(|| {
-                                format!("declare it: `external \"{}\" \"title\"`, if it lies outside these conditions", s.value)
-                            })),
+                        Diagnostic::error(
+                            "conditions::unknown_citation",
+                            format!("`{}` cites `{}`, which does not exist", c.citation.value, s.value),
+                        )
+                        .at(s.span, "no clause or external reference with this citation")
+                        .help(
+                            did_you_mean(&s.value, candidates.iter().copied()).unwrap_or_else(|| {
+                                format!(
+                                    "declare it: `external \"{}\" \"title\"`, if it lies outside these conditions",
+                                    s.value
+                                )
+                            }),
+                        ),
                     );
                 }
             }

@@ -32,7 +32,8 @@ fn config(args: &CheckArgs) -> Result<Config, String> {
             }
             let code = if name.starts_with("lint::") { name.clone() } else { format!("lint::{name}") };
             if !known.contains(&code.as_str()) {
-                let help = conditions::diagnostic::did_you_mean(&code, known.iter().copied()).unwrap_or_else(|| "see docs/lints.md".into());
+                let help = conditions::diagnostic::did_you_mean(&code, known.iter().copied())
+                    .unwrap_or_else(|| "see docs/lints.md".into());
                 return Err(format!("unknown lint `{name}`; {help}"));
             }
             cfg.levels.insert(code, level);
@@ -85,11 +86,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 all.iter().flat_map(|(s, ds)| ds.iter().map(move |d| conditions::diagnostic::to_json(d, s))).collect();
             outln!(
                 "{}",
-                serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings }))
-                    .unwrap_or_default()
+                serde_json::to_string_pretty(
+                    &serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings })
+                )
+                .unwrap_or_default()
             );
         }
-        CheckFormat::Sarif => outln!("{}", serde_json::to_string_pretty(&conditions::sarif::sarif(&all)).unwrap_or_default()),
+        CheckFormat::Sarif => {
+            outln!("{}", serde_json::to_string_pretty(&conditions::sarif::sarif(&all)).unwrap_or_default())
+        }
         CheckFormat::Github => {
             for (sources, diags) in &all {
                 for d in diags {

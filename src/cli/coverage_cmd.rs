@@ -13,14 +13,18 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
     let p = &book.program;
     let doc_name = source.map(str::to_string).or_else(|| p.rulebook.source.clone());
     let Some(doc_name) = doc_name else {
-        eprintln!("error[conditions::no_source]: `{}` names no published document\n  help: add `source \"…\"` to its `rulebook` header, or pass --source FILE", p.rulebook.name);
+        eprintln!(
+            "error[conditions::no_source]: `{}` names no published document\n  help: add `source \"…\"` to its `rulebook` header, or pass --source FILE",
+            p.rulebook.name
+        );
         return ExitCode::from(2);
     };
     let path = Path::new(rulebook);
     let text = if source.is_some() {
         std::fs::read_to_string(&doc_name).map_err(|e| format!("cannot read `{doc_name}`: {e}"))
     } else if path.exists() {
-        let root = if path.is_dir() { path.to_path_buf() } else { path.parent().map(Path::to_path_buf).unwrap_or_default() };
+        let root =
+            if path.is_dir() { path.to_path_buf() } else { path.parent().map(Path::to_path_buf).unwrap_or_default() };
         let file = root.join(&doc_name);
         std::fs::read_to_string(&file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))
     } else {
@@ -42,7 +46,8 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
             outln!("{} — {}", p.rulebook.name, p.rulebook.title);
             outln!(
                 "document: {} of {} non-empty lines present verbatim in a clause",
-                cov.covered_lines, cov.document_lines
+                cov.covered_lines,
+                cov.document_lines
             );
             for m in &cov.missing {
                 outln!(
@@ -70,7 +75,9 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
             for c in &cov.clauses {
                 match c.status {
                     "executable" => outln!("  ✓ {:<22} {}", c.citation, c.holds.join(", ")),
-                    "informational" => outln!("  · {:<22} informational: {}", c.citation, c.reason.clone().unwrap_or_default()),
+                    "informational" => {
+                        outln!("  · {:<22} informational: {}", c.citation, c.reason.clone().unwrap_or_default())
+                    }
                     _ => outln!("  ✗ {:<22} decides nothing and does not say why", c.citation),
                 }
             }

@@ -145,11 +145,15 @@ pub fn run() -> ExitCode {
         }
         Command::Rule { rulebook, facts, batch, rulings, format, lang, explain } => match (facts, batch) {
             (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
-            (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain }),
+            (Some(facts), None) => {
+                rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain })
+            }
             (None, None) => ExitCode::from(2),
         },
         Command::Test { paths } => test_cmd::run(&paths),
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
-        Command::Coverage { rulebook, source, format, strict } => coverage_cmd::run(&rulebook, source.as_deref(), format, strict),
+        Command::Coverage { rulebook, source, format, strict } => {
+            coverage_cmd::run(&rulebook, source.as_deref(), format, strict)
+        }
     }
 }

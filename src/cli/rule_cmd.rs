@@ -3,8 +3,8 @@
 use super::{ExplainLevel, OutputFormat};
 use conditions::check::Checked;
 use conditions::diagnostic::render;
-use conditions::eval::show::Lang;
 use conditions::eval;
+use conditions::eval::show::Lang;
 use conditions::explain::{Explainer, html, markdown, text};
 use conditions::facts::{self, Format};
 use std::io::{IsTerminal, Read};
@@ -22,13 +22,14 @@ pub struct RuleArgs {
 fn read_facts(spec: &str) -> Result<(String, String), String> {
     if spec == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read the facts from standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read the facts from standard input: {e}"))?;
         return Ok(("<stdin>".into(), s));
     }
     let bytes = std::fs::read(spec).map_err(|e| format!("cannot read `{spec}`: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!("`{spec}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to())
-    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("`{spec}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
     Ok((spec.to_string(), text))
 }
 
@@ -63,7 +64,10 @@ pub fn run(args: RuleArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let inputs = match facts::parse(&text, Format::for_path(&origin), &origin).map_err(|d| vec![d]).and_then(|tree| facts::validate(p, &tree, &origin)) {
+    let inputs = match facts::parse(&text, Format::for_path(&origin), &origin)
+        .map_err(|d| vec![d])
+        .and_then(|tree| facts::validate(p, &tree, &origin))
+    {
         Ok(i) => i,
         Err(diags) => {
             eprint!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
@@ -101,7 +105,9 @@ pub fn run(args: RuleArgs) -> ExitCode {
         // that read at least one of its facts or decisions.
         if !explicit {
             let uses_input = ruling.trace.as_ref().is_some_and(|t| {
-                t.nodes.iter().any(|n| !n.facts.is_empty() || n.decisions.iter().any(|d| inputs.decisions[*d as usize].is_some()))
+                t.nodes
+                    .iter()
+                    .any(|n| !n.facts.is_empty() || n.decisions.iter().any(|d| inputs.decisions[*d as usize].is_some()))
             });
             if !uses_input {
                 skipped.push(p.defs[def as usize].name.clone());
@@ -138,7 +144,10 @@ pub fn run(args: RuleArgs) -> ExitCode {
         }
     }
     if reports.is_empty() && !skipped.is_empty() {
-        eprintln!("no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})", skipped[0]);
+        eprintln!(
+            "no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})",
+            skipped[0]
+        );
     }
     ExitCode::SUCCESS
 }

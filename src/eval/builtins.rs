@@ -69,7 +69,9 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 Builtin::All => Value::Bool(true),
                 Builtin::Any => Value::Bool(false),
                 Builtin::Count => Value::int(truth.iter().filter(|t| **t == Some(true)).count() as i128),
-                _ => Value::list(xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect()),
+                _ => Value::list(
+                    xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect(),
+                ),
             })
         }
         Builtin::Map => {
@@ -124,10 +126,20 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             }
             let best = keys.iter().cloned().reduce(|a, c| {
                 let o = cmp(&c, &a);
-                if (b == Builtin::Most && o == Ordering::Greater) || (b == Builtin::Least && o == Ordering::Less) { c } else { a }
+                if (b == Builtin::Most && o == Ordering::Greater) || (b == Builtin::Least && o == Ordering::Less) {
+                    c
+                } else {
+                    a
+                }
             });
             let Some(best) = best else { return Ok(Value::list(Vec::new())) };
-            Ok(Value::list(xs.iter().zip(&keys).filter(|(_, k)| cmp(k, &best) == Ordering::Equal).map(|(x, _)| x.clone()).collect()))
+            Ok(Value::list(
+                xs.iter()
+                    .zip(&keys)
+                    .filter(|(_, k)| cmp(k, &best) == Ordering::Equal)
+                    .map(|(x, _)| x.clone())
+                    .collect(),
+            ))
         }
         Builtin::Distinct => {
             let xs = list(me, &args[0], frame)?;
@@ -289,7 +301,10 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
                         return Err(error(
                             format!(
                                 "the draw must name {places_for_tied} winner(s) among the tied: {}",
-                                tied.iter().map(|&i| super::show::plain(me.p, &xs[i], &elem_ty)).collect::<Vec<_>>().join(", ")
+                                tied.iter()
+                                    .map(|&i| super::show::plain(me.p, &xs[i], &elem_ty))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             ),
                             span,
                         ));

@@ -73,7 +73,11 @@ pub struct Interp<'a> {
 }
 
 enum RuleResult {
-    Applies { value: Value, rule: RuleId, overridden: Vec<RuleId> },
+    Applies {
+        value: Value,
+        rule: RuleId,
+        overridden: Vec<RuleId>,
+    },
     NotApplicable(WhyNot),
     Undetermined(Vec<Need>),
     /// Some rule of this exception tree surely applies; which one (so its value) waits
@@ -178,7 +182,8 @@ impl<'a> Interp<'a> {
         } else {
             None
         };
-        let result = if self.p.defs[def as usize].table.is_some() { self.table(def, &args) } else { self.rules(def, &args) };
+        let result =
+            if self.p.defs[def as usize].table.is_some() { self.table(def, &args) } else { self.rules(def, &args) };
         if let Some(idx) = node {
             self.stack.pop();
             if let Some(t) = self.trace.as_mut() {
@@ -480,7 +485,11 @@ impl<'a> Interp<'a> {
                     row_value(self, i, &mut frame)
                 }
                 [_, j, ..] => Err(Halt::Error(EvalError {
-                    message: format!("several rows of table `{}` match {} (it picks a unique row)", info.name, show_args(p, args)),
+                    message: format!(
+                        "several rows of table `{}` match {} (it picks a unique row)",
+                        info.name,
+                        show_args(p, args)
+                    ),
                     span: Some(table.rows[*j].span),
                 })),
             },
@@ -540,9 +549,10 @@ impl<'a> Interp<'a> {
                     }
                     _ => {
                         let (record, field) = match &self.p.types[t as usize].kind {
-                            TypeKind::Record(fs) => {
-                                (self.p.types[t as usize].name.clone(), fs.get(*i as usize).map_or_else(String::new, |f| f.name.clone()))
-                            }
+                            TypeKind::Record(fs) => (
+                                self.p.types[t as usize].name.clone(),
+                                fs.get(*i as usize).map_or_else(String::new, |f| f.name.clone()),
+                            ),
                             TypeKind::Enum(_) => (String::new(), String::new()),
                         };
                         Err(Halt::Undetermined(vec![Need::Field { record, field }]))
@@ -640,8 +650,14 @@ impl<'a> Interp<'a> {
                             Err(error(format!("`{name}` must name {n} of {all}"), ir.span))
                         }
                     }
-                    (Some(v), _) => Err(error(format!("`{name}` gave {}, which is not among the candidates {all}", show(self, &v)), ir.span)),
-                    (None, _) => Err(Halt::Undetermined(vec![Need::Lot { lot: *lot, candidates: cands.iter().map(|c| show(self, c)).collect() }])),
+                    (Some(v), _) => Err(error(
+                        format!("`{name}` gave {}, which is not among the candidates {all}", show(self, &v)),
+                        ir.span,
+                    )),
+                    (None, _) => Err(Halt::Undetermined(vec![Need::Lot {
+                        lot: *lot,
+                        candidates: cands.iter().map(|c| show(self, c)).collect(),
+                    }])),
                 }
             }
         }
@@ -670,7 +686,9 @@ impl<'a> Interp<'a> {
         let (x, y) = match (self.eval(a, frame), self.eval(b, frame)) {
             (Ok(x), Ok(y)) => (x, y),
             (Err(Halt::Error(e)), _) | (_, Err(Halt::Error(e))) => return Err(Halt::Error(e)),
-            (Err(Halt::Undetermined(n1)), Err(Halt::Undetermined(n2))) => return Err(Halt::Undetermined(merge(n1, n2))),
+            (Err(Halt::Undetermined(n1)), Err(Halt::Undetermined(n2))) => {
+                return Err(Halt::Undetermined(merge(n1, n2)));
+            }
             (Err(h), _) | (_, Err(h)) => return Err(h),
         };
         let overflow = || error("number too large for exact arithmetic", ir.span);

@@ -49,9 +49,9 @@ pub fn debug(p: &Program, v: &Value) -> String {
 
 fn variant_name(p: &Program, t: u32, i: u32, _lang: Lang) -> String {
     match p.types.get(t as usize).map(|t| &t.kind) {
-        Some(TypeKind::Enum(vs)) => vs
-            .get(i as usize)
-            .map_or_else(|| "?".into(), |v| v.label.clone().unwrap_or_else(|| v.name.clone())),
+        Some(TypeKind::Enum(vs)) => {
+            vs.get(i as usize).map_or_else(|| "?".into(), |v| v.label.clone().unwrap_or_else(|| v.name.clone()))
+        }
         _ => "?".into(),
     }
 }
@@ -125,8 +125,20 @@ fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
         let count = count.unwrap_or(n);
         let singular = count == Num::ONE;
         let word = match lang {
-            Lang::En => if singular { unit_en.0 } else { unit_en.1 },
-            Lang::Da => if singular { unit_da.0 } else { unit_da.1 },
+            Lang::En => {
+                if singular {
+                    unit_en.0
+                } else {
+                    unit_en.1
+                }
+            }
+            Lang::Da => {
+                if singular {
+                    unit_da.0
+                } else {
+                    unit_da.1
+                }
+            }
         };
         return format!("{} {word}", number(count, lang, 0));
     }
@@ -149,10 +161,34 @@ fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
 
 pub fn date(d: super::date::Date, lang: Lang) -> String {
     let (y, m, day) = d.ymd();
-    const EN: [&str; 12] =
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-    const DA: [&str; 12] =
-        ["januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober", "november", "december"];
+    const EN: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    const DA: [&str; 12] = [
+        "januar",
+        "februar",
+        "marts",
+        "april",
+        "maj",
+        "juni",
+        "juli",
+        "august",
+        "september",
+        "oktober",
+        "november",
+        "december",
+    ];
     match lang {
         Lang::En => format!("{day} {} {y}", EN[(m - 1) as usize]),
         Lang::Da => format!("{day}. {} {y}", DA[(m - 1) as usize]),

@@ -12,9 +12,15 @@ use crate::syntax::ast::{BinaryOp, Span};
 pub enum Need {
     Fact(FactId),
     /// An optional field left out of a record: the record's type and the field name.
-    Field { record: String, field: String },
+    Field {
+        record: String,
+        field: String,
+    },
     Decision(DecisionId),
-    Lot { lot: DecisionId, candidates: Vec<String> },
+    Lot {
+        lot: DecisionId,
+        candidates: Vec<String>,
+    },
 }
 
 /// A plain, checkable reason: one comparison or condition with its values.

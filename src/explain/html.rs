@@ -64,7 +64,13 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     }
     if full || depth == 0 {
         for n in &s.not_applied {
-            let _ = write!(inner, "<li class=\"no\">✗ <code>{}</code>{}: {}</li>", escape(&n.rule.label), cite_link(&n.rule.citation), rich(&n.reason));
+            let _ = write!(
+                inner,
+                "<li class=\"no\">✗ <code>{}</code>{}: {}</li>",
+                escape(&n.rule.label),
+                cite_link(&n.rule.citation),
+                rich(&n.reason)
+            );
         }
     }
     for c in &s.children {
@@ -95,7 +101,13 @@ blockquote{{margin:.3em 0 1em;padding:.3em 1em;border-left:3px solid #999;backgr
         escape(&r.rulebook_title),
         r.status
     );
-    let _ = writeln!(out, "<h1>{} <code>{}</code></h1>\n<p><em>{}</em></p>", w.ruling, escape(&r.ruling), escape(&r.rulebook_title));
+    let _ = writeln!(
+        out,
+        "<h1>{} <code>{}</code></h1>\n<p><em>{}</em></p>",
+        w.ruling,
+        escape(&r.ruling),
+        escape(&r.rulebook_title)
+    );
     if let Some(q) = &r.question {
         let _ = writeln!(out, "<p>{}</p>", escape(q));
     }

@@ -105,18 +105,24 @@ impl Words {
             (Some(c), false) => format!(", jf. {c}"),
             (None, _) => String::new(),
         };
-        if self.en() { format!("needs the fact `{name}`{doc}{at}") } else { format!("kræver oplysningen `{name}`{doc}{at}") }
-    }
-
-    pub fn needs_field(&self, record: &str, field: &str) -> String {
         if self.en() {
-            format!("needs `{field}` of the {record}")
+            format!("needs the fact `{name}`{doc}{at}")
         } else {
-            format!("kræver `{field}` for {record}")
+            format!("kræver oplysningen `{name}`{doc}{at}")
         }
     }
 
-    pub fn needs_decision(&self, who: &str, citation: Option<&str>, doc: Option<&str>, candidates: &[String]) -> String {
+    pub fn needs_field(&self, record: &str, field: &str) -> String {
+        if self.en() { format!("needs `{field}` of the {record}") } else { format!("kræver `{field}` for {record}") }
+    }
+
+    pub fn needs_decision(
+        &self,
+        who: &str,
+        citation: Option<&str>,
+        doc: Option<&str>,
+        candidates: &[String],
+    ) -> String {
         let doc = doc.map(|d| format!(": {d}")).unwrap_or_default();
         let among = if candidates.is_empty() {
             String::new()
@@ -137,7 +143,11 @@ impl Words {
         if self.en() {
             format!("decided by lot{} between {}, drawn by {who}{doc}", self.under(citation), candidates.join(", "))
         } else {
-            format!("afgøres ved lodtrækning{} mellem {}, foretaget af {who}{doc}", self.under(citation), candidates.join(", "))
+            format!(
+                "afgøres ved lodtrækning{} mellem {}, foretaget af {who}{doc}",
+                self.under(citation),
+                candidates.join(", ")
+            )
         }
     }
 
@@ -146,7 +156,11 @@ impl Words {
     }
 
     pub fn pattern_mismatch(&self, param: &str, value: &str) -> String {
-        if self.en() { format!("it is for another `{param}` (here: {value})") } else { format!("den gælder en anden `{param}` (her: {value})") }
+        if self.en() {
+            format!("it is for another `{param}` (here: {value})")
+        } else {
+            format!("den gælder en anden `{param}` (her: {value})")
+        }
     }
 
     pub fn condition(&self, left: &str, value: &str) -> String {

@@ -10,16 +10,35 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     let pad = "  ".repeat(depth);
     let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) };
     let by = match (&s.decided_by, s.row) {
-        (Some(r), _) => format!(" — {} `{}`{}", w.rule, r.label, r.citation.as_ref().map(|c| format!(", **{c}**")).unwrap_or_default()),
-        (None, Some(row)) => format!(" — {} {}{}", w.row, row + 1, s.citation.as_ref().map(|c| format!(", **{c}**")).unwrap_or_default()),
+        (Some(r), _) => format!(
+            " — {} `{}`{}",
+            w.rule,
+            r.label,
+            r.citation.as_ref().map(|c| format!(", **{c}**")).unwrap_or_default()
+        ),
+        (None, Some(row)) => {
+            format!(" — {} {}{}", w.row, row + 1, s.citation.as_ref().map(|c| format!(", **{c}**")).unwrap_or_default())
+        }
         _ => String::new(),
     };
     let _ = writeln!(out, "{pad}- `{head}` = **{}**{by}", s.answer.replace('*', "\\*"));
     for o in &s.overridden {
-        let _ = writeln!(out, "{pad}  - {} `{}`{}", w.overrides, o.label, o.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{pad}  - {} `{}`{}",
+            w.overrides,
+            o.label,
+            o.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default()
+        );
     }
     for a in &s.also {
-        let _ = writeln!(out, "{pad}  - {} `{}`{}", w.also, a.label, a.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{pad}  - {} `{}`{}",
+            w.also,
+            a.label,
+            a.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default()
+        );
     }
     for b in &s.because {
         let _ = writeln!(out, "{pad}  - {b}");
@@ -78,7 +97,12 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.clauses.is_empty() {
         let _ = writeln!(out, "## {}\n", w.clauses);
         for c in &r.clauses {
-            let _ = writeln!(out, "### {}{}\n", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
+            let _ = writeln!(
+                out,
+                "### {}{}\n",
+                c.citation,
+                c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default()
+            );
             if let Some(t) = &c.text {
                 let _ = writeln!(out, "> {t}\n");
             }

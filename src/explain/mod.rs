@@ -187,7 +187,10 @@ impl<'a> Explainer<'a> {
                 w.comparison(&left, &value(&a.left_value), op, &right, a.holds)
             }
             Some(AtomOp::In) => {
-                let range = a.right.map(|s| self.sources.snippet(s).trim().trim_start_matches("in").trim().to_string()).unwrap_or_default();
+                let range = a
+                    .right
+                    .map(|s| self.sources.snippet(s).trim().trim_start_matches("in").trim().to_string())
+                    .unwrap_or_default();
                 w.membership(&left, &value(&a.left_value), &range, a.holds)
             }
         }
@@ -198,7 +201,8 @@ impl<'a> Explainer<'a> {
         match why {
             WhyNot::Pattern { param, value } => {
                 let info = &self.p.defs[def as usize];
-                let (pname, pty) = info.params.get(*param).cloned().unwrap_or((String::new(), crate::check::types::Type::Error));
+                let (pname, pty) =
+                    info.params.get(*param).cloned().unwrap_or((String::new(), crate::check::types::Type::Error));
                 w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang))
             }
             WhyNot::Condition(atoms) => {
@@ -235,12 +239,7 @@ impl<'a> Explainer<'a> {
             .collect();
         Step {
             name: info.name.clone(),
-            args: n
-                .args
-                .iter()
-                .zip(&info.params)
-                .map(|(a, (_, t))| show::value(self.p, a, t, self.lang))
-                .collect(),
+            args: n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect(),
             description: info.doc.clone(),
             answer,
             citation: self.cite(info.clause),
@@ -263,7 +262,13 @@ impl<'a> Explainer<'a> {
         let info = &self.p.defs[ruling.def as usize];
         let w = self.w();
         let (status, answer, value, needs, error) = match &ruling.outcome {
-            Outcome::Decided(v) => ("decided", show::value(self.p, v, &info.ty, self.lang), Some(to_json(self.p, v, &info.ty)), Vec::new(), None),
+            Outcome::Decided(v) => (
+                "decided",
+                show::value(self.p, v, &info.ty, self.lang),
+                Some(to_json(self.p, v, &info.ty)),
+                Vec::new(),
+                None,
+            ),
             Outcome::Undetermined(ns) => {
                 let needs: Vec<NeedView> = ns.iter().map(|n| self.need(n)).collect();
                 ("undetermined", w.undetermined().to_string(), None, needs, None)
@@ -385,10 +390,14 @@ pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::ty
         (Value::Text(t), _) => serde_json::Value::String(t.to_string()),
         (Value::Date(d), _) => serde_json::Value::String(d.to_string()),
         (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
-            TypeKind::Enum(vs) => serde_json::Value::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone())),
+            TypeKind::Enum(vs) => {
+                serde_json::Value::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone()))
+            }
             _ => serde_json::Value::Null,
         },
-        (Value::List(xs), Type::List(elem)) => serde_json::Value::Array(xs.iter().map(|x| to_json(p, x, elem)).collect()),
+        (Value::List(xs), Type::List(elem)) => {
+            serde_json::Value::Array(xs.iter().map(|x| to_json(p, x, elem)).collect())
+        }
         (Value::List(xs), _) => serde_json::Value::Array(xs.iter().map(|x| to_json(p, x, &Type::Error)).collect()),
         (Value::Record(t, fields), _) => match &p.types[*t as usize].kind {
             TypeKind::Record(fs) => {

@@ -42,7 +42,13 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     if let Some(r) = &s.decided_by {
         let _ = write!(head, "  [{}]", rule_at(w, &r.label, &r.citation));
     } else if let Some(row) = s.row {
-        let _ = write!(head, "  [{} {}{}]", w.row, row + 1, s.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default());
+        let _ = write!(
+            head,
+            "  [{} {}{}]",
+            w.row,
+            row + 1,
+            s.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default()
+        );
     }
     let _ = writeln!(out, "{head}");
     for o in &s.overridden {
@@ -56,7 +62,11 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     }
     if full || depth == 0 {
         for n in &s.not_applied {
-            out.push_str(&wrap(&format!("✗ {}: {}", rule_at(w, &n.rule.label, &n.rule.citation), n.reason), &format!("{pad}    "), 100));
+            out.push_str(&wrap(
+                &format!("✗ {}: {}", rule_at(w, &n.rule.label, &n.rule.citation), n.reason),
+                &format!("{pad}    "),
+                100,
+            ));
         }
     }
     for c in &s.children {
@@ -99,7 +109,8 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.clauses.is_empty() {
         let _ = writeln!(out, "\n{}:", w.clauses);
         for c in &r.clauses {
-            let _ = writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
+            let _ =
+                writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
             if let Some(t) = &c.text {
                 out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
             }

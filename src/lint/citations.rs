@@ -122,15 +122,24 @@ pub fn text_references(p: &Program) -> Vec<Diagnostic> {
             let known = p.citations.contains_key(&r) || p.externals.iter().any(|e| e.citation == r);
             if !known {
                 out.push(
-                    Diagnostic::warning("lint::unresolved_reference", format!("`{}` refers to `{r}`, which is neither a clause nor a declared external reference", c.citation))
-                        .at(c.citation_span, format!("its text mentions {r}"))
-                        .help(format!("declare it: `external \"{r}\" \"<title>\"`")),
+                    Diagnostic::warning(
+                        "lint::unresolved_reference",
+                        format!(
+                            "`{}` refers to `{r}`, which is neither a clause nor a declared external reference",
+                            c.citation
+                        ),
+                    )
+                    .at(c.citation_span, format!("its text mentions {r}"))
+                    .help(format!("declare it: `external \"{r}\" \"<title>\"`")),
                 );
             } else if !c.cites.contains(&r) {
                 out.push(
-                    Diagnostic::warning("lint::uncited_reference", format!("`{}` mentions `{r}` but does not cite it", c.citation))
-                        .at(c.citation_span, format!("its text mentions {r}"))
-                        .help(format!("add `cites \"{r}\"` to the clause")),
+                    Diagnostic::warning(
+                        "lint::uncited_reference",
+                        format!("`{}` mentions `{r}` but does not cite it", c.citation),
+                    )
+                    .at(c.citation_span, format!("its text mentions {r}"))
+                    .help(format!("add `cites \"{r}\"` to the clause")),
                 );
             }
         }

@@ -79,11 +79,14 @@ fn fidelity(checked: &Checked, doc: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let at = p.rulebook.span;
     for m in cov.missing {
-        let mut d = Diagnostic::error("lint::source_missing", format!("line {} of the published document is in no clause: “{}”", m.line, m.text))
-            .help(match (&m.nearest, &m.first_difference) {
-                (Some(c), Some(diff)) if c != "rulebook" => format!("nearest clause `{c}` differs at {diff}"),
-                _ => "quote it verbatim in the clause it belongs to".into(),
-            });
+        let mut d = Diagnostic::error(
+            "lint::source_missing",
+            format!("line {} of the published document is in no clause: “{}”", m.line, m.text),
+        )
+        .help(match (&m.nearest, &m.first_difference) {
+            (Some(c), Some(diff)) if c != "rulebook" => format!("nearest clause `{c}` differs at {diff}"),
+            _ => "quote it verbatim in the clause it belongs to".into(),
+        });
         if let Some(c) = m.nearest.as_ref().and_then(|c| p.citations.get(c)) {
             d = d.at(p.clause(*c).citation_span, "nearest clause");
         } else {
@@ -94,9 +97,15 @@ fn fidelity(checked: &Checked, doc: &str) -> Vec<Diagnostic> {
     for s in cov.stray {
         let span = p.citations.get(&s.citation).map_or(at, |c| p.clause(*c).citation_span);
         out.push(
-            Diagnostic::error("lint::source_stray", format!("the text of `{}` is not in the published document", s.citation))
-                .at(span, "text differs from the document")
-                .help(s.first_difference.map_or("quote the clause exactly as printed".into(), |d| format!("first difference at {d}"))),
+            Diagnostic::error(
+                "lint::source_stray",
+                format!("the text of `{}` is not in the published document", s.citation),
+            )
+            .at(span, "text differs from the document")
+            .help(
+                s.first_difference
+                    .map_or("quote the clause exactly as printed".into(), |d| format!("first difference at {d}")),
+            ),
         );
     }
     out
@@ -141,7 +150,9 @@ fn apply_allows(checked: &Checked, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         .into_iter()
         .filter(|d| {
             let Some(s) = d.primary_span() else { return true };
-            !allowed.iter().any(|(code, scope)| code == d.code && scope.file == s.file && scope.start <= s.start && s.end <= scope.end)
+            !allowed.iter().any(|(code, scope)| {
+                code == d.code && scope.file == s.file && scope.start <= s.start && s.end <= scope.end
+            })
         })
         .collect();
     out.append(&mut problems);
@@ -186,8 +197,13 @@ impl Config {
 /// Lints a rulebook read from `root` (a folder, or a single `.cond` file): the published
 /// document is its `source` setting (or `source`), the tested rulings come from `cases/`.
 pub fn for_rulebook(root: &std::path::Path, checked: &Checked, source: Option<&std::path::Path>) -> Vec<Diagnostic> {
-    let dir = if root.is_dir() { root.to_path_buf() } else { root.parent().map(std::path::PathBuf::from).unwrap_or_default() };
-    let doc_path = source.map(std::path::PathBuf::from).or_else(|| checked.program.rulebook.source.as_ref().map(|s| dir.join(s)));
+    let dir = if root.is_dir() {
+        root.to_path_buf()
+    } else {
+        root.parent().map(std::path::PathBuf::from).unwrap_or_default()
+    };
+    let doc_path =
+        source.map(std::path::PathBuf::from).or_else(|| checked.program.rulebook.source.as_ref().map(|s| dir.join(s)));
     let mut out = Vec::new();
     let document = match doc_path.as_ref().map(std::fs::read_to_string) {
         Some(Ok(t)) => Some(t),

@@ -21,18 +21,34 @@ fn patterns_overlap(p: &Program, def: &DefInfo, a: &RuleInfo, b: &RuleInfo) -> O
     }
     let combos = combinations(&columns)?;
     Some(combos.iter().any(|combo| {
-        [a, b].iter().all(|r| r.patterns.iter().zip(combo).zip(&columns).all(|((pat, &i), col)| matches(pat, &col[i].value)))
+        [a, b]
+            .iter()
+            .all(|r| r.patterns.iter().zip(combo).zip(&columns).all(|((pat, &i), col)| matches(pat, &col[i].value)))
     }))
 }
 
 /// One conjunct of a condition: `expr op constant`, or a truth value of an expression.
 enum Conjunct {
-    Cmp { expr: String, op: BinaryOp, value: Value },
+    Cmp {
+        expr: String,
+        op: BinaryOp,
+        value: Value,
+    },
     /// A comparison of two expressions, neither a constant.
-    Rel { left: String, op: BinaryOp, right: String },
+    Rel {
+        left: String,
+        op: BinaryOp,
+        right: String,
+    },
     /// Membership in a list of constants: `round in [Semifinal, Final]`.
-    OneOf { expr: String, values: Vec<Value> },
-    Truth { expr: String, holds: bool },
+    OneOf {
+        expr: String,
+        values: Vec<Value>,
+    },
+    Truth {
+        expr: String,
+        holds: bool,
+    },
 }
 
 fn flip(op: BinaryOp) -> BinaryOp {
@@ -48,10 +64,7 @@ fn flip(op: BinaryOp) -> BinaryOp {
 /// Whether `l op1 r` and `l op2 r` can both hold.
 fn ops_compatible(op1: BinaryOp, op2: BinaryOp) -> bool {
     use BinaryOp::*;
-    !matches!(
-        (op1, op2),
-        (Lt, Gt | Ge | Eq) | (Gt, Lt | Le | Eq) | (Le, Gt) | (Ge, Lt) | (Eq, Lt | Gt | Ne) | (Ne, Eq)
-    )
+    !matches!((op1, op2), (Lt, Gt | Ge | Eq) | (Gt, Lt | Le | Eq) | (Le, Gt) | (Ge, Lt) | (Eq, Lt | Gt | Ne) | (Ne, Eq))
 }
 
 fn snippet(sources: &SourceMap, ir: &Ir) -> String {
@@ -66,11 +79,18 @@ fn conjuncts(ir: &Ir, sources: &SourceMap, out: &mut Vec<Conjunct>) {
         }
         IrKind::Not(x) => out.push(Conjunct::Truth { expr: snippet(sources, x), holds: false }),
         IrKind::InList(x, list) => match &list.kind {
-            IrKind::List(items) if items.iter().all(|i| matches!(i.kind, IrKind::Const(_))) => out.push(Conjunct::OneOf {
-                expr: snippet(sources, x),
-                values: items.iter().filter_map(|i| if let IrKind::Const(v) = &i.kind { Some(v.clone()) } else { None }).collect(),
-            }),
-            IrKind::Const(Value::List(vs)) => out.push(Conjunct::OneOf { expr: snippet(sources, x), values: vs.to_vec() }),
+            IrKind::List(items) if items.iter().all(|i| matches!(i.kind, IrKind::Const(_))) => {
+                out.push(Conjunct::OneOf {
+                    expr: snippet(sources, x),
+                    values: items
+                        .iter()
+                        .filter_map(|i| if let IrKind::Const(v) = &i.kind { Some(v.clone()) } else { None })
+                        .collect(),
+                })
+            }
+            IrKind::Const(Value::List(vs)) => {
+                out.push(Conjunct::OneOf { expr: snippet(sources, x), values: vs.to_vec() })
+            }
             _ => {}
         },
         IrKind::Binary(op, a, b) if op.is_comparison() => match (&a.kind, &b.kind) {
@@ -135,7 +155,8 @@ fn guards_exclusive(a: &RuleInfo, b: &RuleInfo, sources: &SourceMap) -> bool {
                 e1 == e2 && !values.iter().any(|v| compatible(BinaryOp::Eq, v, *op, value))
             }
             (Conjunct::Rel { left: l1, op: o1, right: r1 }, Conjunct::Rel { left: l2, op: o2, right: r2 }) => {
-                (l1 == l2 && r1 == r2 && !ops_compatible(*o1, *o2)) || (l1 == r2 && r1 == l2 && !ops_compatible(*o1, flip(*o2)))
+                (l1 == l2 && r1 == r2 && !ops_compatible(*o1, *o2))
+                    || (l1 == r2 && r1 == l2 && !ops_compatible(*o1, flip(*o2)))
             }
             _ => false,
         })
@@ -186,7 +207,14 @@ pub fn conflicts(p: &Program, sources: &SourceMap) -> Vec<Diagnostic> {
                     out.push(
                         Diagnostic::error(
                             "lint::conflict",
-                            format!("rules `{}`{} and `{}`{} both always apply to `{}`", a.label, cite(a), b.label, cite(b), def.name),
+                            format!(
+                                "rules `{}`{} and `{}`{} both always apply to `{}`",
+                                a.label,
+                                cite(a),
+                                b.label,
+                                cite(b),
+                                def.name
+                            ),
                         )
                         .at(b.span, "applies whenever the other does")
                         .at(a.span, "always applies")
@@ -234,10 +262,13 @@ pub fn dead(p: &Program) -> Vec<Diagnostic> {
             let def = &p.defs[r.def as usize];
             if patterns_overlap(p, def, r, b) == Some(false) {
                 out.push(
-                    Diagnostic::warning("lint::exception_never_meets", format!("`{}` overrides `{}`, but they never concern the same arguments", r.label, b.label))
-                        .at(r.span, "an exception for other arguments")
-                        .at(b.span, "the rule it names")
-                        .help("an exception must be able to apply where its rule does"),
+                    Diagnostic::warning(
+                        "lint::exception_never_meets",
+                        format!("`{}` overrides `{}`, but they never concern the same arguments", r.label, b.label),
+                    )
+                    .at(r.span, "an exception for other arguments")
+                    .at(b.span, "the rule it names")
+                    .help("an exception must be able to apply where its rule does"),
                 );
             }
         }
@@ -339,9 +370,12 @@ pub fn unused(p: &Program, tested: Option<&HashSet<String>>) -> Vec<Diagnostic> 
     for e in &p.externals {
         if !cited.contains(e.citation.as_str()) {
             out.push(
-                Diagnostic::warning("lint::unused_external", format!("external reference `{}` is never cited", e.citation))
-                    .at(e.span, "declared here")
-                    .help("cite it from the clause that refers to it (`cites \"…\"`), or remove it"),
+                Diagnostic::warning(
+                    "lint::unused_external",
+                    format!("external reference `{}` is never cited", e.citation),
+                )
+                .at(e.span, "declared here")
+                .help("cite it from the clause that refers to it (`cites \"…\"`), or remove it"),
             );
         }
     }
@@ -349,9 +383,12 @@ pub fn unused(p: &Program, tested: Option<&HashSet<String>>) -> Vec<Diagnostic> 
         for d in &p.defs {
             if d.is_ruling() && !tested.contains(&d.name) {
                 out.push(
-                    Diagnostic::warning("lint::untested_ruling", format!("no case file asks for the ruling `{}`", d.name))
-                        .at(d.span, "never exercised by the case suite")
-                        .help("add a case file under cases/ with `[[expect]] ruling = \"…\"`"),
+                    Diagnostic::warning(
+                        "lint::untested_ruling",
+                        format!("no case file asks for the ruling `{}`", d.name),
+                    )
+                    .at(d.span, "never exercised by the case suite")
+                    .help("add a case file under cases/ with `[[expect]] ruling = \"…\"`"),
                 );
             }
         }
@@ -372,16 +409,22 @@ pub fn clauses(p: &Program) -> Vec<Diagnostic> {
     for (i, c) in p.clauses.iter().enumerate() {
         if !holds[i] && c.informational.is_none() {
             out.push(
-                Diagnostic::warning("lint::undecided_clause", format!("clause `{}` decides nothing and does not say why", c.citation))
-                    .at(c.citation_span, "no rules, no `informational`")
-                    .help("make it executable, or add `informational \"<why it decides nothing>\"`"),
+                Diagnostic::warning(
+                    "lint::undecided_clause",
+                    format!("clause `{}` decides nothing and does not say why", c.citation),
+                )
+                .at(c.citation_span, "no rules, no `informational`")
+                .help("make it executable, or add `informational \"<why it decides nothing>\"`"),
             );
         }
         if holds[i] && c.text.is_none() {
             out.push(
-                Diagnostic::warning("lint::executable_without_text", format!("clause `{}` has rules but no text", c.citation))
-                    .at(c.citation_span, "nothing to quote")
-                    .help("quote the clause as printed: `text \"\"\"…\"\"\"`"),
+                Diagnostic::warning(
+                    "lint::executable_without_text",
+                    format!("clause `{}` has rules but no text", c.citation),
+                )
+                .at(c.citation_span, "nothing to quote")
+                .help("quote the clause as printed: `text \"\"\"…\"\"\"`"),
             );
         }
     }

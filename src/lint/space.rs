@@ -58,7 +58,10 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
         ]),
         Type::Enum(t) => match &p.types[*t as usize].kind {
             TypeKind::Enum(vs) => Some(
-                vs.iter().enumerate().map(|(i, v)| Piece { value: Value::Enum(*t, i as u32), label: v.name.clone() }).collect(),
+                vs.iter()
+                    .enumerate()
+                    .map(|(i, v)| Piece { value: Value::Enum(*t, i as u32), label: v.name.clone() })
+                    .collect(),
             ),
             TypeKind::Record(_) => None,
         },
@@ -119,7 +122,10 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
             let one = Num::ONE;
             if !bounded_below || lowest.is_none() {
                 let below = if integral { points[0].sub(one)? } else { points[0].sub(one)? };
-                out.push(Piece { value: make(below), label: format!("..={}", shown(if integral { below } else { points[0] }, ty)) });
+                out.push(Piece {
+                    value: make(below),
+                    label: format!("..={}", shown(if integral { below } else { points[0] }, ty)),
+                });
             }
             for (i, &pt) in points.iter().enumerate() {
                 if lowest.is_some_and(|l| pt < l) && bounded_below {
@@ -132,7 +138,11 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
                     match next {
                         Some(nx) if from < nx => {
                             let to = nx.sub(one)?;
-                            let label = if from == to { shown(from, ty) } else { format!("{}..={}", shown(from, ty), shown(to, ty)) };
+                            let label = if from == to {
+                                shown(from, ty)
+                            } else {
+                                format!("{}..={}", shown(from, ty), shown(to, ty))
+                            };
                             out.push(Piece { value: make(from), label });
                         }
                         Some(_) => {}

@@ -23,9 +23,12 @@ pub fn lint(p: &Program) -> Vec<Diagnostic> {
                 Some(c) => columns.push(c),
                 None => {
                     out.push(
-                        Diagnostic::warning("lint::table_not_analysed", format!("table `{}` cannot be checked for gaps and overlaps", def.name))
-                            .at(def.span, format!("column `{pname}` is not a number, date, enum, bool or text"))
-                            .help("the analysis covers numbers, dates, enums, truth values and text literals"),
+                        Diagnostic::warning(
+                            "lint::table_not_analysed",
+                            format!("table `{}` cannot be checked for gaps and overlaps", def.name),
+                        )
+                        .at(def.span, format!("column `{pname}` is not a number, date, enum, bool or text"))
+                        .help("the analysis covers numbers, dates, enums, truth values and text literals"),
                     );
                     columns.clear();
                     break;
@@ -37,9 +40,12 @@ pub fn lint(p: &Program) -> Vec<Diagnostic> {
         }
         let Some(combos) = combinations(&columns) else {
             out.push(
-                Diagnostic::warning("lint::table_not_analysed", format!("table `{}` is too large to check for gaps and overlaps", def.name))
-                    .at(def.span, "too many combinations of keys")
-                    .help("split the table, or accept that its gaps are not checked"),
+                Diagnostic::warning(
+                    "lint::table_not_analysed",
+                    format!("table `{}` is too large to check for gaps and overlaps", def.name),
+                )
+                .at(def.span, "too many combinations of keys")
+                .help("split the table, or accept that its gaps are not checked"),
             );
             continue;
         };
@@ -51,7 +57,9 @@ pub fn lint(p: &Program) -> Vec<Diagnostic> {
                 .rows
                 .iter()
                 .enumerate()
-                .filter(|(_, row)| row.keys.iter().zip(combo).zip(&columns).all(|((k, &i), col)| matches(k, &col[i].value)))
+                .filter(|(_, row)| {
+                    row.keys.iter().zip(combo).zip(&columns).all(|((k, &i), col)| matches(k, &col[i].value))
+                })
                 .map(|(n, _)| n)
                 .collect();
             match hits.as_slice() {
@@ -69,26 +77,37 @@ pub fn lint(p: &Program) -> Vec<Diagnostic> {
             let shown: Vec<&str> = gaps.iter().take(SHOW).map(String::as_str).collect();
             let more = if gaps.len() > SHOW { format!(" and {} more", gaps.len() - SHOW) } else { String::new() };
             out.push(
-                Diagnostic::error("lint::table_gap", format!("no row of table `{}` covers {}{more}", def.name, shown.join(", ")))
-                    .at(def.span, format!("uncovered: {}", shown.join(", ")))
-                    .help("add a row for these values, or a last row `_ => …` if one answer fits them all"),
+                Diagnostic::error(
+                    "lint::table_gap",
+                    format!("no row of table `{}` covers {}{more}", def.name, shown.join(", ")),
+                )
+                .at(def.span, format!("uncovered: {}", shown.join(", ")))
+                .help("add a row for these values, or a last row `_ => …` if one answer fits them all"),
             );
         }
         for (a, b, at) in overlaps {
             out.push(
-                Diagnostic::error("lint::table_overlap", format!("rows {} and {} of table `{}` both match {at}", a + 1, b + 1, def.name))
-                    .at(table.rows[b].span, format!("also matches {at}"))
-                    .at(table.rows[a].span, format!("matches {at}"))
-                    .help("under `pick unique` the rows must not overlap; narrow one, or use `pick first` if order is meant"),
+                Diagnostic::error(
+                    "lint::table_overlap",
+                    format!("rows {} and {} of table `{}` both match {at}", a + 1, b + 1, def.name),
+                )
+                .at(table.rows[b].span, format!("also matches {at}"))
+                .at(table.rows[a].span, format!("matches {at}"))
+                .help(
+                    "under `pick unique` the rows must not overlap; narrow one, or use `pick first` if order is meant",
+                ),
             );
         }
         if table.policy == Policy::First {
             for (i, hit) in first_hits.iter().enumerate() {
                 if !hit {
                     out.push(
-                        Diagnostic::warning("lint::shadowed_row", format!("row {} of table `{}` can never be picked", i + 1, def.name))
-                            .at(table.rows[i].span, "every value it matches is taken by an earlier row")
-                            .help("remove the row, or move it above the rows that shadow it"),
+                        Diagnostic::warning(
+                            "lint::shadowed_row",
+                            format!("row {} of table `{}` can never be picked", i + 1, def.name),
+                        )
+                        .at(table.rows[i].span, "every value it matches is taken by an earlier row")
+                        .help("remove the row, or move it above the rows that shadow it"),
                     );
                 }
             }

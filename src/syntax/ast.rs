@@ -112,7 +112,9 @@ pub enum ClausePart {
 impl ClausePart {
     pub fn span(&self) -> Span {
         match self {
-            ClausePart::Heading(s) | ClausePart::Text(s) | ClausePart::Gloss(s) | ClausePart::Informational(s) => s.span,
+            ClausePart::Heading(s) | ClausePart::Text(s) | ClausePart::Gloss(s) | ClausePart::Informational(s) => {
+                s.span
+            }
             ClausePart::Cites(v) => v.first().map_or(Span::default(), |s| s.span),
             ClausePart::Decl(d) => d.span(),
         }
@@ -339,7 +341,12 @@ pub enum PatternAtom {
     /// An enum variant, or (in rule heads) a name bound to the argument.
     Name(Ident),
     Literal(Literal),
-    Range { lo: Option<Literal>, hi: Option<Literal>, inclusive: bool, span: Span },
+    Range {
+        lo: Option<Literal>,
+        hi: Option<Literal>,
+        inclusive: bool,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -111,9 +111,12 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
             b'"' if text[i..].starts_with("\"\"\"") => match text[i + 3..].find("\"\"\"") {
                 Some(end) => i += end + 5,
                 None => {
-                    return Err(Diagnostic::error("conditions::unclosed_string", "this `\"\"\"` string is never closed")
-                        .at(Span::new(file, i, i + 3), "opened here")
-                        .help("end the text with `\"\"\"`"));
+                    return Err(Diagnostic::error(
+                        "conditions::unclosed_string",
+                        "this `\"\"\"` string is never closed",
+                    )
+                    .at(Span::new(file, i, i + 3), "opened here")
+                    .help("end the text with `\"\"\"`"));
                 }
             },
             b'"' => {
@@ -123,9 +126,12 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
                     if bytes[i] == b'\\' {
                         i += 1;
                     } else if bytes[i] == b'\n' {
-                        return Err(Diagnostic::error("conditions::unclosed_string", "this string is not closed on its line")
-                            .at(Span::new(file, start, i), "opened here")
-                            .help("close it with `\"`, or use `\"\"\"…\"\"\"` for text over several lines"));
+                        return Err(Diagnostic::error(
+                            "conditions::unclosed_string",
+                            "this string is not closed on its line",
+                        )
+                        .at(Span::new(file, start, i), "opened here")
+                        .help("close it with `\"`, or use `\"\"\"…\"\"\"` for text over several lines"));
                     }
                     i += 1;
                 }
@@ -166,8 +172,17 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::quantity | Rule::number => "a number",
         Rule::date => "a date (YYYY-MM-DD)",
         Rule::boolean => "`true` or `false`",
-        Rule::expr | Rule::or_expr | Rule::and_expr | Rule::not_expr | Rule::cmp_expr | Rule::sum_expr
-        | Rule::prod_expr | Rule::neg_expr | Rule::postfix | Rule::let_expr | Rule::if_expr => "an expression",
+        Rule::expr
+        | Rule::or_expr
+        | Rule::and_expr
+        | Rule::not_expr
+        | Rule::cmp_expr
+        | Rule::sum_expr
+        | Rule::prod_expr
+        | Rule::neg_expr
+        | Rule::postfix
+        | Rule::let_expr
+        | Rule::if_expr => "an expression",
         Rule::cmp_op => "a comparison",
         Rule::sum_op | Rule::prod_op => "an operator",
         Rule::kw_and | Rule::kw_or => "`and` or `or`",
@@ -221,7 +236,12 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
             words.sort();
             words.dedup();
             // Beside something specific, "a new clause could start here" is noise.
-            let top = ["`rulebook`", "`clause`", "end of file", "a declaration (`fact`, `def`, `ruling`, `rule`, `table`, …)"];
+            let top = [
+                "`rulebook`",
+                "`clause`",
+                "end of file",
+                "a declaration (`fact`, `def`, `ruling`, `rule`, `table`, …)",
+            ];
             if words.iter().any(|w| !top.contains(w)) {
                 words.retain(|w| !top.contains(w));
             }
@@ -575,9 +595,7 @@ impl Builder<'_> {
     fn expr(&self, p: P) -> Expr {
         let span = self.span(&p);
         match p.as_rule() {
-            Rule::expr | Rule::not_expr | Rule::neg_expr | Rule::postfix
-                if p.clone().into_inner().count() == 1 =>
-            {
+            Rule::expr | Rule::not_expr | Rule::neg_expr | Rule::postfix if p.clone().into_inner().count() == 1 => {
                 self.expr(first(p))
             }
             Rule::let_expr => {
