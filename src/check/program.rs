@@ -167,6 +167,44 @@ pub struct Ir {
     pub span: Span,
 }
 
+impl Ir {
+    /// Calls `f` on this expression and every expression inside it.
+    pub fn visit(&self, f: &mut impl FnMut(&Ir)) {
+        f(self);
+        match &self.kind {
+            IrKind::Const(_) | IrKind::Local(_) | IrKind::Fact(_) | IrKind::Decision(_) => {}
+            IrKind::Field(x, _) | IrKind::Not(x) | IrKind::Neg(x) => x.visit(f),
+            IrKind::Draw(_, x, n) => {
+                x.visit(f);
+                if let Some(n) = n {
+                    n.visit(f);
+                }
+            }
+            IrKind::Call(_, xs) | IrKind::List(xs) => xs.iter().for_each(|a| a.visit(f)),
+            IrKind::Record(_, xs) => xs.iter().flatten().for_each(|a| a.visit(f)),
+            IrKind::Binary(_, a, b) | IrKind::InList(a, b) | IrKind::Let(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            IrKind::InRange { x, lo, hi, .. } => {
+                x.visit(f);
+                lo.iter().chain(hi.iter()).for_each(|a| a.visit(f));
+            }
+            IrKind::If(a, b, c) => {
+                a.visit(f);
+                b.visit(f);
+                c.visit(f);
+            }
+            IrKind::Builtin(_, xs, lam) => {
+                xs.iter().for_each(|a| a.visit(f));
+                if let Some(l) = lam {
+                    l.body.visit(f);
+                }
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
     Count,

@@ -443,39 +443,11 @@ fn check_def_cycles(program: &Program, diags: &mut Vec<Diagnostic>) {
 }
 
 pub fn calls(ir: &Ir, out: &mut Vec<usize>) {
-    match &ir.kind {
-        IrKind::Call(d, args) => {
-            out.push(*d as usize);
-            args.iter().for_each(|a| calls(a, out));
+    ir.visit(&mut |x| {
+        if let IrKind::Call(d, _) = x.kind {
+            out.push(d as usize);
         }
-        IrKind::Const(_) | IrKind::Local(_) | IrKind::Fact(_) | IrKind::Decision(_) => {}
-        IrKind::Field(x, _) | IrKind::Not(x) | IrKind::Neg(x) | IrKind::Draw(_, x, None) => calls(x, out),
-        IrKind::Draw(_, x, Some(n)) => {
-            calls(x, out);
-            calls(n, out);
-        }
-        IrKind::List(xs) => xs.iter().for_each(|a| calls(a, out)),
-        IrKind::Record(_, xs) => xs.iter().flatten().for_each(|a| calls(a, out)),
-        IrKind::Binary(_, a, b) | IrKind::InList(a, b) | IrKind::Let(_, a, b) => {
-            calls(a, out);
-            calls(b, out);
-        }
-        IrKind::InRange { x, lo, hi, .. } => {
-            calls(x, out);
-            lo.iter().chain(hi.iter()).for_each(|a| calls(a, out));
-        }
-        IrKind::If(a, b, c) => {
-            calls(a, out);
-            calls(b, out);
-            calls(c, out);
-        }
-        IrKind::Builtin(_, xs, lam) => {
-            xs.iter().for_each(|a| calls(a, out));
-            if let Some(l) = lam {
-                calls(&l.body, out);
-            }
-        }
-    }
+    });
 }
 
 /// Reports `cites` entries that name neither a clause nor a declared external.

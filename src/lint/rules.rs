@@ -277,48 +277,18 @@ pub fn dead(p: &Program) -> Vec<Diagnostic> {
 }
 
 fn walk(ir: &Ir, facts: &mut HashSet<u32>, decisions: &mut HashSet<u32>, defs: &mut HashSet<u32>) {
-    match &ir.kind {
+    ir.visit(&mut |x| match x.kind {
         IrKind::Fact(f) => {
-            facts.insert(*f);
+            facts.insert(f);
         }
-        IrKind::Decision(d) => {
-            decisions.insert(*d);
+        IrKind::Decision(d) | IrKind::Draw(d, ..) => {
+            decisions.insert(d);
         }
-        IrKind::Draw(d, x, n) => {
-            decisions.insert(*d);
-            walk(x, facts, decisions, defs);
-            if let Some(n) = n {
-                walk(n, facts, decisions, defs);
-            }
+        IrKind::Call(d, _) => {
+            defs.insert(d);
         }
-        IrKind::Call(d, args) => {
-            defs.insert(*d);
-            args.iter().for_each(|a| walk(a, facts, decisions, defs));
-        }
-        IrKind::Const(_) | IrKind::Local(_) => {}
-        IrKind::Field(x, _) | IrKind::Not(x) | IrKind::Neg(x) => walk(x, facts, decisions, defs),
-        IrKind::List(xs) => xs.iter().for_each(|a| walk(a, facts, decisions, defs)),
-        IrKind::Record(_, xs) => xs.iter().flatten().for_each(|a| walk(a, facts, decisions, defs)),
-        IrKind::Binary(_, a, b) | IrKind::InList(a, b) | IrKind::Let(_, a, b) => {
-            walk(a, facts, decisions, defs);
-            walk(b, facts, decisions, defs);
-        }
-        IrKind::InRange { x, lo, hi, .. } => {
-            walk(x, facts, decisions, defs);
-            lo.iter().chain(hi.iter()).for_each(|a| walk(a, facts, decisions, defs));
-        }
-        IrKind::If(a, b, c) => {
-            walk(a, facts, decisions, defs);
-            walk(b, facts, decisions, defs);
-            walk(c, facts, decisions, defs);
-        }
-        IrKind::Builtin(_, xs, lam) => {
-            xs.iter().for_each(|a| walk(a, facts, decisions, defs));
-            if let Some(l) = lam {
-                walk(&l.body, facts, decisions, defs);
-            }
-        }
-    }
+        _ => {}
+    });
 }
 
 /// Facts, decisions, definitions and external references that nothing uses; rulings no
