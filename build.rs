@@ -7,8 +7,12 @@ use std::path::Path;
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions");
     println!("cargo:rerun-if-changed=conditions");
-    let mut out = String::from("/// Bundled rulebooks: name, then (path, text) of each file.\npub static BUNDLED: &[(&str, &[(&str, &str)])] = &[\n");
-    let mut books: Vec<_> = std::fs::read_dir(&root).map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect()).unwrap_or_default();
+    let mut out = String::from(
+        "/// Bundled rulebooks: name, then (path, text) of each file.\npub static BUNDLED: &[(&str, &[(&str, &str)])] = &[\n",
+    );
+    let mut books: Vec<_> = std::fs::read_dir(&root)
+        .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .unwrap_or_default();
     books.sort();
     for book in books {
         let name = book.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
