@@ -58,7 +58,7 @@ pub enum ExplainLevel {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check rulebooks for errors: syntax, names, types, cycles, citations.
+    /// Check rulebooks: errors (syntax, names, types, cycles, citations), then the lints (docs/lints.md).
     Check {
         /// Rulebook folders or `.cond` files; a folder of rulebook folders checks each.
         #[arg(default_value = "conditions")]
@@ -90,12 +90,12 @@ enum Command {
         /// ruling per line out, in order, using every core.
         #[arg(long)]
         batch: Option<String>,
-        /// The rulings wanted (default: every ruling the facts allow).
+        /// The rulings wanted (default: every ruling that reads one of the given facts or decisions).
         #[arg(long = "ruling")]
         rulings: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: OutputFormat,
-        /// Language of the explanation (`da` or `en`); clause texts are quoted as printed.
+        /// Language of the explanation, `da` or `en` (default: the rulebook's); clause texts are quoted as printed.
         #[arg(long)]
         lang: Option<String>,
         #[arg(long, value_enum, default_value = "brief")]
