@@ -7,20 +7,26 @@ use crate::eval::show::Lang;
 use std::fmt::Write;
 
 fn wrap(text: &str, indent: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
+    let mut out = String::with_capacity(text.len() + text.len() / 16 * (indent.len() + 1) + indent.len() + 1);
+    let room = width.saturating_sub(indent.len());
+    let mut line_len = 0usize;
     for word in text.split_whitespace() {
-        if !line.is_empty() && indent.len() + line.chars().count() + 1 + word.chars().count() > width {
-            let _ = writeln!(out, "{indent}{line}");
-            line.clear();
+        let w = word.chars().count();
+        if line_len > 0 && line_len + 1 + w > room {
+            out.push('\n');
+            line_len = 0;
         }
-        if !line.is_empty() {
-            line.push(' ');
+        if line_len == 0 {
+            out.push_str(indent);
+        } else {
+            out.push(' ');
+            line_len += 1;
         }
-        line.push_str(word);
+        out.push_str(word);
+        line_len += w;
     }
-    if !line.is_empty() {
-        let _ = writeln!(out, "{indent}{line}");
+    if line_len > 0 {
+        out.push('\n');
     }
     out
 }
