@@ -181,6 +181,29 @@ fn native_304(f: &Native304) -> Option<Decimal> {
     Some((Decimal::from(2) * km * rate + amount(&f.afgift) - Decimal::from(200) * rate).max(Decimal::ZERO))
 }
 
+/// The native program's batch: the lines split among threads, each line deserialised by
+/// `rule_line` into a struct and answered by a plain function, JSON lines out.
+fn native_batch(text: &str, threads: usize, rule_line: fn(usize, &str) -> serde_json::Value) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    let per = lines.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = lines
+            .chunks(per)
+            .map(|chunk| {
+                s.spawn(move || {
+                    let mut out = Vec::with_capacity(chunk.len() * 64);
+                    for (i, l) in chunk.iter().enumerate() {
+                        serde_json::to_writer(&mut out, &rule_line(i, l)).expect("write");
+                        out.push(b'\n');
+                    }
+                    out.len()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).sum()
+    })
+}
+
 fn flight_lines(n: usize) -> String {
     let mut s = String::with_capacity(n * 80);
     for i in 0..n {
@@ -220,28 +243,11 @@ fn bench_batch(cr: &mut Criterion) {
     });
     g.bench_function("gnt_flights/native", |b| {
         b.iter(|| {
-            let lines: Vec<&str> = flights.lines().collect();
-            let per = lines.len().div_ceil(threads);
-            let parts: Vec<Vec<u8>> = std::thread::scope(|s| {
-                let hs: Vec<_> = lines
-                    .chunks(per)
-                    .map(|chunk| {
-                        s.spawn(move || {
-                            let mut out = Vec::with_capacity(chunk.len() * 64);
-                            for (i, l) in chunk.iter().enumerate() {
-                                let f: NativeFlightFacts = serde_json::from_str(l).expect("json");
-                                let mp = Decimal::from_str(&f.player.masterpoints.to_string()).unwrap_or_default();
-                                let v = serde_json::json!({"line": i + 1, "flights": {"status": "decided", "value": native_flights(mp, f.player.life_master)}});
-                                serde_json::to_writer(&mut out, &v).expect("write");
-                                out.push(b'\n');
-                            }
-                            out
-                        })
-                    })
-                    .collect();
-                hs.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-            });
-            black_box(parts.iter().map(Vec::len).sum::<usize>())
+            black_box(native_batch(&flights, threads, |i, l| {
+                let f: NativeFlightFacts = serde_json::from_str(l).expect("json");
+                let mp = Decimal::from_str(&f.player.masterpoints.to_string()).unwrap_or_default();
+                serde_json::json!({"line": i + 1, "flights": {"status": "decided", "value": native_flights(mp, f.player.life_master)}})
+            }))
         })
     });
     let dbf_text = dbf_lines(n);
@@ -256,27 +262,10 @@ fn bench_batch(cr: &mut Criterion) {
     });
     g.bench_function("dbf_304B1/native", |b| {
         b.iter(|| {
-            let lines: Vec<&str> = dbf_text.lines().collect();
-            let per = lines.len().div_ceil(threads);
-            let parts: Vec<Vec<u8>> = std::thread::scope(|s| {
-                let hs: Vec<_> = lines
-                    .chunks(per)
-                    .map(|chunk| {
-                        s.spawn(move || {
-                            let mut out = Vec::with_capacity(chunk.len() * 64);
-                            for (i, l) in chunk.iter().enumerate() {
-                                let f: Native304 = serde_json::from_str(l).expect("json");
-                                let v = serde_json::json!({"line": i + 1, "transportgodtgørelse": {"status": "decided", "value": native_304(&f).map(|d| format!("{d} DKK"))}});
-                                serde_json::to_writer(&mut out, &v).expect("write");
-                                out.push(b'\n');
-                            }
-                            out
-                        })
-                    })
-                    .collect();
-                hs.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-            });
-            black_box(parts.iter().map(Vec::len).sum::<usize>())
+            black_box(native_batch(&dbf_text, threads, |i, l| {
+                let f: Native304 = serde_json::from_str(l).expect("json");
+                serde_json::json!({"line": i + 1, "transportgodtgørelse": {"status": "decided", "value": native_304(&f).map(|d| format!("{d} DKK"))}})
+            }))
         })
     });
     g.finish();

@@ -98,7 +98,7 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
         lines += 1;
         // The line as printed, or without its label (`A.`, `1.`, `a.`, `ii.`, `•`, `*)`).
         let unlabelled = line.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
-        // Section lines carry a two-word label: `§ 301. Betingelser for deltagelse`.
+        // Section lines carry a two-word label: `§ 12. <heading>`.
         let unlabelled2 = unlabelled.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
         let found = strings.iter().any(|(_, s)| {
             s.contains(&line)

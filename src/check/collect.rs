@@ -122,7 +122,7 @@ fn add_clause(program: &mut Program, c: &Clause, diags: &mut Vec<Diagnostic>) ->
         diags.push(
             Diagnostic::error("conditions::empty_citation", "a clause needs a citation")
                 .at(c.citation.span, "empty citation")
-                .help("write the document's own citation, e.g. `clause \"§ 304B1\"`"),
+                .help("write the document's own citation, e.g. `clause \"§ 12B1\"` or `clause \"Stage 1 I\"`"),
         );
     }
     if let Some(&prev) = program.citations.get(&citation) {

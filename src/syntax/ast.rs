@@ -91,7 +91,7 @@ pub struct RulebookDecl {
     pub span: Span,
 }
 
-/// `clause "§ 304B1" { heading … text … gloss … declarations … }`
+/// `clause "§ 12B1" { heading … text … gloss … declarations … }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clause {
     pub citation: Str,
