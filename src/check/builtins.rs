@@ -176,7 +176,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 |t| t.is_numeric() || *t == Type::Date,
                 "the key must be a number or a date",
             );
-            let count = l.expect(a.positional[1], &Type::Int, "the count");
+            let count = l.lower_as(a.positional[1], &Type::Int, "the count");
             mk(IrKind::Builtin(b, vec![list, count], Some(lam)), Type::List(Box::new(elem)))
         }
         Builtin::Min | Builtin::Max => {
@@ -250,8 +250,8 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             if a.positional.len() != 2 || a.lambda.is_some() {
                 return bad(l, b, span, "expected a birth date and a date");
             }
-            let born = l.expect(a.positional[0], &Type::Date, "the birth date");
-            let on = l.expect(a.positional[1], &Type::Date, "the date");
+            let born = l.lower_as(a.positional[0], &Type::Date, "the birth date");
+            let on = l.lower_as(a.positional[1], &Type::Date, "the date");
             mk(IrKind::Builtin(b, vec![born, on], None), Type::Int)
         }
         Builtin::Contains => {
@@ -259,7 +259,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 return bad(l, b, span, "expected a list and a value");
             }
             let (list, elem) = list_arg(l, a.positional[0]);
-            let x = l.expect(a.positional[1], &elem, "the value");
+            let x = l.lower_as(a.positional[1], &elem, "the value");
             mk(IrKind::Builtin(b, vec![list, x], None), Type::Bool)
         }
         Builtin::First | Builtin::Only => {
@@ -274,7 +274,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 return bad(l, b, span, "expected a list and a position");
             }
             let (list, elem) = list_arg(l, a.positional[0]);
-            let n = l.expect(a.positional[1], &Type::Int, "the position");
+            let n = l.lower_as(a.positional[1], &Type::Int, "the position");
             mk(IrKind::Builtin(b, vec![list, n], None), elem)
         }
         Builtin::Position => {
@@ -282,7 +282,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 return bad(l, b, span, "expected a list and a value");
             }
             let (list, elem) = list_arg(l, a.positional[0]);
-            let x = l.expect(a.positional[1], &elem, "the value");
+            let x = l.lower_as(a.positional[1], &elem, "the value");
             mk(IrKind::Builtin(b, vec![list, x], None), Type::Int)
         }
         Builtin::Concat => {
@@ -315,7 +315,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             if a.positional.len() != 2 || a.lambda.is_none() {
                 return bad(l, b, span, "expected seats, a list and `x => weight`");
             }
-            let seats = l.expect(a.positional[0], &Type::Int, "the number of seats");
+            let seats = l.lower_as(a.positional[0], &Type::Int, "the number of seats");
             let (list, elem) = list_arg(l, a.positional[1]);
             let (n, e) = a.lambda.unwrap_or_else(|| unreachable!());
             let lam = l.lambda(n, e, elem.clone());
@@ -338,7 +338,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 return bad(l, b, span, "expected a lot (or decision), a list of candidates and perhaps how many");
             }
             let (cands, elem) = list_arg(l, a.positional[1]);
-            let count = a.positional.get(2).map(|e| Box::new(l.expect(e, &Type::Int, "how many")));
+            let count = a.positional.get(2).map(|e| Box::new(l.lower_as(e, &Type::Int, "how many")));
             let result_ty = if count.is_some() { Type::List(Box::new(elem.clone())) } else { elem.clone() };
             let Some(lot) = lot_ref(l, a.positional[0], &result_ty, kind) else {
                 let what = if b == Builtin::Draw { "a declared `lot`" } else { "a declared `decision`" };

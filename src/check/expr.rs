@@ -48,7 +48,7 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Lowers `e` and reports a mismatch when it does not fit `want`.
-    pub fn expect(&mut self, e: &Expr, want: &Type, what: &str) -> Ir {
+    pub fn lower_as(&mut self, e: &Expr, want: &Type, what: &str) -> Ir {
         let ir = self.lower(e);
         if !ir.ty.fits(want) {
             let (got, wanted) = (self.describe(&ir.ty), self.describe(want));
@@ -190,7 +190,7 @@ impl<'p> Lowerer<'p> {
             }
             ExprKind::Record { ty, fields } => self.record(ty, fields, span),
             ExprKind::Unary(UnaryOp::Not, x) => {
-                let ir = self.expect(x, &Type::Bool, "the operand of `not`");
+                let ir = self.lower_as(x, &Type::Bool, "the operand of `not`");
                 Ir { kind: IrKind::Not(Box::new(ir)), ty: Type::Bool, span }
             }
             ExprKind::Unary(UnaryOp::Neg, x) => {
@@ -249,7 +249,7 @@ impl<'p> Lowerer<'p> {
                 }
             }
             ExprKind::If(c, t, f) => {
-                let ci = self.expect(c, &Type::Bool, "the condition of `if`");
+                let ci = self.lower_as(c, &Type::Bool, "the condition of `if`");
                 let ti = self.lower(t);
                 let fi = self.lower(f);
                 let ty = match ti.ty.join(&fi.ty) {
@@ -406,7 +406,7 @@ impl<'p> Lowerer<'p> {
             match decl.iter().position(|f| f.name == name.name) {
                 Some(i) => {
                     let want = decl[i].ty.clone();
-                    slots[i] = Some(self.expect(value, &want, &format!("field `{}`", name.name)));
+                    slots[i] = Some(self.lower_as(value, &want, &format!("field `{}`", name.name)));
                 }
                 None => self.diags.push(
                     Diagnostic::error(
@@ -534,7 +534,7 @@ impl<'p> Lowerer<'p> {
             let mut irs = Vec::new();
             for (arg, (pname, pty)) in args.iter().zip(&params) {
                 match arg {
-                    Arg::Positional(e) => irs.push(self.expect(e, pty, &format!("argument `{pname}`"))),
+                    Arg::Positional(e) => irs.push(self.lower_as(e, pty, &format!("argument `{pname}`"))),
                     Arg::Named(n, _) | Arg::Lambda(n, _) => {
                         self.diags.push(
                             Diagnostic::error("conditions::bad_argument", "definitions take plain arguments")

@@ -35,7 +35,7 @@ fn lower_defs(c: &mut Collected, diags: &mut Vec<Diagnostic>) {
                     for (n, t) in &def.params {
                         l.bind(n, t.clone());
                     }
-                    let value = l.expect(body, &def.ty, &format!("the value of `{}`", def.name));
+                    let value = l.lower_as(body, &def.ty, &format!("the value of `{}`", def.name));
                     let frame = l.max_slot;
                     let rid = c.program.rules.len() as RuleId;
                     c.program.rules.push(RuleInfo {
@@ -83,7 +83,7 @@ fn lower_defs(c: &mut Collected, diags: &mut Vec<Diagnostic>) {
                         .zip(&def.params)
                         .map(|(p, (_, ty))| lower_pattern(&mut l, p, ty, false))
                         .collect();
-                    let value = l.expect(&row.value, &def.ty, "the row's value");
+                    let value = l.lower_as(&row.value, &def.ty, "the row's value");
                     frame = frame.max(l.max_slot);
                     rows.push(RowIr { keys, value, span: row.span });
                 }
@@ -250,8 +250,8 @@ fn lower_rules(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagnos
             l.bind(n, t.clone());
         }
         let patterns = r.args.iter().zip(&def.params).map(|(p, (_, t))| lower_pattern(&mut l, p, t, true)).collect();
-        let guard = r.guard.as_ref().map(|g| l.expect(g, &Type::Bool, "the condition after `when`"));
-        let value = l.expect(&r.value, &def.ty, &format!("the value of `{}`", def.name));
+        let guard = r.guard.as_ref().map(|g| l.lower_as(g, &Type::Bool, "the condition after `when`"));
+        let value = l.lower_as(&r.value, &def.ty, &format!("the value of `{}`", def.name));
         let frame = l.max_slot;
         let id = program.rules.len() as RuleId;
         if let Some(&prev) = labels.get(&r.label.name) {
