@@ -103,8 +103,19 @@ fn format_name(f: Format) -> &'static str {
 }
 
 /// Validates a facts tree against the program: every key a declared fact,
-/// decision or lot; every value of its declared type.
+/// decision or lot; every value of its declared type. A required record field left
+/// out is an error (machine feeds, `--strict`).
 pub fn validate(p: &Program, tree: &J, origin: &str) -> Result<Inputs, Vec<Diagnostic>> {
+    validate_with(p, tree, origin, false)
+}
+
+/// Like [`validate`], but a fact given as `null` and a record field left out (or `null`)
+/// are *not yet known*: a question for the ruling, not an error.
+pub fn validate_open(p: &Program, tree: &J, origin: &str) -> Result<Inputs, Vec<Diagnostic>> {
+    validate_with(p, tree, origin, true)
+}
+
+fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inputs, Vec<Diagnostic>> {
     let mut inputs = Inputs::empty(p);
     let mut errors = Vec::new();
     let J::Object(map) = tree else {
@@ -116,10 +127,13 @@ pub fn validate(p: &Program, tree: &J, origin: &str) -> Result<Inputs, Vec<Diagn
         )]);
     };
     for (key, value) in map {
-        let v = Validator { p, origin, errors: &mut errors };
+        let v = Validator { p, origin, errors: &mut errors, open };
         match p.symbols.get(key) {
             Some(Symbol::Fact(f)) => {
                 let info = &p.facts[*f as usize];
+                if open && value.is_null() {
+                    continue; // not yet known
+                }
                 if let Some(x) = v.convert(value, &info.ty, key.clone(), info.clause) {
                     inputs.facts[*f as usize] = Some(x);
                 }
@@ -145,7 +159,7 @@ pub fn validate(p: &Program, tree: &J, origin: &str) -> Result<Inputs, Vec<Diagn
                     &format!("{origin}: {key}"),
                     format!("`{key}` is not a fact or decision of this rulebook"),
                     did_you_mean(key, names.iter().copied())
-                        .unwrap_or_else(|| "`conditions facts RULEBOOK` lists the facts a rulebook reads".into()),
+                        .unwrap_or_else(|| "`conditions list RULEBOOK --all` lists the facts a rulebook reads".into()),
                 ));
             }
         }
@@ -185,6 +199,8 @@ struct Validator<'a> {
     p: &'a Program,
     origin: &'a str,
     errors: &'a mut Vec<Diagnostic>,
+    /// Whether a required record field left out is not yet known rather than an error.
+    open: bool,
 }
 
 impl Validator<'_> {
@@ -322,7 +338,7 @@ impl Validator<'_> {
                 for f in fields {
                     let fpath = Path::Field(path, &f.name);
                     match map.get(&f.name) {
-                        Some(J::Null) | None if f.optional => out.push(None),
+                        Some(J::Null) | None if f.optional || self.open => out.push(None),
                         Some(J::Null) | None => {
                             ok = false;
                             let fpath = fpath.to_string();
@@ -423,7 +439,7 @@ fn number(v: &J, ty: &Type) -> Result<Num, String> {
 /// Converts one JSON value to a value of `ty` (used for expected values in case files).
 pub fn convert_value(p: &Program, v: &J, ty: &Type, path: &str) -> Result<Value, String> {
     let mut errors = Vec::new();
-    let out = Validator { p, origin: "", errors: &mut errors }.convert(v, ty, path.to_string(), None);
+    let out = Validator { p, origin: "", errors: &mut errors, open: false }.convert(v, ty, path.to_string(), None);
     match out {
         Some(x) if errors.is_empty() => Ok(x),
         _ => Err(errors.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")),

@@ -100,6 +100,9 @@ enum Command {
         lang: Option<String>,
         #[arg(long, value_enum, default_value = "brief")]
         explain: ExplainLevel,
+        /// A record field left out of the facts is an error (as in `--batch`), not a question.
+        #[arg(long)]
+        strict: bool,
     },
     /// Compare a rulebook with its published document: every line verbatim in a clause,
     /// every clause in the document; executable and informational clauses listed.
@@ -143,10 +146,10 @@ pub fn run() -> ExitCode {
         Command::Check { paths, format, deny, warn, allow, source } => {
             check_cmd::run(check_cmd::CheckArgs { paths, format, deny, warn, allow, source })
         }
-        Command::Rule { rulebook, facts, batch, rulings, format, lang, explain } => match (facts, batch) {
+        Command::Rule { rulebook, facts, batch, rulings, format, lang, explain, strict } => match (facts, batch) {
             (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
             (Some(facts), None) => {
-                rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain })
+                rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain, strict })
             }
             (None, None) => ExitCode::from(2),
         },

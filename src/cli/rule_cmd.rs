@@ -17,6 +17,8 @@ pub struct RuleArgs {
     pub format: OutputFormat,
     pub lang: Option<String>,
     pub explain: ExplainLevel,
+    /// A record field left out is an error, not a question.
+    pub strict: bool,
 }
 
 fn read_facts(spec: &str) -> Result<(String, String), String> {
@@ -64,10 +66,9 @@ pub fn run(args: RuleArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let inputs = match facts::parse(&text, Format::for_path(&origin), &origin)
-        .map_err(|d| vec![d])
-        .and_then(|tree| facts::validate(p, &tree, &origin))
-    {
+    let inputs = match facts::parse(&text, Format::for_path(&origin), &origin).map_err(|d| vec![d]).and_then(|tree| {
+        if args.strict { facts::validate(p, &tree, &origin) } else { facts::validate_open(p, &tree, &origin) }
+    }) {
         Ok(i) => i,
         Err(diags) => {
             eprint!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
