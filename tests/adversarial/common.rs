@@ -43,6 +43,7 @@ pub fn rule_as(c: &Checked, format: Format, text: &str) -> String {
         Outcome::Decided(v) => exact(c, &v, &p.defs[def as usize].ty),
         Outcome::Undetermined(_) => "undetermined".into(),
         Outcome::Error(e) => format!("error: {}", e.message),
+        Outcome::Silent(_) => "silent".into(),
     }
 }
 
