@@ -8,7 +8,7 @@
 //! results = [{ name = "T1", vps = 80 }, …]
 //! [[expect]]
 //! ruling = "qualifiers"
-//! value = ["T1", "T2", …]            # or: answer = "…", undetermined = ["name"], error = "…"
+//! value = ["T1", "T2", …]            # or: answer = "…", undetermined = ["name"], silent = ["clause"], error = "…"
 //! cites = ["Stage 1 I"]
 //! ```
 
@@ -44,6 +44,9 @@ pub struct Expectation {
     /// The names of the facts, decisions or lots the ruling must ask for.
     #[serde(default)]
     pub undetermined: Option<Vec<String>>,
+    /// The conditions do not decide the ruling; these clauses must be among the nearest named.
+    #[serde(default)]
+    pub silent: Option<Vec<String>>,
     /// A part of the expected error message.
     #[serde(default)]
     pub error: Option<String>,
@@ -194,8 +197,20 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
                 _ => problems.push(format!("expected an error containing “{e}”, got: {}", describe(&report))),
             }
         }
-        if exp.value.is_none() && exp.answer.is_none() && exp.undetermined.is_none() && exp.error.is_none() {
-            problems.push("the expectation states no `value`, `answer`, `undetermined` or `error`".into());
+        if let Some(near) = &exp.silent {
+            if report.status != "silent" {
+                problems.push(format!("expected silent (nearest {}), got: {}", near.join(", "), describe(&report)));
+            } else if let Some(c) = near.iter().find(|c| !report.nearest.contains(c)) {
+                problems.push(format!("expected `{c}` among the nearest clauses, got: {}", report.nearest.join("; ")));
+            }
+        }
+        if exp.value.is_none()
+            && exp.answer.is_none()
+            && exp.undetermined.is_none()
+            && exp.silent.is_none()
+            && exp.error.is_none()
+        {
+            problems.push("the expectation states no `value`, `answer`, `undetermined`, `silent` or `error`".into());
         }
         for c in &exp.cites {
             if !report.clauses.iter().any(|x| x.citation == *c) {
@@ -217,6 +232,7 @@ fn describe(r: &crate::explain::Report) -> String {
         "undetermined" => {
             format!("undetermined, needing {}", r.needs.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", "))
         }
+        "silent" => format!("silent: {}", r.answer),
         _ => format!("error: {}", r.error.clone().unwrap_or_default()),
     }
 }

@@ -194,18 +194,28 @@ fn decl() -> impl Strategy<Value = Decl> {
                 span: sp(),
             })
         }),
+        (short_text(), short_text()).prop_map(|(of, gloss)| Decl::Gloss(GlossDecl { of, gloss, span: sp() })),
         (short_text(), doc()).prop_map(|(citation, title)| Decl::External(ExternalDecl {
             citation,
             title,
             span: sp()
         })),
-        (any::<bool>(), ident(), prop::collection::vec(param(), 0..3), type_expr(), doc(), prop::option::of(expr()))
-            .prop_map(|(ruling, name, params, ty, doc, body)| Decl::Def(DefDecl {
+        (
+            any::<bool>(),
+            ident(),
+            prop::collection::vec(param(), 0..3),
+            type_expr(),
+            doc(),
+            doc(),
+            prop::option::of(expr())
+        )
+            .prop_map(|(ruling, name, params, ty, doc, says, body)| Decl::Def(DefDecl {
                 kind: if ruling { DefKind::Ruling } else { DefKind::Def },
                 name,
                 params,
                 ty,
                 doc,
+                says,
                 body,
                 span: sp()
             })),

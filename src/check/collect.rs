@@ -272,6 +272,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     params: Vec::new(),
                     ty: Type::Error,
                     doc: d.doc.as_ref().map(|x| x.value.clone()),
+                    says: d.says.as_ref().map(|x| x.value.clone()),
                     clause: loc.clause,
                     span: d.name.span,
                     rules: Vec::new(),
@@ -288,6 +289,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     params: Vec::new(),
                     ty: Type::Error,
                     doc: t.doc.as_ref().map(|x| x.value.clone()),
+                    says: None,
                     clause: loc.clause,
                     span: t.name.span,
                     rules: Vec::new(),
@@ -296,6 +298,19 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                 def_decls.push(DefSource::Table(t));
                 declare(program, &t.name, Symbol::Def(id), diags);
             }
+            Decl::Gloss(g) => match program.glosses.get(&g.of.value) {
+                Some(prev) if *prev != g.gloss.value => diags.push(
+                    Diagnostic::error(
+                        "conditions::duplicate_gloss",
+                        format!("`{}` is glossed twice, differently", g.of.value),
+                    )
+                    .at(g.gloss.span, "glossed again here")
+                    .help("give each text one English gloss"),
+                ),
+                _ => {
+                    program.glosses.insert(g.of.value.clone(), g.gloss.value.clone());
+                }
+            },
             Decl::Rule(_) => {}
         }
     }

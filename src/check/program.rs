@@ -101,6 +101,8 @@ pub struct DefInfo {
     pub params: Vec<(String, Type)>,
     pub ty: Type,
     pub doc: Option<String>,
+    /// The phrase naming this step in an explanation (`says "…"`).
+    pub says: Option<String>,
     pub clause: Option<ClauseId>,
     pub span: Span,
     pub rules: Vec<RuleId>,
@@ -356,6 +358,9 @@ pub struct Program {
     pub rules: Vec<RuleInfo>,
     pub symbols: IndexMap<String, Symbol>,
     pub citations: IndexMap<String, ClauseId>,
+    /// English glosses of descriptions, questions, labels, `says` phrases and text answers,
+    /// keyed by the text in the rulebook's language.
+    pub glosses: IndexMap<String, String>,
 }
 
 impl Program {
@@ -373,6 +378,10 @@ impl Program {
     }
     pub fn rulings(&self) -> impl Iterator<Item = (DefId, &DefInfo)> {
         self.defs.iter().enumerate().filter(|(_, d)| d.is_ruling()).map(|(i, d)| (i as DefId, d))
+    }
+    /// A text in the rulebook's language, in `lang` when it is glossed (else as written).
+    pub fn gloss<'t>(&'t self, text: &'t str, lang: &str) -> &'t str {
+        if lang == self.rulebook.language { text } else { self.glosses.get(text).map_or(text, String::as_str) }
     }
     pub fn clause(&self, id: ClauseId) -> &ClauseInfo {
         &self.clauses[id as usize]

@@ -47,11 +47,12 @@ pub fn debug(p: &Program, v: &Value) -> String {
     }
 }
 
-fn variant_name(p: &Program, t: u32, i: u32, _lang: Lang) -> String {
+fn variant_name(p: &Program, t: u32, i: u32, lang: Lang) -> String {
     match p.types.get(t as usize).map(|t| &t.kind) {
-        Some(TypeKind::Enum(vs)) => {
-            vs.get(i as usize).map_or_else(|| "?".into(), |v| v.label.clone().unwrap_or_else(|| v.name.clone()))
-        }
+        Some(TypeKind::Enum(vs)) => vs.get(i as usize).map_or_else(
+            || "?".into(),
+            |v| v.label.as_deref().map_or_else(|| v.name.clone(), |l| p.gloss(l, lang.code()).to_string()),
+        ),
         _ => "?".into(),
     }
 }
@@ -206,7 +207,7 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
         },
         (Value::Num(n), Type::Quantity(u)) if !u.is_none() => unit_text(u, *n, lang),
         (Value::Num(n), _) => number(*n, lang, 0),
-        (Value::Text(t), _) => t.to_string(),
+        (Value::Text(t), _) => p.gloss(t, lang.code()).to_string(),
         (Value::Date(d), _) => date(*d, lang),
         (Value::Enum(t, i), _) => variant_name(p, *t, *i, lang),
         (Value::List(xs), Type::List(elem)) => {
@@ -228,12 +229,15 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
                 {
                     return value(p, n, &fs[i].ty, lang);
                 }
+                // Otherwise field by field, in words: `total 15; gold 3.75`.
                 let parts: Vec<String> = fs
                     .iter()
                     .zip(fields.iter())
-                    .filter_map(|(f, v)| v.as_ref().map(|v| format!("{}: {}", f.name, value(p, v, &f.ty, lang))))
+                    .filter_map(|(f, v)| {
+                        v.as_ref().map(|v| format!("{} {}", f.name.replace('_', " "), value(p, v, &f.ty, lang)))
+                    })
                     .collect();
-                format!("{{{}}}", parts.join(", "))
+                parts.join("; ")
             }
             _ => "{…}".into(),
         },

@@ -66,7 +66,8 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     for b in &s.because {
         out.push_str(&wrap(&format!("· {b}"), &format!("{pad}    "), 100));
     }
-    if full || depth == 0 {
+    // Where nothing decided, the rules considered are the explanation.
+    if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             out.push_str(&wrap(
                 &format!("✗ {}: {}", rule_at(w, &n.rule.label, &n.rule.citation), n.reason),

@@ -167,6 +167,7 @@ pub enum Decl {
     Def(DefDecl),
     Rule(RuleDecl),
     Table(TableDecl),
+    Gloss(GlossDecl),
 }
 
 impl Decl {
@@ -179,6 +180,7 @@ impl Decl {
             Decl::Def(d) => d.span,
             Decl::Rule(d) => d.span,
             Decl::Table(d) => d.span,
+            Decl::Gloss(d) => d.span,
         }
     }
 }
@@ -283,8 +285,18 @@ pub struct DefDecl {
     pub params: Vec<Param>,
     pub ty: TypeExpr,
     pub doc: Option<Str>,
+    /// `says "…"`: the phrase naming this step in an explanation.
+    pub says: Option<Str>,
     /// `= expr`: shorthand for one unconditional rule labelled by the name.
     pub body: Option<Expr>,
+    pub span: Span,
+}
+
+/// `gloss of "den faste kilometersats" = "the fixed rate per kilometre"`
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlossDecl {
+    pub of: Str,
+    pub gloss: Str,
     pub span: Span,
 }
 

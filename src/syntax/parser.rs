@@ -206,11 +206,13 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         | Rule::external_decl
         | Rule::def_decl
         | Rule::rule_decl
-        | Rule::table_decl => "a declaration (`fact`, `def`, `ruling`, `rule`, `table`, …)",
+        | Rule::table_decl
+        | Rule::gloss_decl => "a declaration (`fact`, `def`, `ruling`, `rule`, `table`, …)",
         Rule::range_op | Rule::range_open => "a range (`..=`)",
         Rule::params | Rule::head_args => "`(`",
         Rule::guard => "`when`",
         Rule::overrides => "`overrides`",
+        Rule::says_part => "`says`",
         Rule::setting => "a setting (`title \"…\"`)",
         Rule::variant => "a variant",
         Rule::field | Rule::field_init => "a field",
@@ -447,15 +449,23 @@ impl Builder<'_> {
                 };
                 let ty = self.type_expr(next(&mut it));
                 let mut doc = None;
+                let mut says = None;
                 let mut body = None;
                 for q in it {
                     match q.as_rule() {
                         Rule::string => doc = Some(self.string(q)),
+                        Rule::says_part => says = q.into_inner().next().map(|s| self.string(s)),
                         Rule::assign => {}
                         _ => body = Some(self.expr(q)),
                     }
                 }
-                Decl::Def(DefDecl { kind, name, params, ty, doc, body, span })
+                Decl::Def(DefDecl { kind, name, params, ty, doc, says, body, span })
+            }
+            Rule::gloss_decl => {
+                let of = self.string(next(&mut it));
+                it.next();
+                let gloss = self.string(next(&mut it));
+                Decl::Gloss(GlossDecl { of, gloss, span })
             }
             Rule::rule_decl => {
                 it.next();

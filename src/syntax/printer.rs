@@ -266,6 +266,9 @@ impl Printer {
                 self.out.push_str(": ");
                 self.ty(&def.ty);
                 self.doc(&def.doc);
+                if let Some(says) = &def.says {
+                    let _ = write!(self.out, " says {}", quote(&says.value));
+                }
                 if let Some(b) = &def.body {
                     let value = print_broken(b, &format!("{pad}    "));
                     let line_len = self.out.lines().last().map_or(0, |l| l.chars().count());
@@ -334,6 +337,9 @@ impl Printer {
                     self.out.push_str(",\n");
                 }
                 let _ = write!(self.out, "{pad}}}");
+            }
+            Decl::Gloss(g) => {
+                let _ = write!(self.out, "gloss of {} =\n{pad}    {}", quote(&g.of.value), quote(&g.gloss.value));
             }
         }
         self.out.push('\n');
