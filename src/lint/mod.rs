@@ -5,6 +5,7 @@
 //! `// allow(<lint>): <reason>` before the clause, clause part or declaration.
 
 pub mod citations;
+pub mod logic;
 pub mod rules;
 pub mod space;
 pub mod tables;
@@ -53,7 +54,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     let p = &ctx.checked.program;
     let mut out = Vec::new();
     out.extend(tables::lint(p));
-    out.extend(rules::conflicts(p, &ctx.checked.sources));
+    out.extend(rules::conflicts(p));
     out.extend(rules::dead(p));
     out.extend(rules::unused(p, ctx.tested.as_ref()));
     out.extend(rules::clauses(p));
