@@ -111,13 +111,15 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
     };
     let p = &book.program;
     let origin = path.display().to_string();
-    let tree = match serde_json::to_value(toml::Value::Table(case.facts)) {
-        Ok(t) => facts::untoml(t),
+    // The same file read again keeping every number's digits (no binary floating point).
+    let raw = match facts::read::toml(&text) {
+        Ok(t) => t,
         Err(e) => {
             summary.failed.push(fail(path, None, format!("facts: {e}"), None));
             return;
         }
     };
+    let tree = raw.get("facts").cloned().unwrap_or_else(|| serde_json::Value::Object(Default::default()));
     let inputs = match facts::validate(p, &tree, &origin) {
         Ok(i) => i,
         Err(errs) => {
@@ -133,7 +135,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
         }
     };
     let lang = Lang::parse(&p.rulebook.language).unwrap_or(Lang::En);
-    for exp in &case.expect {
+    for (index, exp) in case.expect.iter().enumerate() {
         let Some(def) = p.def_by_name(&exp.ruling) else {
             let names: Vec<&str> = p.defs.iter().map(|d| d.name.as_str()).collect();
             let help = crate::diagnostic::did_you_mean(&exp.ruling, names.iter().copied()).unwrap_or_default();
@@ -151,9 +153,9 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
         let explanation = || Some(crate::explain::text::render(&report, false));
         let mut problems: Vec<String> = Vec::new();
         match (&ruling.outcome, exp) {
-            (Outcome::Decided(v), Expectation { value: Some(want), .. }) => {
+            (Outcome::Decided(v), Expectation { value: Some(_), .. }) => {
                 let ty = p.defs[def as usize].ty.clone();
-                let want_json = facts::untoml(serde_json::to_value(want.clone()).unwrap_or(serde_json::Value::Null));
+                let want_json = raw["expect"][index].get("value").cloned().unwrap_or(serde_json::Value::Null);
                 match facts::convert_value(p, &want_json, &ty, &format!("expect.{}", exp.ruling)) {
                     Ok(w) if w == *v => {}
                     Ok(w) => problems.push(format!(

@@ -77,20 +77,12 @@ pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
         Lang::Da => ('.', ','),
     };
     let decimal = |x: Num, places: Option<u32>| -> String {
-        let d = match places {
-            Some(p) => x.to_decimal(p),
-            None => x.to_decimal(28).map(|d| d.normalize()),
-        };
-        let Some(mut d) = d else { return x.to_string() };
-        if d.scale() < min_places {
-            d.rescale(min_places);
+        let (neg, i, mut f) = x.decimal_digits(places);
+        while f.len() < min_places as usize {
+            f.push('0');
         }
-        let s = d.to_string();
-        let (i, f) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
-        match f {
-            Some(f) => format!("{}{}{}", group(i, thousands), point, f),
-            None => group(i, thousands),
-        }
+        let i = if neg { format!("-{i}") } else { i };
+        if f.is_empty() { group(&i, thousands) } else { format!("{}{}{}", group(&i, thousands), point, f) }
     };
     if n.is_integer() && min_places == 0 {
         // The common case, without decimal arithmetic.
