@@ -6,6 +6,7 @@
 
 pub mod citations;
 pub mod fact_citations;
+pub mod logic;
 pub mod rules;
 pub mod space;
 pub mod tables;
@@ -55,7 +56,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     let p = &ctx.checked.program;
     let mut out = Vec::new();
     out.extend(tables::lint(p));
-    out.extend(rules::conflicts(p, &ctx.checked.sources));
+    out.extend(rules::conflicts(p));
     out.extend(rules::dead(p));
     out.extend(rules::unused(p, ctx.tested.as_ref()));
     out.extend(rules::clauses(p));
