@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::date::Date;
 use crate::eval::interp::Inputs;
 use crate::eval::num::Num;
+use crate::eval::show::visible;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
@@ -148,6 +149,7 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
                 }
             }
             _ => {
+                let key = &visible(key);
                 let names: Vec<&str> = p
                     .facts
                     .iter()
@@ -172,7 +174,7 @@ fn kind(v: &J) -> String {
         J::Null => "null".into(),
         J::Bool(b) => format!("`{b}`"),
         J::Number(n) => format!("the number `{n}`"),
-        J::String(s) => format!("the text `{}`", s.chars().take(40).collect::<String>()),
+        J::String(s) => format!("the text `{}`", visible(&s.chars().take(40).collect::<String>())),
         J::Array(_) => "a list".into(),
         J::Object(_) => "an object".into(),
     }
@@ -319,6 +321,7 @@ impl Validator<'_> {
                 for key in map.keys() {
                     if !fields.iter().any(|f| f.name == *key) {
                         let path = path.to_string();
+                        let key = &visible(key);
                         ok = false;
                         let tname = self.p.type_name(*t);
                         self.errors.push(err(

@@ -5,10 +5,19 @@ use super::{Report, Step};
 use crate::eval::show::Lang;
 use std::fmt::Write;
 
+/// Text made inert in Markdown: `<`, `>` and `&` as entities, so no raw HTML from a
+/// facts file reaches the page.
+fn escape(s: &str) -> String {
+    if !s.contains(['<', '>', '&']) {
+        return s.to_string();
+    }
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
 fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     let w = words(lang);
     let pad = "  ".repeat(depth);
-    let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) };
+    let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, escape(&s.args.join(", "))) };
     let by = match (&s.decided_by, s.row) {
         (Some(r), _) => format!(
             " — {} `{}`{}",
@@ -21,7 +30,7 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
         }
         _ => String::new(),
     };
-    let _ = writeln!(out, "{pad}- `{head}` = **{}**{by}", s.answer.replace('*', "\\*"));
+    let _ = writeln!(out, "{pad}- `{head}` = **{}**{by}", escape(&s.answer).replace('*', "\\*"));
     for o in &s.overridden {
         let _ = writeln!(
             out,
@@ -41,7 +50,7 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
         );
     }
     for b in &s.because {
-        let _ = writeln!(out, "{pad}  - {b}");
+        let _ = writeln!(out, "{pad}  - {}", escape(b));
     }
     if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
@@ -50,7 +59,7 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
                 "{pad}  - ✗ `{}`{}: {}",
                 n.rule.label,
                 n.rule.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default(),
-                n.reason
+                escape(&n.reason)
             );
         }
     }
@@ -68,14 +77,14 @@ pub fn render(r: &Report, full: bool) -> String {
     if let Some(q) = &r.question {
         let _ = writeln!(out, "{q}\n");
     }
-    let _ = writeln!(out, "**{}: {}**\n", w.answer, r.answer);
+    let _ = writeln!(out, "**{}: {}**\n", w.answer, escape(&r.answer));
     if let Some(e) = &r.error {
         let _ = writeln!(out, "{}: {e}\n", w.error);
     }
     if !r.needs.is_empty() {
         let _ = writeln!(out, "## {}\n", w.needs);
         for n in &r.needs {
-            let _ = writeln!(out, "- {}", n.sentence);
+            let _ = writeln!(out, "- {}", escape(&n.sentence));
         }
         out.push('\n');
     }
@@ -90,7 +99,7 @@ pub fn render(r: &Report, full: bool) -> String {
         let _ = writeln!(out, "## {}\n", w.facts_used);
         for f in &r.facts {
             let desc = f.description.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
-            let _ = writeln!(out, "- `{}` = {}{desc}", f.name, f.value);
+            let _ = writeln!(out, "- `{}` = {}{desc}", f.name, escape(&f.value));
         }
         out.push('\n');
     }

@@ -5,4 +5,5 @@
 mod common;
 mod inputs;
 mod numbers;
+mod output;
 mod props;
