@@ -14,7 +14,7 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
         let books = match find_rulebooks(path) {
             Ok(b) => b,
             Err(d) => {
-                eprint!("{}", render(&[d], &Default::default(), true));
+                err!("{}", render(&[d], &Default::default(), true));
                 return ExitCode::from(2);
             }
         };
@@ -27,7 +27,7 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
             let checked = match conditions::loader::load(&spec) {
                 Ok(c) => c,
                 Err(e) => {
-                    eprint!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+                    err!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
                     broken += cases.len();
                     continue;
                 }
