@@ -68,6 +68,10 @@ pub struct Failure {
 pub struct Summary {
     pub passed: usize,
     pub failed: Vec<Failure>,
+    /// Rules that gave (or agreed with) the value of a definition in some case.
+    pub rules_exercised: std::collections::HashSet<crate::check::program::RuleId>,
+    /// Definitions evaluated in some case.
+    pub defs_evaluated: std::collections::HashSet<crate::check::program::DefId>,
 }
 
 /// Case files under `dir` (`*.toml`, recursively), sorted.
@@ -148,6 +152,12 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
             continue;
         };
         let ruling = eval::rule(p, &inputs, def, true);
+        if let Some(t) = &ruling.trace {
+            for n in &t.nodes {
+                summary.defs_evaluated.insert(n.def);
+                summary.rules_exercised.extend(n.decided_by.iter().chain(&n.also));
+            }
+        }
         let explainer = Explainer { p, sources: &book.sources, lang, inputs: &inputs };
         let report = explainer.report(&ruling, true);
         let explanation = || Some(crate::explain::text::render(&report, false));
@@ -258,4 +268,63 @@ pub fn tested_rulings(dir: &Path) -> Option<std::collections::HashSet<String>> {
         }
     }
     Some(out)
+}
+
+/// Which executable clauses and which rules the case files exercised.
+#[derive(Debug, Default)]
+pub struct Coverage {
+    pub clauses_executable: usize,
+    pub clauses_exercised: usize,
+    pub rules_total: usize,
+    pub rules_exercised: usize,
+    /// Citations of executable clauses no case exercises.
+    pub clauses_missed: Vec<String>,
+    /// Labels of rules that decided nothing in any case.
+    pub rules_missed: Vec<String>,
+}
+
+impl Coverage {
+    /// Rules exercised, in whole percent (rounded down); 100 when there are no rules.
+    pub fn rule_percent(&self) -> u32 {
+        if self.rules_total == 0 { 100 } else { (self.rules_exercised * 100 / self.rules_total) as u32 }
+    }
+}
+
+/// A clause is executable when it holds rules or definitions, exercised when a case
+/// evaluated one of its definitions or one of its rules decided.
+pub fn clause_coverage(p: &crate::check::Program, s: &Summary) -> Coverage {
+    let mut executable = vec![false; p.clauses.len()];
+    let mut exercised = vec![false; p.clauses.len()];
+    for (i, d) in p.defs.iter().enumerate() {
+        if let Some(c) = d.clause {
+            executable[c as usize] = true;
+            exercised[c as usize] |= s.defs_evaluated.contains(&(i as u32));
+        }
+    }
+    let mut cov = Coverage { rules_total: p.rules.len(), ..Coverage::default() };
+    let mut in_order: Vec<(usize, &crate::check::program::RuleInfo)> = p.rules.iter().enumerate().collect();
+    in_order.sort_by_key(|(_, r)| (r.span.file, r.span.start));
+    for (i, r) in in_order {
+        let hit = s.rules_exercised.contains(&(i as u32));
+        if let Some(c) = r.clause {
+            executable[c as usize] = true;
+            exercised[c as usize] |= hit;
+        }
+        if hit {
+            cov.rules_exercised += 1;
+        } else {
+            cov.rules_missed.push(r.label.clone());
+        }
+    }
+    for (i, c) in p.clauses.iter().enumerate() {
+        if executable[i] {
+            cov.clauses_executable += 1;
+            if exercised[i] {
+                cov.clauses_exercised += 1;
+            } else {
+                cov.clauses_missed.push(c.citation.clone());
+            }
+        }
+    }
+    cov
 }

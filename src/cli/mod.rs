@@ -142,10 +142,25 @@ enum Command {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
     },
-    /// Run the case files (`cases/*.toml`) of rulebooks.
+    /// Run case files: of rulebooks (`cases/*.toml`), a folder of case files, or one case file.
     Test {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
+        /// Only the case files whose path or description holds WORD.
+        #[arg(long, value_name = "WORD")]
+        filter: Option<String>,
+        /// List every case file with pass/fail.
+        #[arg(short, long)]
+        verbose: bool,
+        /// Output format: text, or junit (JUnit XML for CI).
+        #[arg(long, value_enum, default_value = "text")]
+        format: test_cmd::TestFormat,
+        /// Report the clauses and rules no case exercises.
+        #[arg(long)]
+        coverage: bool,
+        /// Fail (exit 1) when fewer than PCT percent of the rules are exercised.
+        #[arg(long, value_name = "PCT")]
+        min_coverage: Option<u32>,
     },
 }
 
@@ -169,7 +184,9 @@ pub fn run() -> ExitCode {
             }
             (None, None) => ExitCode::from(2),
         },
-        Command::Test { paths } => test_cmd::run(&paths),
+        Command::Test { paths, filter, verbose, format, coverage, min_coverage } => {
+            test_cmd::run(test_cmd::TestArgs { paths, filter, verbose, format, coverage, min_coverage })
+        }
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Coverage { rulebook, source, format, strict } => {
             coverage_cmd::run(&rulebook, source.as_deref(), format, strict)
