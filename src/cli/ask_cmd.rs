@@ -106,7 +106,7 @@ fn save_facts(session: &Session, path: Option<&str>) {
     let Some(path) = path else { return };
     let text = save::write(&session.tree, Format::for_path(path));
     match std::fs::write(path, text) {
-        Ok(()) => eprintln!("{}", session.words().fill(&session.words().saved, &[("path", path.to_string())])),
-        Err(e) => eprintln!("error[conditions::io]: cannot write `{path}`: {e}"),
+        Ok(()) => errln!("{}", session.words().fill(&session.words().saved, &[("path", path.to_string())])),
+        Err(e) => errln!("error[conditions::io]: cannot write `{path}`: {e}"),
     }
 }

@@ -37,7 +37,7 @@ fn read_facts(spec: &str) -> Result<(String, String), String> {
 
 pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
     conditions::loader::load(spec).map_err(|e| {
-        eprint!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+        err!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
         ExitCode::from(if e.sources.files().next().is_some() { 1 } else { 2 })
     })
 }
@@ -46,7 +46,7 @@ pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
 pub fn language(p: &conditions::check::Program, lang: Option<&str>) -> Result<Lang, ExitCode> {
     match lang {
         Some(l) => Lang::parse(&l.to_lowercase()).ok_or_else(|| {
-            eprintln!("error: `--lang {l}`: the languages are `da` and `en`");
+            errln!("error: `--lang {l}`: the languages are `da` and `en`");
             ExitCode::from(2)
         }),
         None => Ok(Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)),
@@ -62,7 +62,7 @@ pub fn load_facts(
 ) -> Result<(conditions::eval::interp::Inputs, serde_json::Value), ExitCode> {
     let p = &book.program;
     let (origin, text) = read_facts(spec).map_err(|e| {
-        eprintln!("error[conditions::io]: {e}");
+        errln!("error[conditions::io]: {e}");
         ExitCode::from(2)
     })?;
     let tree = facts::parse(&text, Format::for_path(&origin), &origin).map(case_facts).map_err(|d| vec![d]);
@@ -71,8 +71,8 @@ pub fn load_facts(
         Ok((inputs, tree))
     });
     validated.map_err(|diags| {
-        eprint!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
-        eprintln!("{} error(s) in the facts", diags.len());
+        err!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
+        errln!("{} error(s) in the facts", diags.len());
         ExitCode::from(1)
     })
 }
@@ -163,10 +163,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
         }
     }
     if reports.is_empty() && !skipped.is_empty() {
-        eprintln!(
-            "no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})",
-            skipped[0]
-        );
+        errln!("no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})", skipped[0]);
     }
     ExitCode::SUCCESS
 }
@@ -184,7 +181,7 @@ pub fn resolve_rulings(
             Some(d) => defs.push(d),
             None => {
                 let names: Vec<&str> = p.rulings().map(|(_, d)| d.name.as_str()).collect();
-                eprintln!(
+                errln!(
                     "error[conditions::unknown_ruling]: no ruling `{name}` in `{}`\n  help: {}",
                     p.rulebook.name,
                     conditions::diagnostic::did_you_mean(name, names.iter().copied())
@@ -209,7 +206,7 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
         match p.def_by_name(name) {
             Some(d) => defs.push(d),
             None => {
-                eprintln!("error[conditions::unknown_ruling]: no ruling `{name}` in `{}`", p.rulebook.name);
+                errln!("error[conditions::unknown_ruling]: no ruling `{name}` in `{}`", p.rulebook.name);
                 return ExitCode::from(2);
             }
         }
@@ -221,7 +218,7 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
     let show_progress = std::io::stderr().is_terminal();
     let progress = |n: usize| {
         if show_progress {
-            eprint!("\r{n} lines ruled");
+            err!("\r{n} lines ruled");
         }
     };
     let stdout = std::io::stdout();
@@ -232,19 +229,19 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
         match std::fs::File::open(input) {
             Ok(f) => conditions::batch::run(p, &defs, std::io::BufReader::new(f), out, threads, progress),
             Err(e) => {
-                eprintln!("error[conditions::io]: cannot read `{input}`: {e}");
+                errln!("error[conditions::io]: cannot read `{input}`: {e}");
                 return ExitCode::from(2);
             }
         }
     };
     if show_progress {
-        eprintln!();
+        errln!();
     }
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error[conditions::io]: {e}");
+            errln!("error[conditions::io]: {e}");
             ExitCode::from(2)
         }
     }
