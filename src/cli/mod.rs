@@ -17,6 +17,22 @@ macro_rules! out {
     }};
 }
 
+/// `eprintln!` that goes on quietly when standard error is closed.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that goes on quietly when standard error is closed.
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod check_cmd;
 mod coverage_cmd;
 mod describe_cmd;
