@@ -52,7 +52,7 @@ fn flight_b_raised(tag: &str) -> Scratch {
             "open to players with fewer than 2,500 masterpoints",
             1,
         )
-        .replacen("eligible(B) = player.masterpoints < 2000", "eligible(B) = player.masterpoints < 2500", 1);
+        .replacen("eligible(B) = cutoff_masterpoints < 2000", "eligible(B) = cutoff_masterpoints < 2500", 1);
     assert_ne!(text, edited);
     std::fs::write(&file, edited).expect("write");
     Scratch(root)
