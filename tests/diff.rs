@@ -168,3 +168,17 @@ fn facts_lines_are_ruled_by_both() {
     );
     assert!(!out.contains("players.jsonl:2 —"), "{out}");
 }
+
+#[test]
+fn a_version_that_does_not_check_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_conditions"))
+        .args(["diff", "conditions/gnt", "tests/diagnostics/duplicate_name.cond"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("`tests/diagnostics/duplicate_name.cond` cannot be read or does not check; nothing compared")
+    );
+    assert!(out.stdout.is_empty());
+}
