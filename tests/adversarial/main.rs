@@ -4,8 +4,10 @@
 
 mod batch;
 mod common;
+mod files;
 mod inputs;
 mod limits;
 mod numbers;
 mod output;
 mod props;
+mod slow;
