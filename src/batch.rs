@@ -36,6 +36,10 @@ pub fn rule_line(p: &Program, defs: &[DefId], line_no: usize, line: &str) -> J {
                 let names: Vec<String> = needs.iter().map(|n| need_name(p, n)).collect();
                 json!({ "status": "undetermined", "needs": names })
             }
+            Outcome::Silent(s) => {
+                let nearest: Vec<&str> = s.nearest(p).iter().map(|&c| p.clause(c).citation.as_str()).collect();
+                json!({ "status": "silent", "not_decided": p.defs[s.def as usize].name, "nearest": nearest })
+            }
             Outcome::Error(e) => json!({ "status": "error", "error": e.message }),
         };
         out.insert(info.name.clone(), v);

@@ -8,7 +8,7 @@
 //! results = [{ name = "T1", vps = 80 }, …]
 //! [[expect]]
 //! ruling = "qualifiers"
-//! value = ["T1", "T2", …]            # or: answer = "…", undetermined = ["name"], error = "…"
+//! value = ["T1", "T2", …]            # or: answer = "…", undetermined = ["name"], silent = ["clause"], error = "…"
 //! cites = ["Stage 1 I"]
 //! ```
 
@@ -44,6 +44,9 @@ pub struct Expectation {
     /// The names of the facts, decisions or lots the ruling must ask for.
     #[serde(default)]
     pub undetermined: Option<Vec<String>>,
+    /// The conditions do not decide the ruling; these clauses must be among the nearest named.
+    #[serde(default)]
+    pub silent: Option<Vec<String>>,
     /// A part of the expected error message.
     #[serde(default)]
     pub error: Option<String>,
@@ -65,6 +68,10 @@ pub struct Failure {
 pub struct Summary {
     pub passed: usize,
     pub failed: Vec<Failure>,
+    /// Rules that gave (or agreed with) the value of a definition in some case.
+    pub rules_exercised: std::collections::HashSet<crate::check::program::RuleId>,
+    /// Definitions evaluated in some case.
+    pub defs_evaluated: std::collections::HashSet<crate::check::program::DefId>,
 }
 
 /// Case files under `dir` (`*.toml`, recursively), sorted.
@@ -108,13 +115,15 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
     };
     let p = &book.program;
     let origin = path.display().to_string();
-    let tree = match serde_json::to_value(toml::Value::Table(case.facts)) {
-        Ok(t) => facts::untoml(t),
+    // The same file read again keeping every number's digits (no binary floating point).
+    let raw = match facts::read::toml(&text) {
+        Ok(t) => t,
         Err(e) => {
             summary.failed.push(fail(path, None, format!("facts: {e}"), None));
             return;
         }
     };
+    let tree = raw.get("facts").cloned().unwrap_or_else(|| serde_json::Value::Object(Default::default()));
     let inputs = match facts::validate(p, &tree, &origin) {
         Ok(i) => i,
         Err(errs) => {
@@ -130,7 +139,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
         }
     };
     let lang = Lang::parse(&p.rulebook.language).unwrap_or(Lang::En);
-    for exp in &case.expect {
+    for (index, exp) in case.expect.iter().enumerate() {
         let Some(def) = p.def_by_name(&exp.ruling) else {
             let names: Vec<&str> = p.defs.iter().map(|d| d.name.as_str()).collect();
             let help = crate::diagnostic::did_you_mean(&exp.ruling, names.iter().copied()).unwrap_or_default();
@@ -143,14 +152,20 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
             continue;
         };
         let ruling = eval::rule(p, &inputs, def, true);
+        if let Some(t) = &ruling.trace {
+            for n in &t.nodes {
+                summary.defs_evaluated.insert(n.def);
+                summary.rules_exercised.extend(n.decided_by.iter().chain(&n.also));
+            }
+        }
         let explainer = Explainer { p, sources: &book.sources, lang, inputs: &inputs };
         let report = explainer.report(&ruling, true);
         let explanation = || Some(crate::explain::text::render(&report, false));
         let mut problems: Vec<String> = Vec::new();
         match (&ruling.outcome, exp) {
-            (Outcome::Decided(v), Expectation { value: Some(want), .. }) => {
+            (Outcome::Decided(v), Expectation { value: Some(_), .. }) => {
                 let ty = p.defs[def as usize].ty.clone();
-                let want_json = facts::untoml(serde_json::to_value(want.clone()).unwrap_or(serde_json::Value::Null));
+                let want_json = raw["expect"][index].get("value").cloned().unwrap_or(serde_json::Value::Null);
                 match facts::convert_value(p, &want_json, &ty, &format!("expect.{}", exp.ruling)) {
                     Ok(w) if w == *v => {}
                     Ok(w) => problems.push(format!(
@@ -194,8 +209,20 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
                 _ => problems.push(format!("expected an error containing “{e}”, got: {}", describe(&report))),
             }
         }
-        if exp.value.is_none() && exp.answer.is_none() && exp.undetermined.is_none() && exp.error.is_none() {
-            problems.push("the expectation states no `value`, `answer`, `undetermined` or `error`".into());
+        if let Some(near) = &exp.silent {
+            if report.status != "silent" {
+                problems.push(format!("expected silent (nearest {}), got: {}", near.join(", "), describe(&report)));
+            } else if let Some(c) = near.iter().find(|c| !report.nearest.contains(c)) {
+                problems.push(format!("expected `{c}` among the nearest clauses, got: {}", report.nearest.join("; ")));
+            }
+        }
+        if exp.value.is_none()
+            && exp.answer.is_none()
+            && exp.undetermined.is_none()
+            && exp.silent.is_none()
+            && exp.error.is_none()
+        {
+            problems.push("the expectation states no `value`, `answer`, `undetermined`, `silent` or `error`".into());
         }
         for c in &exp.cites {
             if !report.clauses.iter().any(|x| x.citation == *c) {
@@ -217,6 +244,7 @@ fn describe(r: &crate::explain::Report) -> String {
         "undetermined" => {
             format!("undetermined, needing {}", r.needs.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", "))
         }
+        "silent" => format!("silent: {}", r.answer),
         _ => format!("error: {}", r.error.clone().unwrap_or_default()),
     }
 }
@@ -240,4 +268,63 @@ pub fn tested_rulings(dir: &Path) -> Option<std::collections::HashSet<String>> {
         }
     }
     Some(out)
+}
+
+/// Which executable clauses and which rules the case files exercised.
+#[derive(Debug, Default)]
+pub struct Coverage {
+    pub clauses_executable: usize,
+    pub clauses_exercised: usize,
+    pub rules_total: usize,
+    pub rules_exercised: usize,
+    /// Citations of executable clauses no case exercises.
+    pub clauses_missed: Vec<String>,
+    /// Labels of rules that decided nothing in any case.
+    pub rules_missed: Vec<String>,
+}
+
+impl Coverage {
+    /// Rules exercised, in whole percent (rounded down); 100 when there are no rules.
+    pub fn rule_percent(&self) -> u32 {
+        if self.rules_total == 0 { 100 } else { (self.rules_exercised * 100 / self.rules_total) as u32 }
+    }
+}
+
+/// A clause is executable when it holds rules or definitions, exercised when a case
+/// evaluated one of its definitions or one of its rules decided.
+pub fn clause_coverage(p: &crate::check::Program, s: &Summary) -> Coverage {
+    let mut executable = vec![false; p.clauses.len()];
+    let mut exercised = vec![false; p.clauses.len()];
+    for (i, d) in p.defs.iter().enumerate() {
+        if let Some(c) = d.clause {
+            executable[c as usize] = true;
+            exercised[c as usize] |= s.defs_evaluated.contains(&(i as u32));
+        }
+    }
+    let mut cov = Coverage { rules_total: p.rules.len(), ..Coverage::default() };
+    let mut in_order: Vec<(usize, &crate::check::program::RuleInfo)> = p.rules.iter().enumerate().collect();
+    in_order.sort_by_key(|(_, r)| (r.span.file, r.span.start));
+    for (i, r) in in_order {
+        let hit = s.rules_exercised.contains(&(i as u32));
+        if let Some(c) = r.clause {
+            executable[c as usize] = true;
+            exercised[c as usize] |= hit;
+        }
+        if hit {
+            cov.rules_exercised += 1;
+        } else {
+            cov.rules_missed.push(r.label.clone());
+        }
+    }
+    for (i, c) in p.clauses.iter().enumerate() {
+        if executable[i] {
+            cov.clauses_executable += 1;
+            if exercised[i] {
+                cov.clauses_exercised += 1;
+            } else {
+                cov.clauses_missed.push(c.citation.clone());
+            }
+        }
+    }
+    cov
 }

@@ -9,10 +9,11 @@ use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::date::Date;
 use crate::eval::interp::Inputs;
 use crate::eval::num::Num;
+use crate::eval::show::visible;
 use crate::eval::value::Value;
-use rust_decimal::Decimal;
 use serde_json::Value as J;
-use std::str::FromStr;
+
+pub mod read;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -41,8 +42,9 @@ fn err(code: &'static str, path: &str, message: String, help: String) -> Diagnos
     Diagnostic::error(code, message).in_path(path.to_string()).help(help)
 }
 
-/// Parses text into a JSON tree, whatever the format.
+/// Parses text into a JSON tree, whatever the format; a leading byte-order mark is ignored.
 pub fn parse(text: &str, format: Format, origin: &str) -> Result<J, Diagnostic> {
+    let text = read::strip_bom(text);
     if text.len() > MAX_FACTS_BYTES {
         return Err(err(
             "conditions::facts_too_large",
@@ -60,17 +62,11 @@ pub fn parse(text: &str, format: Format, origin: &str) -> Result<J, Diagnostic> 
         ));
     }
     let parsed = match format {
-        Format::Json => {
-            serde_json::from_str::<J>(text).map_err(|e| format!("line {}, column {}: {e}", e.line(), e.column()))
-        }
-        Format::Toml => toml::from_str::<toml::Value>(text)
-            .map_err(|e| e.to_string())
-            .and_then(|v| serde_json::to_value(v).map_err(|e| e.to_string())),
-        Format::Yaml => serde_yaml::from_str::<serde_yaml::Value>(text)
-            .map_err(|e| e.to_string())
-            .and_then(|v| serde_json::to_value(v).map_err(|e| e.to_string())),
+        Format::Json => read::json(text).map_err(|e| format!("line {}, column {}: {e}", e.line(), e.column())),
+        Format::Toml => read::toml(text),
+        Format::Yaml => read::yaml(text),
     };
-    parsed.map(untoml).map_err(|e| {
+    parsed.map_err(|e| {
         err(
             "conditions::facts_syntax",
             origin,
@@ -153,6 +149,7 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
                 }
             }
             _ => {
+                let key = &visible(key);
                 let names: Vec<&str> = p
                     .facts
                     .iter()
@@ -177,7 +174,7 @@ fn kind(v: &J) -> String {
         J::Null => "null".into(),
         J::Bool(b) => format!("`{b}`"),
         J::Number(n) => format!("the number `{n}`"),
-        J::String(s) => format!("the text `{}`", s.chars().take(40).collect::<String>()),
+        J::String(s) => format!("the text `{}`", visible(&s.chars().take(40).collect::<String>())),
         J::Array(_) => "a list".into(),
         J::Object(_) => "an object".into(),
     }
@@ -324,6 +321,7 @@ impl Validator<'_> {
                 for key in map.keys() {
                     if !fields.iter().any(|f| f.name == *key) {
                         let path = path.to_string();
+                        let key = &visible(key);
                         ok = false;
                         let tname = self.p.type_name(*t);
                         self.errors.push(err(
@@ -415,8 +413,9 @@ fn number(v: &J, ty: &Type) -> Result<Num, String> {
         Some(x) => (x.to_string(), true),
         None => (num_part, false),
     };
-    let n = parse_exact(&num_part).ok_or_else(|| format!("`{text}` is not an exact number (or is too large)"))?;
-    let n = if percent { n.div(Num::int(100)).ok_or("too large")? } else { n };
+    let n = Num::parse(&num_part).map_err(|e| format!("`{text}` is not read: {e}"))?;
+    let too_large = || format!("`{text}` is not read: {}", crate::eval::num::LIMIT);
+    let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
         None if unit.is_time() => Err("write a duration with its unit, e.g. \"24 hours\", \"8 days\"".into()),
         None => Ok(n),
@@ -426,11 +425,11 @@ fn number(v: &J, ty: &Type) -> Result<Num, String> {
                 None => (u.as_str(), None),
             };
             let (wu, wf) = crate::check::types::unit_word(words).ok_or_else(|| format!("unknown unit `{words}`"))?;
-            let (mut got_unit, mut n) = (wu, n.mul(Num::int(wf)).ok_or("too large")?);
+            let (mut got_unit, mut n) = (wu, n.mul(Num::int(wf)).ok_or_else(too_large)?);
             if let Some(per) = per {
                 let (pu, pf) = crate::check::types::unit_word(per).ok_or_else(|| format!("unknown unit `{per}`"))?;
                 got_unit = got_unit.div(&pu);
-                n = n.div(Num::int(pf)).ok_or("too large")?;
+                n = n.div(Num::int(pf)).ok_or_else(too_large)?;
             }
             if got_unit != unit {
                 return Err(format!("the unit `{u}` does not fit; {}", example(ty)));
@@ -438,17 +437,6 @@ fn number(v: &J, ty: &Type) -> Result<Num, String> {
             Ok(n)
         }
     }
-}
-
-fn parse_exact(s: &str) -> Option<Num> {
-    if let Some((a, b)) = s.split_once('/') {
-        let (a, b) = (parse_exact(a)?, parse_exact(b)?);
-        return a.div(b);
-    }
-    if s.contains(['e', 'E']) {
-        return None;
-    }
-    Num::from_decimal(Decimal::from_str(s).ok()?)
 }
 
 /// Converts one JSON value to a value of `ty` (used for expected values in case files).

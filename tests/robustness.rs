@@ -90,6 +90,7 @@ proptest! {
                 let by_lot = needs.iter().all(|n| matches!(n, conditions::eval::trace::Need::Lot { .. }));
                 prop_assert!(by_lot, "needs {:?}", needs);
             }
+            conditions::eval::Outcome::Silent(s) => prop_assert!(false, "silent: {:?}", s),
             conditions::eval::Outcome::Error(e) => prop_assert!(false, "{}", e.message),
         }
     }

@@ -76,7 +76,7 @@ fn unit() -> impl Strategy<Value = Option<UnitExpr>> {
 fn literal() -> impl Strategy<Value = Literal> {
     prop_oneof![
         (0i64..1_000_000, 0u32..4, unit()).prop_map(|(n, scale, unit)| Literal::Number {
-            value: Decimal::new(n, scale),
+            text: Decimal::new(n, scale).to_string(),
             unit,
             span: sp()
         }),

@@ -76,25 +76,46 @@ impl<'p> Lowerer<'p> {
                     (Value::Bool(false), Type::Error)
                 }
             },
-            Literal::Number { value, unit, span } => {
-                let Some(n) = Num::from_decimal(*value) else {
-                    self.diags.push(
-                        Diagnostic::error("conditions::number_too_large", "number too large")
+            Literal::Number { text, unit, span } => {
+                let n = match Num::parse(text) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "conditions::number_too_large",
+                                format!("`{text}` cannot be held exactly"),
+                            )
                             .at(*span, "too many digits")
-                            .help("numbers are exact, up to 28 significant digits"),
+                            .help(e.to_string()),
+                        );
+                        return (Value::Bool(false), Type::Error);
+                    }
+                };
+                let too_large = |me: &mut Self| {
+                    me.diags.push(
+                        Diagnostic::error(
+                            "conditions::number_too_large",
+                            format!("`{text}` in its unit cannot be held exactly"),
+                        )
+                        .at(*span, "too large once converted to the base unit")
+                        .help(crate::eval::num::LIMIT),
                     );
-                    return (Value::Bool(false), Type::Error);
+                    (Value::Bool(false), Type::Error)
                 };
                 match unit {
                     None => (Value::Num(n), if n.is_integer() { Type::Int } else { Type::number() }),
-                    Some(UnitExpr::Percent) => (Value::Num(n.div(Num::int(100)).unwrap_or(Num::ZERO)), Type::number()),
+                    Some(UnitExpr::Percent) => match n.div(Num::int(100)) {
+                        Some(n) => (Value::Num(n), Type::number()),
+                        None => too_large(self),
+                    },
                     Some(UnitExpr::Word { name, per }) => {
                         let Some((u, f)) = self.unit(name) else { return (Value::Bool(false), Type::Error) };
-                        let mut n = n.mul(Num::int(f)).unwrap_or(n);
+                        let Some(mut n) = n.mul(Num::int(f)) else { return too_large(self) };
                         let mut unit = u;
                         if let Some(p) = per {
                             let Some((pu, pf)) = self.unit(p) else { return (Value::Bool(false), Type::Error) };
-                            n = n.div(Num::int(pf)).unwrap_or(n);
+                            let Some(m) = n.div(Num::int(pf)) else { return too_large(self) };
+                            n = m;
                             unit = unit.div(&pu);
                         }
                         (Value::Num(n), Type::Quantity(unit))

@@ -19,8 +19,11 @@ macro_rules! out {
 
 mod check_cmd;
 mod coverage_cmd;
+mod describe_cmd;
 mod fmt_cmd;
+mod list_cmd;
 mod rule_cmd;
+mod schema_cmd;
 mod test_cmd;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +53,33 @@ pub enum OutputFormat {
     Html,
 }
 
+/// Output of the discovery commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InfoFormat {
+    /// Text for people.
+    Text,
+    /// JSON for programs.
+    Json,
+}
+
+/// The format of a facts file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FactsFormat {
+    Json,
+    Toml,
+    Yaml,
+}
+
+impl FactsFormat {
+    fn facts(self) -> conditions::facts::Format {
+        match self {
+            FactsFormat::Json => conditions::facts::Format::Json,
+            FactsFormat::Toml => conditions::facts::Format::Toml,
+            FactsFormat::Yaml => conditions::facts::Format::Yaml,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExplainLevel {
     Brief,
@@ -58,6 +88,49 @@ pub enum ExplainLevel {
 
 #[derive(Subcommand)]
 enum Command {
+    /// List the rulings of a rulebook with their questions and clauses, grouped by section.
+    List {
+        /// A rulebook folder, or the name of a bundled rulebook (`gnt`, `dbf`).
+        rulebook: String,
+        /// Show only entries with this word in the name, question or clause.
+        word: Option<String>,
+        /// Also list definitions, facts, decisions and lots.
+        #[arg(long)]
+        all: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
+        format: InfoFormat,
+    },
+    /// Describe a ruling: its question, answer type, deciding clauses, and every fact,
+    /// decision and lot it can read, with facts-file paths and how to write them.
+    Describe {
+        /// A rulebook folder, or the name of a bundled rulebook.
+        rulebook: String,
+        /// The ruling (or definition).
+        name: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
+        format: InfoFormat,
+    },
+    /// Print the JSON Schema (2020-12) of a facts file for a rulebook.
+    Schema {
+        /// A rulebook folder, or the name of a bundled rulebook.
+        rulebook: String,
+        /// Only what these rulings can read (default: every fact and decision).
+        #[arg(long = "ruling")]
+        rulings: Vec<String>,
+    },
+    /// Print a facts skeleton for rulings, each field described.
+    Template {
+        /// A rulebook folder, or the name of a bundled rulebook.
+        rulebook: String,
+        /// The rulings the facts are for.
+        #[arg(long = "ruling", required = true)]
+        rulings: Vec<String>,
+        /// Format of the skeleton.
+        #[arg(long, value_enum, default_value = "toml", ignore_case = true)]
+        format: FactsFormat,
+    },
     /// Check rulebooks: errors (syntax, names, types, cycles, citations), then the lints (docs/lints.md).
     Check {
         /// Rulebook folders or `.cond` files; a folder of rulebook folders checks each.
@@ -126,10 +199,25 @@ enum Command {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
     },
-    /// Run the case files (`cases/*.toml`) of rulebooks.
+    /// Run case files: of rulebooks (`cases/*.toml`), a folder of case files, or one case file.
     Test {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
+        /// Only the case files whose path or description holds WORD.
+        #[arg(long, value_name = "WORD")]
+        filter: Option<String>,
+        /// List every case file with pass/fail.
+        #[arg(short, long)]
+        verbose: bool,
+        /// Output format: text, or junit (JUnit XML for CI).
+        #[arg(long, value_enum, default_value = "text")]
+        format: test_cmd::TestFormat,
+        /// Report the clauses and rules no case exercises.
+        #[arg(long)]
+        coverage: bool,
+        /// Fail (exit 1) when fewer than PCT percent of the rules are exercised.
+        #[arg(long, value_name = "PCT")]
+        min_coverage: Option<u32>,
     },
 }
 
@@ -143,6 +231,12 @@ pub fn run() -> ExitCode {
         }
     };
     match cli.command {
+        Command::List { rulebook, word, all, format } => list_cmd::run(&rulebook, word.as_deref(), all, format),
+        Command::Describe { rulebook, name, format } => describe_cmd::run(&rulebook, &name, format),
+        Command::Schema { rulebook, rulings } => schema_cmd::run_schema(&rulebook, &rulings),
+        Command::Template { rulebook, rulings, format } => {
+            schema_cmd::run_template(&rulebook, &rulings, format.facts())
+        }
         Command::Check { paths, format, deny, warn, allow, source } => {
             check_cmd::run(check_cmd::CheckArgs { paths, format, deny, warn, allow, source })
         }
@@ -153,7 +247,9 @@ pub fn run() -> ExitCode {
             }
             (None, None) => ExitCode::from(2),
         },
-        Command::Test { paths } => test_cmd::run(&paths),
+        Command::Test { paths, filter, verbose, format, coverage, min_coverage } => {
+            test_cmd::run(test_cmd::TestArgs { paths, filter, verbose, format, coverage, min_coverage })
+        }
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Coverage { rulebook, source, format, strict } => {
             coverage_cmd::run(&rulebook, source.as_deref(), format, strict)

@@ -76,22 +76,10 @@ pub fn run(args: RuleArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut defs = Vec::new();
-    for name in &args.rulings {
-        match p.def_by_name(name) {
-            Some(d) => defs.push(d),
-            None => {
-                let names: Vec<&str> = p.rulings().map(|(_, d)| d.name.as_str()).collect();
-                eprintln!(
-                    "error[conditions::unknown_ruling]: no ruling `{name}` in `{}`\n  help: {}",
-                    p.rulebook.name,
-                    conditions::diagnostic::did_you_mean(name, names.iter().copied())
-                        .unwrap_or_else(|| format!("rulings: {}", names.join(", ")))
-                );
-                return ExitCode::from(2);
-            }
-        }
-    }
+    let mut defs = match resolve_rulings(p, &args.rulings, true) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
     let explicit = !defs.is_empty();
     if !explicit {
         defs = p.rulings().map(|(id, _)| id).collect();
@@ -151,6 +139,32 @@ pub fn run(args: RuleArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The definitions named (rulings, or with `definitions` any definition); an unknown name
+/// is reported with the nearest names.
+pub fn resolve_rulings(
+    p: &conditions::check::Program,
+    names: &[String],
+    definitions: bool,
+) -> Result<Vec<conditions::check::program::DefId>, ExitCode> {
+    let mut defs = Vec::new();
+    for name in names {
+        match p.def_by_name(name).filter(|d| definitions || p.defs[*d as usize].is_ruling()) {
+            Some(d) => defs.push(d),
+            None => {
+                let names: Vec<&str> = p.rulings().map(|(_, d)| d.name.as_str()).collect();
+                eprintln!(
+                    "error[conditions::unknown_ruling]: no ruling `{name}` in `{}`\n  help: {}",
+                    p.rulebook.name,
+                    conditions::diagnostic::did_you_mean(name, names.iter().copied())
+                        .unwrap_or_else(|| format!("`conditions list {}` lists the rulings", p.rulebook.name))
+                );
+                return Err(ExitCode::from(2));
+            }
+        }
+    }
+    Ok(defs)
 }
 
 /// `--batch`: JSON lines in, JSON lines out.

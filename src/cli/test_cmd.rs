@@ -1,55 +1,312 @@
-//! `conditions test`: runs case files and ends with `N passed, N failed`.
+//! `conditions test`: runs case files on their rulebooks and ends with `N passed, N failed`.
+//!
+//! A path is a rulebook folder, a folder of rulebook folders, a folder of case files or one
+//! case file (both run on the rulebook above them); a path with no case file is an error
+//! (exit 2). `--filter WORD` keeps the case files whose path or description holds WORD,
+//! `-v` lists every case file, `--format junit` writes JUnit XML for CI, `--coverage`
+//! reports the clauses and rules no case exercises, `--min-coverage PCT` fails below it.
 
 use conditions::cases::{Summary, find_cases, run_case};
-use conditions::diagnostic::render;
-use conditions::loader::find_rulebooks;
+use conditions::check::Checked;
+use conditions::diagnostic::{Diagnostic, render};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub fn run(paths: &[PathBuf]) -> ExitCode {
-    let mut summary = Summary::default();
-    let mut broken = 0usize;
-    for path in paths {
-        let books = match find_rulebooks(path) {
-            Ok(b) => b,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TestFormat {
+    Text,
+    Junit,
+}
+
+pub struct TestArgs {
+    pub paths: Vec<PathBuf>,
+    pub filter: Option<String>,
+    pub verbose: bool,
+    pub format: TestFormat,
+    pub coverage: bool,
+    pub min_coverage: Option<u32>,
+}
+
+/// Case files grouped by the rulebook they run on.
+struct Group {
+    root: PathBuf,
+    cases: Vec<PathBuf>,
+}
+
+fn has_cond_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok()).any(|e| e.path().extension().is_some_and(|x| x == "cond")))
+        .unwrap_or(false)
+}
+
+/// The rulebook folder a case file or folder of cases belongs to: the nearest folder
+/// above it holding `.cond` files.
+fn rulebook_of(path: &Path) -> Option<PathBuf> {
+    path.ancestors().skip(1).find(|a| has_cond_files(a)).map(Path::to_path_buf)
+}
+
+fn no_cases(path: &Path, why: &str) -> Diagnostic {
+    Diagnostic::error("conditions::no_case_files", format!("no case files in `{}`{why}", path.display()))
+        .in_path(path.display().to_string())
+        .help("point at a rulebook folder (its `cases/`), a folder of case files, or a case file (`.toml`)")
+}
+
+fn groups_of(path: &Path) -> Result<Vec<Group>, Diagnostic> {
+    let meta = std::fs::metadata(path).map_err(|e| {
+        Diagnostic::error("conditions::io", format!("cannot read `{}`: {e}", path.display()))
+            .in_path(path.display().to_string())
+    })?;
+    let orphan = |p: &Path| {
+        Diagnostic::error("conditions::no_rulebook", format!("no rulebook above `{}`", p.display()))
+            .in_path(p.display().to_string())
+            .help("case files run on the rulebook whose folder holds them (`RULEBOOK/cases/…`)")
+    };
+    if meta.is_file() {
+        if path.extension().is_none_or(|x| x != "toml") {
+            return Err(no_cases(path, ", which is not a case file"));
+        }
+        let root = rulebook_of(path).ok_or_else(|| orphan(path))?;
+        return Ok(vec![Group { root, cases: vec![path.to_path_buf()] }]);
+    }
+    if !has_cond_files(path) && conditions::loader::find_rulebooks(path).is_err() {
+        // A folder of case files: they run on the rulebook above it.
+        let cases = find_cases(path);
+        if cases.is_empty() {
+            return Err(no_cases(path, ""));
+        }
+        let root = rulebook_of(path).ok_or_else(|| orphan(path))?;
+        return Ok(vec![Group { root, cases }]);
+    }
+    let books = conditions::loader::find_rulebooks(path)?;
+    Ok(books.into_iter().map(|b| Group { cases: find_cases(&b.root.join("cases")), root: b.root }).collect())
+}
+
+fn description(case: &Path) -> String {
+    std::fs::read_to_string(case)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("description").and_then(|d| d.as_str()).map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// One case file's outcome.
+struct CaseResult {
+    case: PathBuf,
+    passed: usize,
+    failures: Vec<conditions::cases::Failure>,
+}
+
+/// A rulebook's results.
+struct BookResult {
+    name: String,
+    checked: Option<Checked>,
+    cases: Vec<CaseResult>,
+    summary: Summary,
+}
+
+pub fn run(args: TestArgs) -> ExitCode {
+    let mut groups: Vec<Group> = Vec::new();
+    for path in &args.paths {
+        match groups_of(path) {
+            Ok(gs) => {
+                for g in gs {
+                    match groups.iter_mut().find(|x| x.root == g.root) {
+                        Some(x) => x.cases.extend(g.cases),
+                        None => groups.push(g),
+                    }
+                }
+            }
             Err(d) => {
                 eprint!("{}", render(&[d], &Default::default(), true));
                 return ExitCode::from(2);
             }
-        };
-        for book in books {
-            let cases = find_cases(&book.root.join("cases"));
-            if cases.is_empty() {
-                continue;
+        }
+    }
+    for g in &mut groups {
+        g.cases.sort();
+        g.cases.dedup();
+        if let Some(word) = &args.filter {
+            g.cases
+                .retain(|c| c.display().to_string().contains(word.as_str()) || description(c).contains(word.as_str()));
+        }
+    }
+    groups.retain(|g| !g.cases.is_empty());
+    if groups.is_empty() {
+        let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        let why = args.filter.as_ref().map(|w| format!(" whose path or description holds `{w}`")).unwrap_or_default();
+        eprint!("{}", render(&[no_cases(Path::new(&shown.join("`, `")), &why)], &Default::default(), true));
+        return ExitCode::from(2);
+    }
+    let books: Vec<BookResult> = groups.into_iter().map(run_group).collect();
+    let passed: usize = books.iter().map(|b| b.summary.passed).sum();
+    let failed: usize =
+        books.iter().map(|b| if b.checked.is_some() { b.summary.failed.len() } else { b.cases.len() }).sum();
+    match args.format {
+        TestFormat::Junit => outln!("{}", junit(&books)),
+        TestFormat::Text => {
+            for b in &books {
+                report_text(b, args.verbose);
             }
-            let spec = book.root.display().to_string();
-            let checked = match conditions::loader::load(&spec) {
-                Ok(c) => c,
-                Err(e) => {
-                    eprint!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
-                    broken += cases.len();
-                    continue;
+        }
+    }
+    let mut below = false;
+    if args.coverage || args.min_coverage.is_some() {
+        for b in &books {
+            if let Some(c) = &b.checked {
+                below |= coverage(b, c, args.coverage, args.min_coverage, args.format == TestFormat::Text);
+            }
+        }
+    }
+    if args.format == TestFormat::Text {
+        outln!("{passed} passed, {failed} failed");
+    }
+    if failed > 0 || below { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+fn run_group(g: Group) -> BookResult {
+    let spec = g.root.display().to_string();
+    let checked = match conditions::loader::load(&spec) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+            let cases = g.cases.into_iter().map(|case| CaseResult { case, passed: 0, failures: Vec::new() }).collect();
+            return BookResult { name: spec, checked: None, cases, summary: Summary::default() };
+        }
+    };
+    let mut summary = Summary::default();
+    let mut cases = Vec::new();
+    for case in g.cases {
+        let mut one = Summary::default();
+        run_case(&checked, &case, &mut one);
+        summary.passed += one.passed;
+        summary.rules_exercised.extend(one.rules_exercised);
+        summary.defs_evaluated.extend(one.defs_evaluated);
+        let failures: Vec<_> = one.failed.iter().map(clone_failure).collect();
+        summary.failed.extend(one.failed);
+        cases.push(CaseResult { case, passed: one.passed, failures });
+    }
+    BookResult { name: checked.program.rulebook.name.clone(), checked: Some(checked), cases, summary }
+}
+
+fn clone_failure(f: &conditions::cases::Failure) -> conditions::cases::Failure {
+    conditions::cases::Failure {
+        case: f.case.clone(),
+        ruling: f.ruling.clone(),
+        message: f.message.clone(),
+        explanation: f.explanation.clone(),
+    }
+}
+
+fn report_text(b: &BookResult, verbose: bool) {
+    if b.checked.is_none() {
+        for c in &b.cases {
+            outln!("FAIL {} — the rulebook `{}` does not check", c.case.display(), b.name);
+        }
+        return;
+    }
+    for c in &b.cases {
+        if verbose {
+            let word = if c.failures.is_empty() { "ok  " } else { "FAIL" };
+            outln!("{word} {} ({} passed, {} failed)", c.case.display(), c.passed, c.failures.len());
+        }
+        for f in &c.failures {
+            outln!("FAIL {}{}", f.case.display(), f.ruling.as_ref().map(|r| format!(" — {r}")).unwrap_or_default());
+            for line in f.message.lines() {
+                outln!("  {line}");
+            }
+            if let Some(e) = &f.explanation {
+                outln!("  explanation:");
+                for line in e.lines() {
+                    outln!("    {line}");
                 }
-            };
-            for case in cases {
-                run_case(&checked, &case, &mut summary);
             }
         }
     }
-    for f in &summary.failed {
-        outln!("FAIL {}{}", f.case.display(), f.ruling.as_ref().map(|r| format!(" — {r}")).unwrap_or_default());
-        for line in f.message.lines() {
-            outln!("  {line}");
-        }
-        if let Some(e) = &f.explanation {
-            outln!("  explanation:");
-            for line in e.lines() {
-                outln!("    {line}");
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// JUnit XML: one test suite per rulebook, one test case per case file.
+fn junit(books: &[BookResult]) -> String {
+    let tests: usize = books.iter().map(|b| b.cases.len()).sum();
+    let failing = |b: &BookResult| b.cases.iter().filter(|c| b.checked.is_none() || !c.failures.is_empty()).count();
+    let failures: usize = books.iter().map(failing).sum();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str(&format!("<testsuites name=\"conditions\" tests=\"{tests}\" failures=\"{failures}\">\n"));
+    for b in books {
+        out.push_str(&format!(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n",
+            xml(&b.name),
+            b.cases.len(),
+            failing(b)
+        ));
+        for c in &b.cases {
+            let name = c.case.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            out.push_str(&format!(
+                "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
+                xml(&b.name),
+                xml(&name),
+                xml(&c.case.display().to_string())
+            ));
+            if b.checked.is_none() {
+                out.push_str(">\n      <failure message=\"the rulebook does not check\"/>\n    </testcase>\n");
+            } else if c.failures.is_empty() {
+                out.push_str("/>\n");
+            } else {
+                out.push_str(">\n");
+                for f in &c.failures {
+                    let first = f.message.lines().next().unwrap_or_default();
+                    let head = f.ruling.as_ref().map(|r| format!("{r}: ")).unwrap_or_default();
+                    out.push_str(&format!(
+                        "      <failure message=\"{}\">{}</failure>\n",
+                        xml(&format!("{head}{first}")),
+                        xml(&f.message)
+                    ));
+                }
+                out.push_str("    </testcase>\n");
             }
         }
+        out.push_str("  </testsuite>\n");
     }
-    let failed = summary.failed.len() + broken;
-    outln!("{} passed, {} failed", summary.passed, failed);
-    if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    out.push_str("</testsuites>");
+    out
+}
+
+/// Prints which clauses and rules no case exercises; whether rule coverage is below the threshold.
+fn coverage(b: &BookResult, c: &Checked, report: bool, min: Option<u32>, text: bool) -> bool {
+    let cov = conditions::cases::clause_coverage(&c.program, &b.summary);
+    let show = |out: &mut dyn FnMut(String)| {
+        out(format!(
+            "coverage of `{}`: {} of {} executable clauses, {} of {} rules exercised ({}%)",
+            b.name,
+            cov.clauses_exercised,
+            cov.clauses_executable,
+            cov.rules_exercised,
+            cov.rules_total,
+            cov.rule_percent()
+        ));
+        if !cov.clauses_missed.is_empty() {
+            out(format!("  clauses no case exercises: {}", cov.clauses_missed.join(", ")));
+        }
+        if !cov.rules_missed.is_empty() {
+            out(format!("  rules no case exercises: {}", cov.rules_missed.join(", ")));
+        }
+    };
+    if report {
+        if text {
+            show(&mut |l| outln!("{l}"));
+        } else {
+            show(&mut |l| eprintln!("{l}"));
+        }
+    }
+    match min {
+        Some(m) if cov.rule_percent() < m => {
+            eprintln!("error: rule coverage of `{}` is {}%, below --min-coverage {m}", b.name, cov.rule_percent());
+            true
+        }
+        _ => false,
+    }
 }

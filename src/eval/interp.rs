@@ -34,9 +34,34 @@ pub struct EvalError {
     pub span: Option<Span>,
 }
 
+/// No rule decides a definition for the given facts: every rule of it was considered and
+/// none applied. The conditions are silent there; their nearest clauses are those of the rules
+/// considered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Silence {
+    pub def: DefId,
+    pub args: Vec<Value>,
+    /// The rules that were considered (all of the definition's rules, exceptions included).
+    pub considered: Vec<RuleId>,
+}
+
+impl Silence {
+    /// The clauses nearest to the silence: where the silent definition stands and where each
+    /// rule considered for it stands, in the rulebook's order.
+    pub fn nearest(&self, p: &Program) -> Vec<ClauseId> {
+        let mut out: Vec<ClauseId> = p.defs[self.def as usize].clause.into_iter().collect();
+        out.extend(self.considered.iter().filter_map(|&r| p.rules[r as usize].clause));
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Halt {
     Undetermined(Vec<Need>),
+    /// The conditions do not decide this (not an error in the rulebook).
+    Silent(Silence),
     Error(EvalError),
 }
 
@@ -191,6 +216,7 @@ impl<'a> Interp<'a> {
                 t.nodes[idx].outcome = match &result {
                     Ok(v) => Outcome::Value(v.clone()),
                     Err(Halt::Undetermined(n)) => Outcome::Undetermined(n.clone()),
+                    Err(Halt::Silent(s)) => Outcome::Silent(s.clone()),
                     Err(Halt::Error(e)) => Outcome::Error(e.message.clone()),
                 };
             }
@@ -275,10 +301,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(value)
             }
-            None => Err(Halt::Error(EvalError {
-                message: format!("no rule decides `{}` for these facts", info.name),
-                span: Some(info.span),
-            })),
+            None => Err(Halt::Silent(Silence { def, args: args.to_vec(), considered: info.rules.clone() })),
         }
     }
 
@@ -686,6 +709,7 @@ impl<'a> Interp<'a> {
                 (Err(Halt::Error(e)), _) | (_, Err(Halt::Error(e))) => Err(Halt::Error(e)),
                 (Err(Halt::Undetermined(n1)), Err(Halt::Undetermined(n2))) => Err(Halt::Undetermined(merge(n1, n2))),
                 (Err(Halt::Undetermined(n)), _) | (_, Err(Halt::Undetermined(n))) => Err(Halt::Undetermined(n)),
+                (Err(h @ Halt::Silent(_)), _) | (_, Err(h @ Halt::Silent(_))) => Err(h),
                 _ => Err(error("not a truth value", ir.span)),
             };
         }

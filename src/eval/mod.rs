@@ -22,7 +22,9 @@ pub enum Outcome {
     Decided(Value),
     /// Needs facts, decisions or draws that were not given.
     Undetermined(Vec<Need>),
-    /// The rulebook cannot rule: no rule applies, rules conflict, a table has a gap.
+    /// The conditions do not decide it: no rule applies for these facts.
+    Silent(interp::Silence),
+    /// The rulebook cannot rule: rules conflict, a table has a gap.
     Error(interp::EvalError),
 }
 
@@ -40,6 +42,7 @@ pub fn rule(program: &Program, inputs: &Inputs, def: DefId, explain: bool) -> Ru
     let outcome = match interp.call(def, Vec::new()) {
         Ok(v) => Outcome::Decided(v),
         Err(Halt::Undetermined(n)) => Outcome::Undetermined(n),
+        Err(Halt::Silent(s)) => Outcome::Silent(s),
         Err(Halt::Error(e)) => Outcome::Error(e),
     };
     Ruling { def, outcome, trace: interp.trace }

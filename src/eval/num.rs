@@ -4,7 +4,6 @@
 //! asks for it (`ceil`, `floor`, `round`) or for display. Overflow is an error,
 //! never a wrap or a panic.
 
-use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -48,11 +47,42 @@ impl Num {
         Some(Num { n, d })
     }
 
-    pub fn from_decimal(x: Decimal) -> Option<Num> {
-        let scale = x.scale();
-        let mantissa = x.mantissa();
-        let d = 10i128.checked_pow(scale)?;
-        Num::ratio(mantissa, d)
+    /// Reads a plain decimal `-?D+(.D+)?` or a fraction `-?D+/D+` exactly, or says why not.
+    /// Trailing zeros after the point cost nothing: `24.000…0` is 24 however many zeros.
+    pub fn parse(s: &str) -> Result<Num, NumError> {
+        let (neg, body) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let n = match body.split_once('/') {
+            Some((a, b)) => {
+                let (a, b) = (digits(a)?, digits(b)?);
+                if b == 0 {
+                    return Err(NumError::ZeroDenominator);
+                }
+                Num::ratio(a, b).ok_or(NumError::TooLarge)?
+            }
+            None => {
+                let (int, frac) = match body.split_once('.') {
+                    Some((i, f)) => (i, f),
+                    None => (body, ""),
+                };
+                if body.contains('.') && frac.is_empty() {
+                    return Err(NumError::NotANumber);
+                }
+                let int = digits(int)?;
+                let frac = frac.trim_end_matches('0');
+                if frac.is_empty() {
+                    Num::int(int)
+                } else {
+                    let d = 10i128.checked_pow(frac.len() as u32).ok_or(NumError::TooLarge)?;
+                    let f = digits(frac)?;
+                    let n = int.checked_mul(d).and_then(|x| x.checked_add(f)).ok_or(NumError::TooLarge)?;
+                    Num::ratio(n, d).ok_or(NumError::TooLarge)?
+                }
+            }
+        };
+        if neg { n.neg().ok_or(NumError::TooLarge) } else { Ok(n) }
     }
 
     pub fn numer(self) -> i128 {
@@ -104,23 +134,60 @@ impl Num {
         let f = self.n.div_euclid(self.d);
         Num::int(if self.n.rem_euclid(self.d) == 0 { f } else { f + 1 })
     }
-    /// Half away from zero.
+    /// Half away from zero: 2.5 → 3, -2.5 → -3, -2.4 → -2. Never overflows.
     pub fn round(self) -> Num {
-        let twice = Num { n: self.n.saturating_mul(2), d: self.d };
-        let h = if self.n >= 0 { twice.floor().n + 1 } else { twice.ceil().n - 1 };
-        Num::int(h.div_euclid(2))
+        let (q, r) = (self.n.div_euclid(self.d), self.n.rem_euclid(self.d));
+        // self = q + r/d with 0 <= r < d; compare r with the distance d - r to q + 1.
+        let up = if self.n >= 0 { r >= self.d - r } else { r > self.d - r };
+        Num::int(if up { q + 1 } else { q })
     }
     /// The fractional part, in [0, 1).
     pub fn fract(self) -> Num {
         Num { n: self.n.rem_euclid(self.d), d: self.d }
     }
 
-    /// A decimal with at most `places` decimals, rounded half away from zero; for display.
-    pub fn to_decimal(self, places: u32) -> Option<Decimal> {
-        let n = Decimal::try_from_i128_with_scale(self.n, 0).ok()?;
-        let d = Decimal::try_from_i128_with_scale(self.d, 0).ok()?;
-        let q = n.checked_div(d)?;
-        Some(q.round_dp_with_strategy(places, rust_decimal::RoundingStrategy::MidpointAwayFromZero))
+    /// Decimal digits `(sign, integer part, fraction digits)`: exactly when `places` is
+    /// `None` and the value is a finite decimal, otherwise rounded half away from zero
+    /// to `places` digits. Long division on the exact value; no precision limit.
+    pub fn decimal_digits(self, places: Option<u32>) -> (bool, String, String) {
+        let neg = self.n < 0;
+        let (n, d) = (self.n.unsigned_abs(), self.d as u128);
+        let (mut int, mut r) = (n / d, n % d);
+        let mut frac: Vec<u8> = Vec::new();
+        let limit = places.map_or(usize::MAX, |p| p as usize);
+        while r != 0 && frac.len() < limit {
+            // 10 r / d without overflow: r < d < 2^127, so acc + r < 2^128.
+            let (mut acc, mut digit) = (0u128, 0u8);
+            for _ in 0..10 {
+                acc += r;
+                if acc >= d {
+                    acc -= d;
+                    digit += 1;
+                }
+            }
+            frac.push(digit);
+            r = acc;
+        }
+        if places.is_some() && r != 0 && r >= d - r {
+            // Round the magnitude up, carrying through the digits.
+            let mut i = frac.len();
+            loop {
+                if i == 0 {
+                    int += 1;
+                    break;
+                }
+                i -= 1;
+                if frac[i] == 9 {
+                    frac[i] = 0;
+                } else {
+                    frac[i] += 1;
+                    break;
+                }
+            }
+        }
+        let frac: String = frac.iter().map(|d| char::from(b'0' + d)).collect();
+        let neg = neg && (int != 0 || frac.bytes().any(|c| c != b'0'));
+        (neg, int.to_string(), frac)
     }
 
     /// Whether the value is a finite decimal (denominator of the form 2^a 5^b).
@@ -172,14 +239,46 @@ impl fmt::Display for Num {
         if self.d == 1 {
             write!(f, "{}", self.n)
         } else if self.is_terminating() {
-            match self.to_decimal(28) {
-                Some(x) => write!(f, "{}", x.normalize()),
-                None => write!(f, "{}/{}", self.n, self.d),
-            }
+            let (neg, int, frac) = self.decimal_digits(None);
+            write!(f, "{}{int}.{frac}", if neg { "-" } else { "" })
         } else {
             write!(f, "{}/{}", self.n, self.d)
         }
     }
+}
+
+/// Why a text is not read as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumError {
+    /// Not of the form `-?D+(.D+)?` or `-?D+/D+`.
+    NotANumber,
+    /// Numerator or denominator beyond the exact range (see [`LIMIT`]).
+    TooLarge,
+    ZeroDenominator,
+}
+
+/// The exact range, for messages: numerators and denominators below 2^127.
+pub const LIMIT: &str = "an exact number has a numerator and a denominator below 2^127 (about 1.7 × 10^38)";
+
+impl fmt::Display for NumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NumError::NotANumber => "not a number: write digits with an optional `.` and fraction digits, or `n/d`",
+            NumError::TooLarge => LIMIT,
+            NumError::ZeroDenominator => "a fraction's denominator must not be 0",
+        })
+    }
+}
+
+fn digits(s: &str) -> Result<i128, NumError> {
+    if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(NumError::NotANumber);
+    }
+    let mut n: i128 = 0;
+    for c in s.bytes() {
+        n = n.checked_mul(10).and_then(|x| x.checked_add(i128::from(c - b'0'))).ok_or(NumError::TooLarge)?;
+    }
+    Ok(n)
 }
 
 #[cfg(test)]
@@ -208,7 +307,7 @@ mod tests {
     fn display() {
         assert_eq!(Num::ratio(15, 4).unwrap().to_string(), "3.75");
         assert_eq!(Num::ratio(40, 3).unwrap().to_string(), "40/3");
-        assert_eq!(Num::from_decimal(Decimal::new(400, 2)).unwrap().to_string(), "4");
+        assert_eq!(Num::parse("4.00").unwrap().to_string(), "4");
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn debug(p: &Program, v: &Value) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
         Value::Num(n) => n.to_string(),
-        Value::Text(t) => format!("\"{t}\""),
+        Value::Text(t) => format!("\"{}\"", visible(t)),
         Value::Date(d) => d.to_string(),
         Value::Enum(t, i) => variant_name(p, *t, *i, Lang::En),
         Value::Record(..) => "{…}".into(),
@@ -77,20 +77,12 @@ pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
         Lang::Da => ('.', ','),
     };
     let decimal = |x: Num, places: Option<u32>| -> String {
-        let d = match places {
-            Some(p) => x.to_decimal(p),
-            None => x.to_decimal(28).map(|d| d.normalize()),
-        };
-        let Some(mut d) = d else { return x.to_string() };
-        if d.scale() < min_places {
-            d.rescale(min_places);
+        let (neg, i, mut f) = x.decimal_digits(places);
+        while f.len() < min_places as usize {
+            f.push('0');
         }
-        let s = d.to_string();
-        let (i, f) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
-        match f {
-            Some(f) => format!("{}{}{}", group(i, thousands), point, f),
-            None => group(i, thousands),
-        }
+        let i = if neg { format!("-{i}") } else { i };
+        if f.is_empty() { group(&i, thousands) } else { format!("{}{}{}", group(&i, thousands), point, f) }
     };
     if n.is_integer() && min_places == 0 {
         // The common case, without decimal arithmetic.
@@ -207,7 +199,7 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
         },
         (Value::Num(n), Type::Quantity(u)) if !u.is_none() => unit_text(u, *n, lang),
         (Value::Num(n), _) => number(*n, lang, 0),
-        (Value::Text(t), _) => p.gloss(t, lang.code()).to_string(),
+        (Value::Text(t), _) => visible(p.gloss(t, lang.code())).into_owned(),
         (Value::Date(d), _) => date(*d, lang),
         (Value::Enum(t, i), _) => variant_name(p, *t, *i, lang),
         (Value::List(xs), Type::List(elem)) => {
@@ -257,4 +249,29 @@ mod tests {
         assert_eq!(number(Num::ratio(40, 3).unwrap(), Lang::En, 0), "40/3 (≈ 13.33)");
         assert_eq!(number(Num::int(-1234567), Lang::En, 2), "-1,234,567.00");
     }
+}
+
+/// Text from a facts file made safe to print: control characters (a newline, an
+/// escape sequence), bidirectional overrides and line separators are written as
+/// visible escapes (`\n`, `\u{1b}`), so a value cannot start a line of its own or
+/// restyle the terminal.
+pub fn visible(t: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+    };
+    if !t.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(t);
+    }
+    let mut out = String::with_capacity(t.len() + 8);
+    for c in t.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

@@ -59,6 +59,7 @@ pub enum WhyNot {
 pub enum Outcome {
     Value(Value),
     Undetermined(Vec<Need>),
+    Silent(super::interp::Silence),
     Error(String),
 }
 

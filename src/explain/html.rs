@@ -62,7 +62,7 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     for b in s.working.iter().chain(&s.because) {
         let _ = write!(inner, "<li>{}</li>", rich(b));
     }
-    if full || depth == 0 {
+    if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             let _ = write!(
                 inner,

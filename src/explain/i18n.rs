@@ -20,6 +20,15 @@ pub struct Words {
     pub row: &'static str,
     pub error: &'static str,
     pub outside: &'static str,
+    /// The answer when the conditions are silent: `{what}` is the ruling, `{clauses}` the
+    /// nearest clauses.
+    pub silent: &'static str,
+    /// The same, when one clause comes near.
+    pub silent_one: &'static str,
+    /// The same, when no clause comes near.
+    pub silent_alone: &'static str,
+    /// A step the conditions do not decide.
+    pub not_decided: &'static str,
 }
 
 pub static EN: Words = Words {
@@ -38,6 +47,10 @@ pub static EN: Words = Words {
     row: "row",
     error: "The conditions cannot rule on this",
     outside: "outside these conditions",
+    silent: "the conditions do not decide {what} for these facts; the nearest clauses are {clauses}",
+    silent_one: "the conditions do not decide {what} for these facts; the nearest clause is {clauses}",
+    silent_alone: "the conditions do not decide {what} for these facts",
+    not_decided: "not decided by the conditions",
 };
 
 pub static DA: Words = Words {
@@ -56,6 +69,10 @@ pub static DA: Words = Words {
     row: "række",
     error: "Bestemmelserne kan ikke afgøre dette",
     outside: "uden for disse bestemmelser",
+    silent: "bestemmelserne afgør ikke {what} i dette tilfælde; de nærmeste bestemmelser er {clauses}",
+    silent_one: "bestemmelserne afgør ikke {what} i dette tilfælde; den nærmeste bestemmelse er {clauses}",
+    silent_alone: "bestemmelserne afgør ikke {what} i dette tilfælde",
+    not_decided: "ikke afgjort af bestemmelserne",
 };
 
 pub fn words(lang: Lang) -> &'static Words {
@@ -80,6 +97,19 @@ impl Words {
 
     pub fn cannot_rule(&self) -> &'static str {
         if self.en() { "no ruling" } else { "ingen afgørelse" }
+    }
+
+    /// The answer of a ruling the conditions do not decide, naming the nearest clauses.
+    pub fn silence(&self, what: &str, clauses: &[String]) -> String {
+        let what = format!("`{what}`");
+        match clauses {
+            [] => self.silent_alone.replace("{what}", &what),
+            [one] => self.silent_one.replace("{what}", &what).replace("{clauses}", one),
+            [first @ .., last] => {
+                let list = format!("{} {} {last}", first.join(", "), self.and());
+                self.silent.replace("{what}", &what).replace("{clauses}", &list)
+            }
+        }
     }
 
     pub fn condition_false(&self) -> &'static str {

@@ -6,10 +6,19 @@ use super::{Report, Step};
 use crate::eval::show::Lang;
 use std::fmt::Write;
 
+/// Text made inert in Markdown: `<`, `>` and `&` as entities, so no raw HTML from a
+/// facts file reaches the page.
+fn escape(s: &str) -> String {
+    if !s.contains(['<', '>', '&']) {
+        return s.to_string();
+    }
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
 fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     let w = words(lang);
     let pad = "  ".repeat(depth);
-    let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) };
+    let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, escape(&s.args.join(", "))) };
     let by = match (&s.decided_by, s.row) {
         (Some(r), _) => format!(
             " — {} `{}`{}",
@@ -22,7 +31,7 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
         }
         _ => String::new(),
     };
-    let _ = writeln!(out, "{pad}- `{head}` = **{}**{by}", s.answer.replace('*', "\\*"));
+    let _ = writeln!(out, "{pad}- `{head}` = **{}**{by}", escape(&s.answer).replace('*', "\\*"));
     for o in &s.overridden {
         let _ = writeln!(
             out,
@@ -42,16 +51,16 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
         );
     }
     for b in s.working.iter().chain(&s.because) {
-        let _ = writeln!(out, "{pad}  - {b}");
+        let _ = writeln!(out, "{pad}  - {}", escape(b));
     }
-    if full || depth == 0 {
+    if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             let _ = writeln!(
                 out,
                 "{pad}  - ✗ `{}`{}: {}",
                 n.rule.label,
                 n.rule.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default(),
-                n.reason
+                escape(&n.reason)
             );
         }
     }
@@ -66,16 +75,17 @@ fn brief_step(out: &mut String, s: &Step, depth: usize, lang: Lang) {
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
     if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
-        let _ = writeln!(out, "- {}{args}: **{}**{at}", s.label, s.answer.replace('*', "\\*"));
+        let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
         for line in s.working.iter().chain(&s.because) {
-            let _ = writeln!(out, "  - {line}");
+            let _ = writeln!(out, "  - {}", escape(line));
         }
     }
-    if depth == 0 {
+    // Where nothing decided, the rules considered are the explanation.
+    if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
                 let line = msg(lang, "does-not-apply", &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-                let _ = writeln!(out, "  - ✗ {line}");
+                let _ = writeln!(out, "  - ✗ {}", escape(&line));
             }
         }
     }
@@ -93,14 +103,14 @@ pub fn render(r: &Report, full: bool) -> String {
     if let Some(q) = &r.question {
         let _ = writeln!(out, "{q}\n");
     }
-    let _ = writeln!(out, "**{}: {}**\n", w.answer, r.answer);
+    let _ = writeln!(out, "**{}: {}**\n", w.answer, escape(&r.answer));
     if let Some(e) = &r.error {
         let _ = writeln!(out, "{}: {e}\n", w.error);
     }
     if !r.needs.is_empty() {
         let _ = writeln!(out, "## {}\n", w.needs);
         for n in &r.needs {
-            let _ = writeln!(out, "- {}", n.sentence);
+            let _ = writeln!(out, "- {}", escape(&n.sentence));
         }
         out.push('\n');
     }
@@ -115,7 +125,7 @@ pub fn render(r: &Report, full: bool) -> String {
         let _ = writeln!(out, "## {}\n", w.facts_used);
         for f in &r.facts {
             let desc = f.description.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
-            let _ = writeln!(out, "- `{}` = {}{desc}", f.name, f.value);
+            let _ = writeln!(out, "- `{}` = {}{desc}", f.name, escape(&f.value));
         }
         out.push('\n');
     }

@@ -30,13 +30,15 @@ pub struct Report {
     pub lang: &'static str,
     pub ruling: String,
     pub question: Option<String>,
-    /// `decided`, `undetermined` or `error`.
+    /// `decided`, `undetermined`, `silent` or `error`.
     pub status: &'static str,
     /// The value as a person reads it.
     pub answer: String,
     /// The value as data (exact numbers as strings), when decided.
     pub value: Option<serde_json::Value>,
     pub needs: Vec<NeedView>,
+    /// When silent: the nearest clauses, those whose rules were considered, in the rulebook's order.
+    pub nearest: Vec<String>,
     pub error: Option<String>,
     /// The deciding path: one step per definition used.
     pub steps: Vec<Step>,
@@ -200,6 +202,7 @@ impl<'a> Explainer<'a> {
         let answer = match &n.outcome {
             crate::eval::trace::Outcome::Value(v) => show::value(self.p, v, &info.ty, self.lang),
             crate::eval::trace::Outcome::Undetermined(_) => self.w().undetermined().to_string(),
+            crate::eval::trace::Outcome::Silent(_) => self.w().not_decided.to_string(),
             crate::eval::trace::Outcome::Error(e) => e.clone(),
         };
         // A sub-result used in several places is explained once, where it first appears.
@@ -237,6 +240,17 @@ impl<'a> Explainer<'a> {
         }
     }
 
+    /// The definition the conditions are silent on, with its arguments (`boards(Flight B)`).
+    fn silent_what(&self, s: &crate::eval::interp::Silence) -> String {
+        let info = &self.p.defs[s.def as usize];
+        if s.args.is_empty() {
+            return info.name.clone();
+        }
+        let args: Vec<String> =
+            s.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect();
+        format!("{}({})", info.name, args.join(", "))
+    }
+
     /// Builds the report of a ruling. `full` keeps repeated sub-steps.
     pub fn report(&self, ruling: &Ruling, full: bool) -> Report {
         let info = &self.p.defs[ruling.def as usize];
@@ -253,7 +267,19 @@ impl<'a> Explainer<'a> {
                 let needs: Vec<NeedView> = ns.iter().map(|n| self.need(n)).collect();
                 ("undetermined", w.undetermined().to_string(), None, needs, None)
             }
+            Outcome::Silent(_) => ("silent", String::new(), None, Vec::new(), None),
             Outcome::Error(e) => ("error", w.cannot_rule().to_string(), None, Vec::new(), Some(e.message.clone())),
+        };
+        let nearest: Vec<ClauseId> = match &ruling.outcome {
+            Outcome::Silent(s) => s.nearest(self.p),
+            _ => Vec::new(),
+        };
+        let answer = match &ruling.outcome {
+            Outcome::Silent(s) => {
+                let names: Vec<String> = nearest.iter().map(|&c| self.p.clause(c).citation.clone()).collect();
+                w.silence(&self.silent_what(s), &names)
+            }
+            _ => answer,
         };
         let steps = match &ruling.trace {
             Some(t) if !t.nodes.is_empty() => vec![self.step(&t.nodes, 0, full, &mut vec![0])],
@@ -280,6 +306,7 @@ impl<'a> Explainer<'a> {
             }
         }
         cited.extend(info.clause);
+        cited.extend(&nearest);
         for n in needs.iter() {
             if let Some(c) = &n.citation
                 && let Some(&id) = self.p.citations.get(c)
@@ -320,6 +347,7 @@ impl<'a> Explainer<'a> {
             answer,
             value,
             needs,
+            nearest: nearest.iter().map(|&c| self.p.clause(c).citation.clone()).collect(),
             error,
             steps,
             clauses: cited

@@ -67,7 +67,8 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     for b in s.working.iter().chain(&s.because) {
         out.push_str(&wrap(&format!("· {b}"), &format!("{pad}    "), 100));
     }
-    if full || depth == 0 {
+    // Where nothing decided, the rules considered are the explanation.
+    if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             out.push_str(&wrap(
                 &format!("✗ {}: {}", rule_at(w, &n.rule.label, &n.rule.citation), n.reason),
@@ -92,7 +93,8 @@ fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
             out.push_str(&wrap(line, "      ", 100));
         }
     }
-    if depth == 0 {
+    // Where nothing decided, the rules considered are the explanation.
+    if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
                 let line = msg(lang, "does-not-apply", &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);

@@ -5,6 +5,8 @@
 //! `// allow(<lint>): <reason>` before the clause, clause part or declaration.
 
 pub mod citations;
+pub mod fact_citations;
+pub mod logic;
 pub mod rules;
 pub mod space;
 pub mod tables;
@@ -37,6 +39,7 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::uncited_reference", Severity::Warning, "`§` references in a text missing from the clause's `cites`"),
     ("lint::source_missing", Severity::Error, "lines of the published document in no clause"),
     ("lint::source_stray", Severity::Error, "clause text that is not in the published document"),
+    ("lint::fact_cites_own_clause", Severity::Warning, "facts whose description cites a clause of the same rulebook"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -53,12 +56,13 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     let p = &ctx.checked.program;
     let mut out = Vec::new();
     out.extend(tables::lint(p));
-    out.extend(rules::conflicts(p, &ctx.checked.sources));
+    out.extend(rules::conflicts(p));
     out.extend(rules::dead(p));
     out.extend(rules::unused(p, ctx.tested.as_ref()));
     out.extend(rules::clauses(p));
     out.extend(citations::numbering(p));
     out.extend(citations::text_references(p));
+    out.extend(fact_citations::lint(p));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
     }

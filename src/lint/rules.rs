@@ -2,172 +2,33 @@
 //! exception between them (`lint::conflict`, `lint::possible_conflict`), rules and
 //! exceptions that can never matter, and declarations nothing uses.
 
-use super::space::{combinations, matches, pieces};
+use super::logic::{F, Space};
 use crate::check::program::*;
-use crate::check::types::Type;
 use crate::diagnostic::Diagnostic;
-use crate::eval::interp::compare;
 use crate::eval::value::Value;
-use crate::source::SourceMap;
-use crate::syntax::ast::BinaryOp;
 use std::collections::HashSet;
 
-/// Whether two rules can apply to the same arguments, judged on their patterns.
-fn patterns_overlap(p: &Program, def: &DefInfo, a: &RuleInfo, b: &RuleInfo) -> Option<bool> {
-    let mut columns = Vec::new();
-    for (i, (_, ty)) in def.params.iter().enumerate() {
-        let pats = [&a.patterns[i], &b.patterns[i]];
-        columns.push(pieces(p, ty, &pats)?);
-    }
-    let combos = combinations(&columns)?;
-    Some(combos.iter().any(|combo| {
-        [a, b]
-            .iter()
-            .all(|r| r.patterns.iter().zip(combo).zip(&columns).all(|((pat, &i), col)| matches(pat, &col[i].value)))
-    }))
-}
-
-/// One conjunct of a condition: `expr op constant`, or a truth value of an expression.
-enum Conjunct {
-    Cmp {
-        expr: String,
-        op: BinaryOp,
-        value: Value,
-    },
-    /// A comparison of two expressions, neither a constant.
-    Rel {
-        left: String,
-        op: BinaryOp,
-        right: String,
-    },
-    /// Membership in a list of constants: `round in [Semifinal, Final]`.
-    OneOf {
-        expr: String,
-        values: Vec<Value>,
-    },
-    Truth {
-        expr: String,
-        holds: bool,
-    },
-}
-
-fn flip(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Lt => BinaryOp::Gt,
-        BinaryOp::Le => BinaryOp::Ge,
-        BinaryOp::Gt => BinaryOp::Lt,
-        BinaryOp::Ge => BinaryOp::Le,
-        o => o,
-    }
-}
-
-/// Whether `l op1 r` and `l op2 r` can both hold.
-fn ops_compatible(op1: BinaryOp, op2: BinaryOp) -> bool {
-    use BinaryOp::*;
-    !matches!((op1, op2), (Lt, Gt | Ge | Eq) | (Gt, Lt | Le | Eq) | (Le, Gt) | (Ge, Lt) | (Eq, Lt | Gt | Ne) | (Ne, Eq))
-}
-
-fn snippet(sources: &SourceMap, ir: &Ir) -> String {
-    sources.snippet(ir.span).split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn conjuncts(ir: &Ir, sources: &SourceMap, out: &mut Vec<Conjunct>) {
-    match &ir.kind {
-        IrKind::Binary(BinaryOp::And, a, b) => {
-            conjuncts(a, sources, out);
-            conjuncts(b, sources, out);
-        }
-        IrKind::Not(x) => out.push(Conjunct::Truth { expr: snippet(sources, x), holds: false }),
-        IrKind::InList(x, list) => match &list.kind {
-            IrKind::List(items) if items.iter().all(|i| matches!(i.kind, IrKind::Const(_))) => {
-                out.push(Conjunct::OneOf {
-                    expr: snippet(sources, x),
-                    values: items
-                        .iter()
-                        .filter_map(|i| if let IrKind::Const(v) = &i.kind { Some(v.clone()) } else { None })
-                        .collect(),
-                })
-            }
-            IrKind::Const(Value::List(vs)) => {
-                out.push(Conjunct::OneOf { expr: snippet(sources, x), values: vs.to_vec() })
-            }
-            _ => {}
-        },
-        IrKind::Binary(op, a, b) if op.is_comparison() => match (&a.kind, &b.kind) {
-            (_, IrKind::Const(v)) => out.push(Conjunct::Cmp { expr: snippet(sources, a), op: *op, value: v.clone() }),
-            (IrKind::Const(v), _) => {
-                let flipped = match op {
-                    BinaryOp::Lt => BinaryOp::Gt,
-                    BinaryOp::Le => BinaryOp::Ge,
-                    BinaryOp::Gt => BinaryOp::Lt,
-                    BinaryOp::Ge => BinaryOp::Le,
-                    o => *o,
-                };
-                out.push(Conjunct::Cmp { expr: snippet(sources, b), op: flipped, value: v.clone() })
-            }
-            _ => out.push(Conjunct::Rel { left: snippet(sources, a), op: *op, right: snippet(sources, b) }),
-        },
-        _ if ir.ty == Type::Bool => out.push(Conjunct::Truth { expr: snippet(sources, ir), holds: true }),
-        _ => {}
-    }
-}
-
-/// Whether `x op1 v1` and `x op2 v2` can both hold.
-fn compatible(op1: BinaryOp, v1: &Value, op2: BinaryOp, v2: &Value) -> bool {
-    use BinaryOp::*;
-    let Some(ord) = compare(v1, v2) else { return true };
-    let holds = |op: BinaryOp, x: std::cmp::Ordering| match op {
-        Lt => x.is_lt(),
-        Le => x.is_le(),
-        Gt => x.is_gt(),
-        Ge => x.is_ge(),
-        Eq => x.is_eq(),
-        Ne => !x.is_eq(),
-        _ => true,
-    };
-    match (op1, op2) {
-        (Eq, _) => holds(op2, ord),
-        (_, Eq) => holds(op1, ord.reverse()),
-        (Lt | Le, Lt | Le) | (Gt | Ge, Gt | Ge) | (Ne, _) | (_, Ne) => true,
-        // x < v1 (or <=) and x > v2 (or >=): possible iff v2 < v1, or equal with both inclusive.
-        (Lt | Le, Gt | Ge) => ord.is_gt() || (ord.is_eq() && op1 == Le && op2 == Ge),
-        (Gt | Ge, Lt | Le) => ord.is_lt() || (ord.is_eq() && op1 == Ge && op2 == Le),
-        _ => true,
-    }
-}
-
-fn guards_exclusive(a: &RuleInfo, b: &RuleInfo, sources: &SourceMap) -> bool {
-    let (Some(ga), Some(gb)) = (&a.guard, &b.guard) else { return false };
-    let (mut ca, mut cb) = (Vec::new(), Vec::new());
-    conjuncts(ga, sources, &mut ca);
-    conjuncts(gb, sources, &mut cb);
-    ca.iter().any(|x| {
-        cb.iter().any(|y| match (x, y) {
-            (Conjunct::Truth { expr: e1, holds: h1 }, Conjunct::Truth { expr: e2, holds: h2 }) => e1 == e2 && h1 != h2,
-            (Conjunct::Cmp { expr: e1, op: o1, value: v1 }, Conjunct::Cmp { expr: e2, op: o2, value: v2 }) => {
-                e1 == e2 && !compatible(*o1, v1, *o2, v2)
-            }
-            (Conjunct::OneOf { expr: e1, values: v1 }, Conjunct::OneOf { expr: e2, values: v2 }) => {
-                e1 == e2 && !v1.iter().any(|v| v2.contains(v))
-            }
-            (Conjunct::OneOf { expr: e1, values }, Conjunct::Cmp { expr: e2, op, value })
-            | (Conjunct::Cmp { expr: e2, op, value }, Conjunct::OneOf { expr: e1, values }) => {
-                e1 == e2 && !values.iter().any(|v| compatible(BinaryOp::Eq, v, *op, value))
-            }
-            (Conjunct::Rel { left: l1, op: o1, right: r1 }, Conjunct::Rel { left: l2, op: o2, right: r2 }) => {
-                (l1 == l2 && r1 == r2 && !ops_compatible(*o1, *o2))
-                    || (l1 == r2 && r1 == l2 && !ops_compatible(*o1, flip(*o2)))
-            }
-            _ => false,
-        })
-    })
+/// How two rules of one definition stand to each other, as the evaluator meets them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// They can never both give the value of their trees.
+    Apart,
+    /// Whenever one gives its value, so does the other, with a different value.
+    Certain { a_implies_b: bool, b_implies_a: bool },
+    /// They may both apply with different values; it cannot be ruled out.
+    Possible,
 }
 
 fn same_constant(a: &RuleInfo, b: &RuleInfo) -> bool {
     matches!((&a.value.kind, &b.value.kind), (IrKind::Const(x), IrKind::Const(y)) if x == y)
 }
 
-fn related(p: &Program, a: RuleId, b: RuleId) -> bool {
+fn different_constants(a: &RuleInfo, b: &RuleInfo) -> bool {
+    matches!((&a.value.kind, &b.value.kind), (IrKind::Const(x), IrKind::Const(y)) if x != y)
+}
+
+/// Whether one of the two rules overrides the other, directly or through a chain of exceptions.
+pub fn related(p: &Program, a: RuleId, b: RuleId) -> bool {
     let overrides = |x: RuleId, y: RuleId| {
         let mut stack = vec![x];
         let mut seen = HashSet::new();
@@ -184,59 +45,41 @@ fn related(p: &Program, a: RuleId, b: RuleId) -> bool {
     overrides(a, b) || overrides(b, a)
 }
 
-pub fn conflicts(p: &Program, sources: &SourceMap) -> Vec<Diagnostic> {
+/// Judges two rules of one definition: can both give the value of their exception
+/// trees (each applies, none of its exceptions does) with different values?
+pub fn judge(p: &Program, ra: RuleId, rb: RuleId) -> Verdict {
+    let (a, b) = (&p.rules[ra as usize], &p.rules[rb as usize]);
+    if related(p, ra, rb) || same_constant(a, b) {
+        return Verdict::Apart;
+    }
+    let mut s = Space::new(p);
+    let (wa, wb) = (s.wins(ra), s.wins(rb));
+    let sat = |f: F| s.satisfiable(&f);
+    match sat(F::and(wa.clone(), wb.clone())) {
+        Some(false) => return Verdict::Apart,
+        None => return Verdict::Possible,
+        Some(true) => {}
+    }
+    let a_implies_b = sat(F::and(wa.clone(), F::not(wb.clone()))) == Some(false);
+    let b_implies_a = sat(F::and(wb, F::not(wa))) == Some(false);
+    if (a_implies_b || b_implies_a) && !s.approximate && different_constants(a, b) {
+        Verdict::Certain { a_implies_b, b_implies_a }
+    } else {
+        Verdict::Possible
+    }
+}
+
+/// Every pair of rules for one question that may give different values with neither
+/// overriding the other: an error when it is certain, a warning when it cannot be ruled out.
+pub fn conflicts(p: &Program) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for def in &p.defs {
         let rules = &def.rules;
         for (i, &ra) in rules.iter().enumerate() {
             for &rb in &rules[i + 1..] {
-                let (a, b) = (&p.rules[ra as usize], &p.rules[rb as usize]);
-                // Exceptions are judged against their siblings only.
-                if a.overrides != b.overrides || related(p, ra, rb) || same_constant(a, b) {
-                    continue;
-                }
-                match patterns_overlap(p, def, a, b) {
-                    Some(false) => continue,
-                    Some(true) | None => {}
-                }
-                if guards_exclusive(a, b, sources) {
-                    continue;
-                }
-                let cite = |r: &RuleInfo| p.citation_of(r.clause).map(|c| format!(" ({c})")).unwrap_or_default();
-                if a.guard.is_none() && b.guard.is_none() {
-                    out.push(
-                        Diagnostic::error(
-                            "lint::conflict",
-                            format!(
-                                "rules `{}`{} and `{}`{} both always apply to `{}`",
-                                a.label,
-                                cite(a),
-                                b.label,
-                                cite(b),
-                                def.name
-                            ),
-                        )
-                        .at(b.span, "applies whenever the other does")
-                        .at(a.span, "always applies")
-                        .help(format!("say which is the exception: `overrides {}`", a.label)),
-                    );
-                } else {
-                    out.push(
-                        Diagnostic::warning(
-                            "lint::possible_conflict",
-                            format!(
-                                "rules `{}`{} and `{}`{} for `{}` may both apply; it cannot be shown that their conditions exclude each other",
-                                a.label,
-                                cite(a),
-                                b.label,
-                                cite(b),
-                                def.name
-                            ),
-                        )
-                        .at(b.span, "may apply together with the other")
-                        .at(a.span, "first rule")
-                        .help("write the conditions as comparisons of the same value (`x < 2000` / `x >= 2000`), or declare an exception with `overrides`"),
-                    );
+                let verdict = judge(p, ra, rb);
+                if verdict != Verdict::Apart {
+                    out.push(conflict_finding(p, def, ra, rb, verdict));
                 }
             }
         }
@@ -244,23 +87,64 @@ pub fn conflicts(p: &Program, sources: &SourceMap) -> Vec<Diagnostic> {
     out
 }
 
-/// Rules whose condition is the constant `false`; exceptions that never meet their rule.
+fn conflict_finding(p: &Program, def: &DefInfo, ra: RuleId, rb: RuleId, verdict: Verdict) -> Diagnostic {
+    let (a, b) = (&p.rules[ra as usize], &p.rules[rb as usize]);
+    let cite = |r: &RuleInfo| p.citation_of(r.clause).map(|c| format!(" ({c})")).unwrap_or_default();
+    let (la, lb) = (format!("`{}`{}", a.label, cite(a)), format!("`{}`{}", b.label, cite(b)));
+    match verdict {
+        Verdict::Certain { a_implies_b, b_implies_a } => {
+            let message = match (a_implies_b, b_implies_a) {
+                (true, true) => format!("rules {la} and {lb} give `{}` different values in exactly the same cases", def.name),
+                (true, false) => format!("whenever rule {la} applies, so does {lb}, with a different value for `{}`", def.name),
+                _ => format!("whenever rule {lb} applies, so does {la}, with a different value for `{}`", def.name),
+            };
+            Diagnostic::error("lint::conflict", message)
+                .at(b.span, if a_implies_b { "applies whenever the other does" } else { "applies in fewer cases" })
+                .at(a.span, if b_implies_a { "applies whenever the other does" } else { "applies in fewer cases" })
+                .help(format!(
+                    "say which is the exception (`overrides {}` on `{}`, or the other way round), or narrow a condition",
+                    a.label, b.label
+                ))
+        }
+        _ => Diagnostic::warning(
+            "lint::possible_conflict",
+            format!(
+                "rules {la} and {lb} for `{}` may both apply with different values; it cannot be shown that their conditions exclude each other",
+                def.name
+            ),
+        )
+        .at(b.span, "may apply together with the other")
+        .at(a.span, "first rule")
+        .help("write the conditions as comparisons of the same value (`x < 2000` / `x >= 2000`), or declare an exception with `overrides`"),
+    }
+}
+
+/// Rules whose patterns and condition can never hold together; exceptions for other
+/// arguments than the rule they override.
 pub fn dead(p: &Program) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for r in &p.rules {
-        if let Some(g) = &r.guard
-            && matches!(g.kind, IrKind::Const(Value::Bool(false)))
-        {
+    for (id, r) in p.rules.iter().enumerate() {
+        let mut s = Space::new(p);
+        let own = s.applies(id as RuleId);
+        if s.satisfiable(&own) == Some(false) {
+            let (span, label) = match &r.guard {
+                Some(g) if matches!(g.kind, IrKind::Const(Value::Bool(false))) => {
+                    (g.span, "this condition is always false")
+                }
+                Some(g) => (g.span, "this condition never holds for the arguments the rule takes"),
+                None => (r.span, "its patterns match nothing"),
+            };
             out.push(
                 Diagnostic::warning("lint::dead_rule", format!("rule `{}` can never apply", r.label))
-                    .at(g.span, "this condition is always false")
+                    .at(span, label)
                     .help("remove the rule, or correct its condition"),
             );
+            continue;
         }
         for &base in &r.overrides {
             let b = &p.rules[base as usize];
-            let def = &p.defs[r.def as usize];
-            if patterns_overlap(p, def, r, b) == Some(false) {
+            let (mine, theirs) = (s.matches_args(id as RuleId), s.matches_args(base));
+            if s.satisfiable(&F::and(mine, theirs)) == Some(false) {
                 out.push(
                     Diagnostic::warning(
                         "lint::exception_never_meets",

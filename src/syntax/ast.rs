@@ -4,8 +4,6 @@
 //! equal when their content is equal, wherever they stand, so that a file
 //! printed and parsed again can be compared with the original.
 
-use rust_decimal::Decimal;
-
 /// Index of a source file in a [`crate::source::SourceMap`].
 pub type FileId = u32;
 
@@ -363,10 +361,18 @@ pub enum PatternAtom {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
-    Number { value: Decimal, unit: Option<UnitExpr>, span: Span },
+    /// The digits as written (`2.50`); read exactly by the checker.
+    Number {
+        text: String,
+        unit: Option<UnitExpr>,
+        span: Span,
+    },
     Text(Str),
     Bool(bool, Span),
-    Date { text: String, span: Span },
+    Date {
+        text: String,
+        span: Span,
+    },
 }
 
 impl Literal {

@@ -8,8 +8,6 @@ use crate::diagnostic::Diagnostic;
 use pest::Parser as _;
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
-use rust_decimal::Decimal;
-use std::str::FromStr;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/conditions.pest"]
@@ -588,7 +586,7 @@ impl Builder<'_> {
             _ => {
                 let mut it = p.into_inner();
                 let num = next(&mut it);
-                let value = Decimal::from_str(num.as_str()).unwrap_or(Decimal::MAX);
+                let text = num.as_str().to_string();
                 let unit = it.next().map(|u| match u.as_rule() {
                     Rule::percent => UnitExpr::Percent,
                     _ => {
@@ -597,7 +595,7 @@ impl Builder<'_> {
                         UnitExpr::Word { name, per: ui.next().map(|x| self.ident(x)) }
                     }
                 });
-                Literal::Number { value, unit, span }
+                Literal::Number { text, unit, span }
             }
         }
     }

@@ -387,8 +387,8 @@ impl Printer {
 
     fn literal(&mut self, l: &Literal) {
         match l {
-            Literal::Number { value, unit, .. } => {
-                let _ = write!(self.out, "{value}");
+            Literal::Number { text, unit, .. } => {
+                self.out.push_str(text);
                 match unit {
                     Some(UnitExpr::Percent) => self.out.push('%'),
                     Some(UnitExpr::Word { name, per }) => {

@@ -1,0 +1,54 @@
+//! `conditions describe`: what a ruling answers, which clauses decide it, and every
+//! input it can read with its facts-file path and how to write it.
+
+use super::InfoFormat;
+use super::rule_cmd::{load_rulebook, resolve_rulings};
+use conditions::discover::{self, Input};
+use std::process::ExitCode;
+
+pub fn run(rulebook: &str, name: &str, format: InfoFormat) -> ExitCode {
+    let book = match load_rulebook(rulebook) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let p = &book.program;
+    let def = match resolve_rulings(p, &[name.to_string()], true) {
+        Ok(d) => d[0],
+        Err(code) => return code,
+    };
+    let d = discover::describe(p, def);
+    if format == InfoFormat::Json {
+        outln!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    outln!("{} ({}): {}", d.name, d.kind, d.ty);
+    if let Some(q) = &d.question {
+        outln!("  {q}");
+    }
+    if let Some(c) = &d.clause {
+        outln!("declared in {c}");
+    }
+    if !d.decided_by.is_empty() {
+        outln!("decided by the rules of {}", d.decided_by.join(", "));
+    }
+    outln!("\nreads {} inputs:", d.inputs.len());
+    for i in &d.inputs {
+        show_input(i);
+    }
+    outln!("\n`conditions ask {rulebook} --ruling {}` asks only for the inputs that matter", d.name);
+    ExitCode::SUCCESS
+}
+
+fn show_input(i: &Input) {
+    let kind = serde_json::to_value(i.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let optional = if i.optional { ", optional" } else { "" };
+    let clause = i.clause.as_deref().map(|c| format!("  [{c}]")).unwrap_or_default();
+    outln!("  {}: {} ({kind}{optional}){clause}", i.path, i.ty);
+    if let Some(doc) = &i.description {
+        outln!("      {doc}");
+    }
+    if let Some(by) = &i.decided_by {
+        outln!("      decided by {by}");
+    }
+    outln!("      write {}", i.write);
+}

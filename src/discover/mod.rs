@@ -1,0 +1,137 @@
+//! Discovery: what a rulebook can be asked and what each ruling reads. Owns the
+//! listing of rulings (grouped by section), the transitive inputs of a ruling with
+//! their facts-file paths and types ([`inputs`]), how a facts file writes each type
+//! ([`write`]), the JSON Schema of a facts file ([`schema`]) and facts templates
+//! ([`template`]).
+
+pub mod inputs;
+pub mod schema;
+pub mod template;
+pub mod write;
+
+use crate::check::program::{ClauseId, DefId, Program};
+use crate::syntax::ast::DecisionKind;
+use serde::Serialize;
+
+pub use inputs::{Input, InputKind, Reach, inputs_of, reach};
+
+/// One entry of `conditions list`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    /// `ruling`, `definition`, `fact`, `decision` or `lot`.
+    pub kind: &'static str,
+    pub name: String,
+    /// The question it answers (its description).
+    pub question: Option<String>,
+    /// The clause that declares it.
+    pub clause: Option<String>,
+    /// The section it belongs to: the outermost clause with a heading above its clause.
+    pub section: Option<String>,
+    #[serde(rename = "type")]
+    pub ty: String,
+}
+
+/// The outermost clause with a heading whose citation begins the citation of `clause`.
+pub fn section_of(p: &Program, clause: Option<ClauseId>) -> Option<String> {
+    let own = p.clause(clause?);
+    let best = p
+        .clauses
+        .iter()
+        .filter(|c| c.heading.is_some() && own.citation.starts_with(c.citation.as_str()))
+        .min_by_key(|c| c.citation.len())
+        .unwrap_or(own);
+    Some(match &best.heading {
+        Some(h) if h.to_lowercase().starts_with(&best.citation.to_lowercase()) => h.clone(),
+        Some(h) => format!("{} {h}", best.citation),
+        None => best.citation.clone(),
+    })
+}
+
+fn entry(
+    p: &Program,
+    kind: &'static str,
+    name: &str,
+    doc: &Option<String>,
+    clause: Option<ClauseId>,
+    ty: String,
+) -> Entry {
+    Entry {
+        kind,
+        name: name.to_string(),
+        question: doc.clone(),
+        clause: p.citation_of(clause).map(str::to_string),
+        section: section_of(p, clause),
+        ty,
+    }
+}
+
+/// Every ruling (with `all`, also definitions, facts, decisions and lots), filtered by
+/// a word in the name, question or clause (case-insensitive), in declaration order.
+pub fn list(p: &Program, word: Option<&str>, all: bool) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for d in &p.defs {
+        if d.is_ruling() || all {
+            let kind = if d.is_ruling() { "ruling" } else { "definition" };
+            out.push(entry(p, kind, &d.name, &d.doc, d.clause, p.describe(&d.ty)));
+        }
+    }
+    if all {
+        for f in &p.facts {
+            out.push(entry(p, "fact", &f.name, &f.doc, f.clause, p.describe(&f.ty)));
+        }
+        for d in &p.decisions {
+            let kind = if d.kind == DecisionKind::Lot { "lot" } else { "decision" };
+            out.push(entry(p, kind, &d.name, &d.doc, d.clause, p.describe(&d.ty)));
+        }
+    }
+    if let Some(w) = word {
+        let w = w.to_lowercase();
+        let has = |s: &Option<String>| s.as_ref().is_some_and(|s| s.to_lowercase().contains(&w));
+        out.retain(|e| e.name.to_lowercase().contains(&w) || has(&e.question) || has(&e.clause));
+    }
+    out
+}
+
+/// What `conditions describe` says about one ruling or definition.
+#[derive(Clone, Debug, Serialize)]
+pub struct Description {
+    pub name: String,
+    pub kind: &'static str,
+    pub question: Option<String>,
+    /// The type of the answer.
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub clause: Option<String>,
+    /// The clauses whose rules decide it.
+    pub decided_by: Vec<String>,
+    /// Every fact, field, decision and lot it can read, transitively.
+    pub inputs: Vec<Input>,
+}
+
+/// Describes a definition: its question, answer type, deciding clauses and inputs.
+pub fn describe(p: &Program, def: DefId) -> Description {
+    let d = &p.defs[def as usize];
+    let mut decided_by: Vec<String> = Vec::new();
+    let mut add = |c: Option<ClauseId>| {
+        if let Some(c) = p.citation_of(c)
+            && !decided_by.iter().any(|x| x == c)
+        {
+            decided_by.push(c.to_string());
+        }
+    };
+    if d.table.is_some() {
+        add(d.clause);
+    }
+    for &r in &d.rules {
+        add(p.rules[r as usize].clause);
+    }
+    Description {
+        name: d.name.clone(),
+        kind: if d.is_ruling() { "ruling" } else { "definition" },
+        question: d.doc.clone(),
+        ty: p.describe(&d.ty),
+        clause: p.citation_of(d.clause).map(str::to_string),
+        decided_by,
+        inputs: inputs_of(p, &reach(p, &[def])),
+    }
+}

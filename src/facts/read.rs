@@ -1,0 +1,206 @@
+//! Reading a facts file's text into one JSON tree, whatever the format, without
+//! losing anything on the way: a number keeps the digits it was written with (TOML
+//! floats from their text, YAML floats refused since the YAML reader has only their
+//! binary value), a key given twice is an error in every format, and a leading
+//! byte-order mark is ignored.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value as J};
+use std::fmt;
+use std::str::FromStr;
+
+/// Text without a leading byte-order mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// JSON, refusing a key given twice in one object.
+pub fn json(text: &str) -> Result<J, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = Strict::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v.0)
+}
+
+/// TOML, numbers from their text (a float `4999.99999999999999` stays those digits).
+pub fn toml(text: &str) -> Result<J, String> {
+    let table = toml::de::DeTable::parse(text).map_err(|e| e.to_string())?;
+    toml_table(table.get_ref())
+}
+
+/// YAML; a number with a fraction or exponent is refused with its path, since the
+/// YAML reader gives only its binary floating-point value.
+pub fn yaml(text: &str) -> Result<J, String> {
+    let v = serde_yaml::from_str::<serde_yaml::Value>(text).map_err(|e| e.to_string())?;
+    yaml_value(&v, &mut String::new())
+}
+
+struct Strict(J);
+
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = J;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<J, E> {
+        Ok(J::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<J, E> {
+        Ok(J::Number(n.into()))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<J, E> {
+        Ok(J::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<J, E> {
+        Err(E::custom("a number read through binary floating point"))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<J, E> {
+        Ok(J::String(s.to_string()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<J, E> {
+        Ok(J::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<J, E> {
+        Ok(J::Null)
+    }
+    fn visit_none<E>(self) -> Result<J, E> {
+        Ok(J::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<J, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Strict(x)) = seq.next_element()? {
+            out.push(x);
+        }
+        Ok(J::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<J, A::Error> {
+        let mut out = Map::new();
+        let mut first = true;
+        while let Some(key) = map.next_key::<String>()? {
+            if first && key == NUMBER_TOKEN {
+                // serde_json hands an exact number over as its text.
+                let text: String = map.next_value()?;
+                return Number::from_str(&text).map(J::Number).map_err(de::Error::custom);
+            }
+            first = false;
+            if out.contains_key(&key) {
+                return Err(de::Error::custom(format!("the key `{key}` is given twice in one object")));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(key, v);
+        }
+        Ok(J::Object(out))
+    }
+}
+
+fn toml_table(t: &toml::de::DeTable) -> Result<J, String> {
+    let mut out = Map::new();
+    for (k, v) in t.iter() {
+        out.insert(k.get_ref().to_string(), toml_value(v.get_ref())?);
+    }
+    Ok(J::Object(out))
+}
+
+fn toml_value(v: &toml::de::DeValue) -> Result<J, String> {
+    use toml::de::DeValue as T;
+    Ok(match v {
+        T::String(s) => J::String(s.to_string()),
+        T::Boolean(b) => J::Bool(*b),
+        T::Datetime(d) => J::String(d.to_string()),
+        T::Integer(i) => {
+            let n = i128::from_str_radix(i.as_str(), i.radix()).map_err(|_| format!("`{i}` is not an integer"))?;
+            J::Number(Number::from_str(&n.to_string()).map_err(|e| e.to_string())?)
+        }
+        T::Float(f) => {
+            let text = f.as_str().strip_prefix('+').unwrap_or(f.as_str());
+            match Number::from_str(text) {
+                Ok(n) => J::Number(n),
+                Err(_) => return Err(format!("`{f}` is not a number")),
+            }
+        }
+        T::Array(xs) => J::Array(xs.iter().map(|x| toml_value(x.get_ref())).collect::<Result<_, _>>()?),
+        T::Table(t) => toml_table(t)?,
+    })
+}
+
+fn yaml_value(v: &serde_yaml::Value, path: &mut String) -> Result<J, String> {
+    use serde_yaml::Value as Y;
+    let at = |path: &str| if path.is_empty() { String::new() } else { format!(" at `{path}`") };
+    Ok(match v {
+        Y::Null => J::Null,
+        Y::Bool(b) => J::Bool(*b),
+        Y::String(s) => J::String(s.clone()),
+        Y::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => J::Number(i.into()),
+            (_, Some(u)) => J::Number(u.into()),
+            _ => {
+                return Err(format!(
+                    "the number{} (about {n}) has a fraction, an exponent or too many digits, which YAML reads \
+                     through binary floating point; write it in quotes, e.g. \"2150.5\", to have it read exactly",
+                    at(path)
+                ));
+            }
+        },
+        Y::Sequence(xs) => {
+            let mut out = Vec::with_capacity(xs.len());
+            for (i, x) in xs.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                out.push(yaml_value(x, path)?);
+                path.truncate(len);
+            }
+            J::Array(out)
+        }
+        Y::Mapping(m) => {
+            let mut out = Map::new();
+            for (k, x) in m {
+                let Y::String(k) = k else {
+                    return Err(format!("a key{} is not text; write keys as names", at(path)));
+                };
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                out.insert(k.clone(), yaml_value(x, path)?);
+                path.truncate(len);
+            }
+            J::Object(out)
+        }
+        Y::Tagged(_) => return Err(format!("a tagged value{} is not a fact; remove the `!tag`", at(path))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_json_keys_are_refused() {
+        assert!(json(r#"{"a": 1, "a": 2}"#).is_err());
+        assert!(json(r#"{"a": {"b": 1, "b": 1}}"#).is_err());
+        assert!(json(r#"{"a": 1, "b": 2}"#).is_ok());
+    }
+
+    #[test]
+    fn numbers_keep_their_digits() {
+        let j = json(r#"{"a": 4999.9999999999999999999999999999}"#).unwrap();
+        assert_eq!(j["a"].to_string(), "4999.9999999999999999999999999999");
+        let t = toml("a = 4999.99999999999999\nb = 1_000\n").unwrap();
+        assert_eq!(t["a"].to_string(), "4999.99999999999999");
+        assert_eq!(t["b"].to_string(), "1000");
+        assert!(yaml("a: 4999.99999999999999\n").is_err());
+        assert_eq!(yaml("a: 12\n").unwrap()["a"].to_string(), "12");
+    }
+}

@@ -1,0 +1,96 @@
+//! `conditions test` as a committee uses it: paths, filters, listing, JUnit XML and
+//! clause coverage, on the small rulebook in `tests/test_command/book`.
+
+use std::process::{Command, Output};
+
+fn test(args: &[&str]) -> (Option<i32>, String, String) {
+    let Output { status, stdout, stderr } =
+        Command::new(env!("CARGO_BIN_EXE_conditions")).arg("test").args(args).output().expect("conditions runs");
+    (status.code(), String::from_utf8_lossy(&stdout).into_owned(), String::from_utf8_lossy(&stderr).into_owned())
+}
+
+const BOOK: &str = "tests/test_command/book";
+
+#[test]
+fn a_rulebook_runs_all_its_cases_and_a_wrong_expectation_fails() {
+    let (code, out, _) = test(&[BOOK]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("FAIL tests/test_command/book/cases/wrong.toml — open"), "{out}");
+    assert!(out.ends_with("2 passed, 1 failed\n"), "{out}");
+}
+
+#[test]
+fn a_single_case_file_runs_on_its_rulebook() {
+    let (code, out, _) = test(&["tests/test_command/book/cases/below.toml"]);
+    assert_eq!((code, out.as_str()), (Some(0), "1 passed, 0 failed\n"));
+}
+
+#[test]
+fn a_folder_of_cases_runs_on_its_rulebook() {
+    let (code, out, _) = test(&["tests/test_command/book/cases", "--filter", "limit"]);
+    assert_eq!((code, out.as_str()), (Some(0), "1 passed, 0 failed\n"));
+}
+
+#[test]
+fn a_path_with_no_case_file_is_an_error() {
+    for args in [
+        &["tests/test_command/book/rulebook.cond"][..],
+        &["tests/test_command/empty"],
+        &["tests/test_command/missing"],
+        &[BOOK, "--filter", "no such case"],
+    ] {
+        let (code, out, err) = test(args);
+        assert_eq!(code, Some(2), "{args:?}: {out}{err}");
+        assert!(!out.contains("passed"), "{args:?}: {out}");
+    }
+}
+
+#[test]
+fn filter_matches_the_description_too() {
+    let (code, out, _) = test(&[BOOK, "--filter", "deliberately", "-v"]);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("FAIL tests/test_command/book/cases/wrong.toml (0 passed, 1 failed)\n"), "{out}");
+    assert!(out.ends_with("0 passed, 1 failed\n"), "{out}");
+}
+
+#[test]
+fn verbose_lists_every_case() {
+    let (_, out, _) = test(&[BOOK, "-v"]);
+    let listed: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ") || l.starts_with("FAIL ")).collect();
+    assert_eq!(
+        listed,
+        [
+            "ok   tests/test_command/book/cases/at-limit.toml (1 passed, 0 failed)",
+            "ok   tests/test_command/book/cases/below.toml (1 passed, 0 failed)",
+            "FAIL tests/test_command/book/cases/wrong.toml (0 passed, 1 failed)",
+            "FAIL tests/test_command/book/cases/wrong.toml — open",
+        ]
+    );
+}
+
+#[test]
+fn junit_has_one_test_case_per_case_file() {
+    let (code, out, _) = test(&[BOOK, "--format", "junit"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.starts_with(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conditions\" tests=\"3\" failures=\"1\">"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("<testcase ").count(), 3, "{out}");
+    assert_eq!(out.matches("<failure message=\"open: expected yes, got no\">").count(), 1, "{out}");
+    assert!(out.trim_end().ends_with("</testsuites>"), "{out}");
+}
+
+#[test]
+fn coverage_names_what_no_case_exercises() {
+    let (code, out, _) = test(&["tests/test_command/book/cases/below.toml", "--coverage"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("coverage of `book`: 1 of 2 executable clauses, 1 of 3 rules exercised (33%)"), "{out}");
+    assert!(out.contains("  clauses no case exercises: T 2\n"), "{out}");
+    assert!(out.contains("  rules no case exercises: closed_above, fee\n"), "{out}");
+    let (code, _, err) = test(&["tests/test_command/book/cases/below.toml", "--min-coverage", "50"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("rule coverage of `book` is 33%, below --min-coverage 50"), "{err}");
+}
