@@ -1,15 +1,106 @@
 //! `conditions fmt`: one canonical layout. The formatted text is parsed again and
 //! compared with the original tree (comments included); when they differ nothing is
 //! written. Files are replaced atomically (written beside, then renamed).
+//!
+//! The layout keeps what the author chose where the canonical form allows it (see
+//! [`Layout`]): read here from the original text and the tree's spans.
 
 use crate::diagnostic::Diagnostic;
-use crate::syntax::{parse_file, print_file};
+use crate::syntax::ast::{ClausePart, CommentAt, File, Item, Str};
+use crate::syntax::parse_file;
+use crate::syntax::printer::{Layout, print_file_with};
 use std::path::Path;
+
+/// Whether the line before the one `pos` stands on is blank.
+fn blank_line_before(text: &str, pos: usize) -> bool {
+    let before = text[..pos].trim_end_matches([' ', '\t']);
+    let Some(rest) = before.strip_suffix('\n') else { return false };
+    let rest = rest.trim_end_matches([' ', '\t', '\r']);
+    rest.ends_with('\n')
+}
+
+/// Whether the line after the one `pos` stands on is blank (and not the end of the file).
+fn blank_line_after(text: &str, pos: usize) -> bool {
+    let Some(eol) = text[pos..].find('\n') else { return false };
+    let next = &text[pos + eol + 1..];
+    match next.find('\n') {
+        Some(e) => next[..e].trim().is_empty() && !next[e..].trim().is_empty(),
+        None => false,
+    }
+}
+
+fn strings(part: &ClausePart) -> Option<&Str> {
+    match part {
+        ClausePart::Heading(s) | ClausePart::Text(s) | ClausePart::Gloss(s) | ClausePart::Informational(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The author's layout choices in `text`, whose tree is `ast`.
+pub fn layout_of(text: &str, ast: &File) -> Layout {
+    let mut layout = Layout::default();
+    let offsets = crate::syntax::parser::scan_comments(text);
+    for (k, (pos, _)) in offsets.iter().enumerate().take(ast.comments.len()) {
+        let line_start = text[..*pos].rfind('\n').map_or(0, |i| i + 1);
+        if !text[line_start..*pos].trim().is_empty() {
+            layout.trailing.insert(k);
+        }
+        if blank_line_after(text, *pos) {
+            layout.blank_after.insert(k);
+        }
+    }
+    layout.read = true;
+    for (i, item) in ast.items.iter().enumerate() {
+        let start = item.span().start as usize;
+        let first = ast
+            .comments
+            .iter()
+            .zip(&offsets)
+            .filter(|(cm, _)| cm.at == CommentAt::BeforeItem(i))
+            .map(|(_, (pos, _))| *pos)
+            .chain([start])
+            .min()
+            .unwrap_or(start);
+        if i > 0 && start <= text.len() && blank_line_before(text, first) {
+            layout.blank_before_item.insert(i);
+        }
+        let Item::Clause(c) = item else { continue };
+        for (j, part) in c.parts.iter().enumerate() {
+            let start = part.span().start as usize;
+            let first = ast
+                .comments
+                .iter()
+                .zip(&offsets)
+                .filter(|(cm, _)| cm.at == CommentAt::InClause { item: i, part: j })
+                .map(|(_, (pos, _))| *pos)
+                .chain([start])
+                .min()
+                .unwrap_or(start);
+            if j > 0 && start <= text.len() && blank_line_before(text, first) {
+                layout.blank_before.insert((i, j));
+            }
+            let Some(s) = strings(part) else { continue };
+            let (a, b) = (s.span.start as usize, s.span.end as usize);
+            let Some(raw) = text.get(a..b) else { continue };
+            if let Some(inner) = raw.strip_prefix("\"\"\"").and_then(|r| r.strip_suffix("\"\"\"")) {
+                let lines: Vec<String> =
+                    inner.lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
+                let joined = lines.join(" ");
+                if joined.split_whitespace().collect::<Vec<_>>().join(" ") == s.value && joined == s.value {
+                    layout.lines.insert(s.span.start, lines);
+                }
+            } else if raw.starts_with('"') {
+                layout.short.insert(s.span.start);
+            }
+        }
+    }
+    layout
+}
 
 /// The canonical form of a condition file's text.
 pub fn format_text(text: &str) -> Result<String, Diagnostic> {
     let ast = parse_file(text, 0)?;
-    let printed = print_file(&ast);
+    let printed = print_file_with(&ast, &layout_of(text, &ast));
     match parse_file(&printed, 0) {
         Ok(again) if again == ast => Ok(printed),
         Ok(_) => Err(Diagnostic::error(

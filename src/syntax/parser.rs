@@ -40,7 +40,7 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
 }
 
 /// Every `//` comment outside strings: (byte offset, text after `//`).
-fn scan_comments(text: &str) -> Vec<(usize, String)> {
+pub(crate) fn scan_comments(text: &str) -> Vec<(usize, String)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -1,57 +1,105 @@
 //! Printing: [`ast::File`] → canonical text that parses back to the same tree.
 //!
 //! This is the base of `conditions fmt`: one layout, two-space indents, long
-//! clause texts wrapped at word boundaries inside `"""` strings.
+//! clause texts wrapped at word boundaries inside `"""` strings, long conditions and
+//! `let … in` / `if … then … else` values broken over lines within the width.
+//!
+//! A [`Layout`] read from the original text keeps what the author chose where the
+//! canonical form allows a choice: blank lines between a clause's declarations, comments
+//! at the end of a line of code, the line breaks of quoted texts, short strings.
 
 use super::ast::*;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-const WRAP: usize = 96;
+/// The line width.
+pub const WRAP: usize = 96;
+
+/// What the original text says about layout, beyond the tree.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Clause parts (item, part) preceded by a blank line.
+    pub blank_before: HashSet<(usize, usize)>,
+    /// Top-level declarations preceded by a blank line (clauses always are).
+    pub blank_before_item: HashSet<usize>,
+    /// Whether the layout was read from a text (else every top-level item stands apart).
+    pub read: bool,
+    /// Comments (indices into `File::comments`) that end a line of code.
+    pub trailing: HashSet<usize>,
+    /// Comments followed by a blank line.
+    pub blank_after: HashSet<usize>,
+    /// The lines of `"""` strings as written (trimmed), by the string's start offset.
+    pub lines: HashMap<u32, Vec<String>>,
+    /// Strings written in the short `"…"` form, by start offset.
+    pub short: HashSet<u32>,
+}
+
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Whether ` = value` stays on the declaration's line: when it fits, or when the line is
+/// already longer than the width (a long description) and the value is one short word.
+fn same_line(line_len: usize, value: &str) -> bool {
+    if value.contains('\n') {
+        return false;
+    }
+    line_len + 3 + width(value) <= WRAP || (line_len >= WRAP && width(value) <= 12 && !value.contains(' '))
+}
 
 pub fn print_file(file: &File) -> String {
-    let mut p = Printer { out: String::new() };
-    let before = |at: CommentAt| file.comments.iter().filter(move |c| c.at == at).map(|c| c.text.as_str());
+    print_file_with(file, &Layout::default())
+}
+
+/// Prints a file keeping the author's choices the layout records.
+pub fn print_file_with(file: &File, layout: &Layout) -> String {
+    let mut p = Printer { out: String::new(), layout: Some(layout), done: HashSet::new() };
     for (i, item) in file.items.iter().enumerate() {
-        if i > 0 {
-            p.out.push('\n');
+        let apart = |it: &Item| !matches!(it, Item::Decl(_));
+        p.trailing(file, CommentAt::BeforeItem(i));
+        if i > 0 && (!layout.read || apart(item) || apart(&file.items[i - 1]) || layout.blank_before_item.contains(&i))
+        {
+            p.blank();
         }
-        for c in before(CommentAt::BeforeItem(i)) {
-            p.comment(c, 0);
-        }
+        p.comments(file, CommentAt::BeforeItem(i), 0);
         match item {
             Item::Clause(c) => {
                 let _ = writeln!(p.out, "clause {} {{", quote(&c.citation.value));
                 for (j, part) in c.parts.iter().enumerate() {
-                    for text in before(CommentAt::InClause { item: i, part: j }) {
-                        p.comment(text, 2);
+                    p.trailing(file, CommentAt::InClause { item: i, part: j });
+                    if j > 0 && layout.blank_before.contains(&(i, j)) {
+                        p.blank();
                     }
+                    p.comments(file, CommentAt::InClause { item: i, part: j }, 2);
                     p.part(part);
                 }
-                for text in before(CommentAt::InClause { item: i, part: c.parts.len() }) {
-                    p.comment(text, 2);
-                }
+                p.comments(file, CommentAt::InClause { item: i, part: c.parts.len() }, 2);
                 p.out.push_str("}\n");
             }
             other => p.item(other),
         }
     }
-    let end: Vec<&str> = before(CommentAt::BeforeItem(file.items.len())).collect();
-    if !end.is_empty() && !file.items.is_empty() {
+    let at_end = CommentAt::BeforeItem(file.items.len());
+    if !file.items.is_empty()
+        && file.comments.iter().enumerate().any(|(k, c)| c.at == at_end && !layout.trailing.contains(&k))
+    {
         p.out.push('\n');
     }
-    for c in end {
-        p.comment(c, 0);
+    p.comments(file, at_end, 0);
+    while p.out.ends_with("\n\n") {
+        p.out.pop();
     }
     p.out
 }
 
 pub fn print_expr(e: &Expr) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
     p.expr(e, 0);
     p.out
 }
 
-/// A long `and`/`or` chain, one operand a line, the operator leading.
+/// A long `and`/`or` chain, one operand a line, the operator leading; a long `let … in`
+/// with its body on the next line; a long `if` with `then` and `else` each on a line.
 fn print_broken(e: &Expr, pad: &str) -> String {
     fn flatten<'e>(e: &'e Expr, op: BinaryOp, out: &mut Vec<&'e Expr>) {
         match &e.kind {
@@ -63,14 +111,29 @@ fn print_broken(e: &Expr, pad: &str) -> String {
         }
     }
     let flat = print_expr(e);
-    if flat.chars().count() + pad.len() <= WRAP {
+    if width(&flat) + pad.len() <= WRAP {
         return flat;
     }
     match &e.kind {
+        ExprKind::Let(n, v, b) => {
+            let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
+            let _ = write!(p.out, "let {} = ", n.name);
+            p.expr(v, 5);
+            let _ = write!(p.out, " in\n{pad}{}", print_broken(b, pad));
+            p.out
+        }
+        ExprKind::If(c, t, f) => {
+            let inner = format!("{pad}    ");
+            let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
+            let _ = write!(p.out, "if {}", print_broken(c, &format!("{pad}   ")));
+            let _ = write!(p.out, "\n{pad}then {}", print_broken(t, &inner));
+            let _ = write!(p.out, "\n{pad}else {}", print_broken(f, &inner));
+            p.out
+        }
         ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), ..) => {
             let mut parts = Vec::new();
             flatten(e, *op, &mut parts);
-            let mut p = Printer { out: String::new() };
+            let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
             for (i, part) in parts.iter().enumerate() {
                 if i > 0 {
                     let _ = write!(p.out, "\n{pad}{} ", op.symbol());
@@ -84,19 +147,22 @@ fn print_broken(e: &Expr, pad: &str) -> String {
 }
 
 pub fn print_type(t: &TypeExpr) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
     p.ty(t);
     p.out
 }
 
 pub fn print_pattern(pat: &Pattern) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
     p.pattern(pat);
     p.out
 }
 
-struct Printer {
+struct Printer<'l> {
     out: String,
+    layout: Option<&'l Layout>,
+    /// Trailing comments already printed.
+    done: HashSet<usize>,
 }
 
 /// A string literal for `s`: escaped short form, or a long `"""` form for prose.
@@ -124,9 +190,50 @@ fn long_ok(s: &str) -> bool {
         && s.split_whitespace().collect::<Vec<_>>().join(" ") == s
 }
 
-impl Printer {
+impl Printer<'_> {
     fn comment(&mut self, text: &str, indent: usize) {
         let _ = writeln!(self.out, "{}//{text}", " ".repeat(indent));
+    }
+
+    /// One blank line, never two.
+    fn blank(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with("\n\n") {
+            self.out.push('\n');
+        }
+    }
+
+    /// The comments that stand at `at`: those that ended a line of code go back to the end
+    /// of the line printed last.
+    fn comments(&mut self, file: &File, at: CommentAt, indent: usize) {
+        self.trailing(file, at);
+        let Some(layout) = self.layout else {
+            file.comments.iter().filter(|c| c.at == at).for_each(|c| self.comment(&c.text, indent));
+            return;
+        };
+        for (k, c) in file.comments.iter().enumerate().filter(|(_, c)| c.at == at) {
+            if layout.trailing.contains(&k) && self.done.contains(&k) {
+                continue;
+            }
+            self.comment(&c.text, indent);
+            if layout.blank_after.contains(&k) {
+                self.blank();
+            }
+        }
+    }
+
+    /// The comments at `at` that ended a line of code, back at the end of the line
+    /// printed last (before any blank line that separates it from what follows).
+    fn trailing(&mut self, file: &File, at: CommentAt) {
+        let Some(layout) = self.layout else { return };
+        for (k, c) in file.comments.iter().enumerate().filter(|(_, c)| c.at == at) {
+            if !layout.trailing.contains(&k) || self.out.is_empty() || !self.done.insert(k) {
+                continue;
+            }
+            while self.out.ends_with('\n') {
+                self.out.pop();
+            }
+            let _ = writeln!(self.out, " //{}", c.text);
+        }
     }
 
     fn part(&mut self, part: &ClausePart) {
@@ -145,13 +252,23 @@ impl Printer {
 
     fn prose(&mut self, keyword: &str, s: &Str, indent: usize) {
         let pad = " ".repeat(indent);
-        let prose = matches!(keyword, "text" | "gloss");
-        if long_ok(&s.value) && (prose || s.value.contains('"') || s.value.len() + indent + keyword.len() > WRAP) {
+        let start = s.span.start;
+        let kept_short = self.layout.is_some_and(|l| l.short.contains(&start))
+            && width(&quote(&s.value)) + indent + keyword.len() < WRAP;
+        let prose = matches!(keyword, "text" | "gloss") && !kept_short;
+        if long_ok(&s.value) && (prose || s.value.contains('"') || width(&s.value) + indent + keyword.len() > WRAP) {
             let _ = writeln!(self.out, "{pad}{keyword} \"\"\"");
             let inner = " ".repeat(indent + 2);
+            if let Some(lines) = self.layout.and_then(|l| l.lines.get(&start)) {
+                for l in lines {
+                    let _ = writeln!(self.out, "{inner}{l}");
+                }
+                let _ = writeln!(self.out, "{pad}\"\"\"");
+                return;
+            }
             let mut line = String::new();
             for word in s.value.split(' ') {
-                if !line.is_empty() && inner.len() + line.len() + 1 + word.len() > WRAP {
+                if !line.is_empty() && inner.len() + width(&line) + 1 + width(word) > WRAP {
                     let _ = writeln!(self.out, "{inner}{line}");
                     line.clear();
                 }
@@ -271,8 +388,8 @@ impl Printer {
                 }
                 if let Some(b) = &def.body {
                     let value = print_broken(b, &format!("{pad}    "));
-                    let line_len = self.out.lines().last().map_or(0, |l| l.chars().count());
-                    if line_len + 3 + value.chars().count() <= WRAP && !value.contains('\n') {
+                    let line_len = self.out.lines().last().map_or(0, width);
+                    if same_line(line_len, &value) {
                         let _ = write!(self.out, " = {value}");
                     } else {
                         let _ = write!(self.out, " =\n{pad}    {value}");
@@ -292,14 +409,14 @@ impl Printer {
                     self.out.push(')');
                 }
                 let value = print_broken(&r.value, &format!("{pad}    "));
-                let line_len = self.out.lines().last().map_or(0, |l| l.chars().count());
-                if line_len + 3 + value.chars().count() <= WRAP && !value.contains('\n') {
+                let line_len = self.out.lines().last().map_or(0, width);
+                if same_line(line_len, &value) {
                     let _ = write!(self.out, " = {value}");
                 } else {
                     let _ = write!(self.out, " =\n{pad}    {value}");
                 }
                 if let Some(g) = &r.guard {
-                    let _ = write!(self.out, "\n{pad}    when {}", print_broken(g, &format!("{pad}    ")));
+                    let _ = write!(self.out, "\n{pad}    when {}", print_broken(g, &format!("{pad}        ")));
                 }
                 if !r.overrides.is_empty() {
                     let names: Vec<&str> = r.overrides.iter().map(|i| i.name.as_str()).collect();
