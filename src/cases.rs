@@ -151,7 +151,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
             ));
             continue;
         };
-        let ruling = eval::rule(p, &inputs, def, true);
+        let ruling = eval::needed::refine(p, &inputs, eval::rule(p, &inputs, def, true));
         if let Some(t) = &ruling.trace {
             for n in &t.nodes {
                 summary.defs_evaluated.insert(n.def);
@@ -286,7 +286,7 @@ pub struct Coverage {
 impl Coverage {
     /// Rules exercised, in whole percent (rounded down); 100 when there are no rules.
     pub fn rule_percent(&self) -> u32 {
-        if self.rules_total == 0 { 100 } else { (self.rules_exercised * 100 / self.rules_total) as u32 }
+        (self.rules_exercised * 100).checked_div(self.rules_total).map_or(100, |x| x as u32)
     }
 }
 

@@ -5,6 +5,7 @@
 //! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
 //! validates facts files.
 
+pub mod ask;
 pub mod batch;
 pub mod cases;
 pub mod check;

@@ -9,7 +9,6 @@
 use conditions::cases::{Summary, find_cases, run_case};
 use conditions::check::Checked;
 use conditions::diagnostic::{Diagnostic, render};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -108,6 +107,17 @@ struct BookResult {
 pub fn run(args: TestArgs) -> ExitCode {
     let mut groups: Vec<Group> = Vec::new();
     for path in &args.paths {
+        // A bundled rulebook's name stands for its folder in the checkout (case files are
+        // not bundled into the binary).
+        let bundled = PathBuf::from("conditions").join(path);
+        let path = if !path.exists()
+            && path.to_str().is_some_and(|n| conditions::loader::bundled_names().contains(&n))
+            && bundled.is_dir()
+        {
+            &bundled
+        } else {
+            path
+        };
         match groups_of(path) {
             Ok(gs) => {
                 for g in gs {
@@ -169,7 +179,7 @@ fn run_group(g: Group) -> BookResult {
     let checked = match conditions::loader::load(&spec) {
         Ok(c) => c,
         Err(e) => {
-            err!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+            err!("{}", render(&e.diagnostics, &e.sources, super::plain_stderr()));
             let cases = g.cases.into_iter().map(|case| CaseResult { case, passed: 0, failures: Vec::new() }).collect();
             return BookResult { name: spec, checked: None, cases, summary: Summary::default() };
         }
