@@ -5,6 +5,7 @@
 //! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
 //! validates facts files.
 
+pub mod analysis;
 pub mod batch;
 pub mod cases;
 pub mod check;
@@ -17,6 +18,7 @@ pub mod facts;
 pub mod format;
 pub mod lint;
 pub mod loader;
+pub mod lsp;
 pub mod sarif;
 pub mod source;
 pub mod syntax;
