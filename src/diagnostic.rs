@@ -3,7 +3,9 @@
 
 use crate::source::SourceMap;
 use crate::syntax::ast::Span;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceSpan, SpanContents,
+};
 use serde::Serialize;
 use std::fmt;
 
@@ -114,15 +116,73 @@ fn edit_distance(a: &str, b: &str) -> usize {
 pub struct Report<'a> {
     pub diagnostic: &'a Diagnostic,
     pub sources: &'a SourceMap,
-    source: Option<NamedSource<String>>,
+    source: Option<Window<'a>>,
+}
+
+/// Longest source line shown in a snippet; a label on a longer line is reported by
+/// line and column only (the renderer cannot lay out columns past 65,535).
+pub const MAX_SNIPPET_LINE: usize = 10_000;
+
+/// Byte offsets where each line of a text starts.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// The lines a diagnostic's labels cover, with context either side: miette
+/// reads only these, so rendering many diagnostics of one file stays linear.
+struct Window<'a> {
+    name: &'a str,
+    text: &'a str,
+    base: usize,
+    base_line: usize,
+}
+
+impl miette::SourceCode for Window<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
+        let off = span.offset().checked_sub(self.base).ok_or(MietteError::OutOfBounds)?;
+        let c = self.text.read_span(&SourceSpan::new(off.into(), span.len()), before, after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.to_string(),
+            c.data(),
+            SourceSpan::new((c.span().offset() + self.base).into(), c.span().len()),
+            c.line() + self.base_line,
+            c.column(),
+            c.line_count(),
+        )))
+    }
 }
 
 impl<'a> Report<'a> {
     pub fn new(diagnostic: &'a Diagnostic, sources: &'a SourceMap) -> Self {
-        let source = diagnostic
-            .primary_span()
-            .and_then(|s| sources.get(s.file))
-            .map(|f| NamedSource::new(f.name.clone(), f.text.to_string()));
+        let starts = diagnostic.primary_span().and_then(|p| sources.get(p.file)).map(|f| line_starts(&f.text));
+        Self::with_lines(diagnostic, sources, starts.as_deref())
+    }
+
+    /// As [`Report::new`], given the line starts of the primary label's file.
+    fn with_lines(diagnostic: &'a Diagnostic, sources: &'a SourceMap, starts: Option<&[usize]>) -> Self {
+        let source = diagnostic.primary_span().and_then(|p| {
+            let f = sources.get(p.file)?;
+            let text: &str = &f.text;
+            let starts = starts?;
+            let line_of = |off: usize| starts.partition_point(|&s| s <= off).saturating_sub(1);
+            let here = diagnostic.labels.iter().filter(|l| l.span.file == p.file);
+            let lo = here.clone().map(|l| l.span.start as usize).min()?.min(text.len());
+            let hi = here.map(|l| l.span.end as usize).max()?.min(text.len());
+            // Miette shows a line of context either side; the window holds more.
+            let first = line_of(lo).saturating_sub(4);
+            let last = (line_of(hi) + 4).min(starts.len() - 1);
+            let end = starts.get(last + 1).copied().unwrap_or(text.len());
+            let window = text.get(starts[first]..end)?;
+            if window.split('\n').any(|l| l.len() > MAX_SNIPPET_LINE) {
+                return None;
+            }
+            Some(Window { name: &f.name, text: window, base: starts[first], base_line: first })
+        });
         Report { diagnostic, sources, source }
     }
 }
@@ -164,6 +224,7 @@ impl miette::Diagnostic for Report<'_> {
         self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.source.as_ref()?;
         let primary = self.diagnostic.primary_span()?;
         let labels = self.diagnostic.labels.iter().filter(move |l| l.span.file == primary.file).map(|l| {
             LabeledSpan::new_with_span(l.message.clone(), SourceSpan::new((l.span.start as usize).into(), l.span.len()))
@@ -177,10 +238,21 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, plain: bool) -> String 
     let theme = if plain { GraphicalTheme::unicode_nocolor() } else { GraphicalTheme::unicode() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
+    let index: Vec<Vec<usize>> =
+        if diags.is_empty() { Vec::new() } else { sources.files().map(|(_, f)| line_starts(&f.text)).collect() };
     for d in diags {
-        let report = Report::new(d, sources);
+        let starts = d.primary_span().and_then(|p| index.get(p.file as usize)).map(Vec::as_slice);
+        let report = Report::with_lines(d, sources, starts);
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
+        }
+        // A label on a line too long to draw is given by place.
+        if report.source.is_none()
+            && let Some(p) = d.primary_span()
+            && let Some(f) = sources.get(p.file)
+        {
+            let (line, col) = sources.line_col(p);
+            out.push_str(&format!("  at {}:{line}:{col}\n", f.name));
         }
         // Labels in other files than the primary one are listed as plain lines.
         if let Some(primary) = d.primary_span() {

@@ -11,6 +11,7 @@ pub mod cases;
 pub mod check;
 pub mod coverage;
 pub mod diagnostic;
+pub mod diff;
 pub mod discover;
 pub mod eval;
 pub mod explain;

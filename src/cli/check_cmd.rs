@@ -46,7 +46,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let cfg = match config(&args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -77,9 +77,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     match args.format {
         CheckFormat::Human => {
             for (sources, diags) in &all {
-                eprint!("{}", render(diags, sources, plain));
+                err!("{}", render(diags, sources, plain));
             }
-            eprintln!("{errors} error(s), {warnings} warning(s)");
+            errln!("{errors} error(s), {warnings} warning(s)");
         }
         CheckFormat::Json => {
             let items: Vec<serde_json::Value> =

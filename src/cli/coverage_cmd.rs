@@ -13,7 +13,7 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
     let p = &book.program;
     let doc_name = source.map(str::to_string).or_else(|| p.rulebook.source.clone());
     let Some(doc_name) = doc_name else {
-        eprintln!(
+        errln!(
             "error[conditions::no_source]: `{}` names no published document\n  help: add `source \"…\"` to its `rulebook` header, or pass --source FILE",
             p.rulebook.name
         );
@@ -35,7 +35,7 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
     let text = match text {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error[conditions::io]: {e}");
+            errln!("error[conditions::io]: {e}");
             return ExitCode::from(2);
         }
     };

@@ -13,7 +13,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
         match find_rulebooks(path) {
             Ok(books) => files.extend(books.into_iter().flat_map(|b| b.files)),
             Err(d) => {
-                eprint!("{}", render(&[d], &SourceMap::new(), true));
+                err!("{}", render(&[d], &SourceMap::new(), true));
                 return ExitCode::from(2);
             }
         }
@@ -24,7 +24,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
         let text = match std::fs::read_to_string(&f) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error[conditions::io]: cannot read `{}`: {e}", f.display());
+                errln!("error[conditions::io]: cannot read `{}`: {e}", f.display());
                 failed = true;
                 continue;
             }
@@ -36,7 +36,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
                 if check {
                     outln!("would reformat {}", f.display());
                 } else if let Err(e) = write_atomically(&f, &formatted) {
-                    eprintln!("error[conditions::io]: cannot write `{}`: {e}", f.display());
+                    errln!("error[conditions::io]: cannot write `{}`: {e}", f.display());
                     failed = true;
                 } else {
                     outln!("formatted {}", f.display());
@@ -45,7 +45,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
             Err(d) => {
                 let mut map = SourceMap::new();
                 map.add(f.display().to_string(), text);
-                eprint!("{}", render(&[d], &map, true));
+                err!("{}", render(&[d], &map, true));
                 failed = true;
             }
         }
@@ -53,7 +53,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
     if failed {
         ExitCode::from(1)
     } else if check && changed > 0 {
-        eprintln!("{changed} file(s) not formatted; run `conditions fmt`");
+        errln!("{changed} file(s) not formatted; run `conditions fmt`");
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -17,9 +17,26 @@ macro_rules! out {
     }};
 }
 
+/// `eprintln!` that goes on quietly when standard error is closed.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that goes on quietly when standard error is closed.
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod check_cmd;
 mod coverage_cmd;
 mod describe_cmd;
+mod diff_cmd;
 mod fmt_cmd;
 mod list_cmd;
 mod rule_cmd;
@@ -225,6 +242,25 @@ enum Command {
         #[arg(long, value_name = "PCT")]
         min_coverage: Option<u32>,
     },
+    /// What an edit changes: clauses, then the rulings of every case file and facts line.
+    Diff {
+        /// The old version: a rulebook folder, a bundled name, or a git revision `REV:path`.
+        old: String,
+        /// The new version, written the same way.
+        new: String,
+        /// Folders of case files to rule by both (default: the `cases/` of NEW, else of OLD).
+        #[arg(long, value_name = "DIR")]
+        cases: Vec<PathBuf>,
+        /// Facts files of JSON lines to rule by both.
+        #[arg(long, value_name = "FILE.jsonl")]
+        facts: Vec<PathBuf>,
+        /// Output format: text, markdown (a pull-request comment), json or github (annotations).
+        #[arg(long, value_enum, default_value = "text")]
+        format: diff_cmd::DiffFormat,
+        /// Exit 1 when anything changes.
+        #[arg(long)]
+        fail_on_change: bool,
+    },
 }
 
 /// Exit codes: 0 clean, 1 errors found (or failed cases), 2 usage or I/O error.
@@ -264,6 +300,9 @@ pub fn run() -> ExitCode {
             }
         },
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
+        Command::Diff { old, new, cases, facts, format, fail_on_change } => {
+            diff_cmd::run(diff_cmd::DiffArgs { old, new, cases, facts, format, fail_on_change })
+        }
         Command::Coverage { rulebook, source, format, strict } => {
             coverage_cmd::run(&rulebook, source.as_deref(), format, strict)
         }

@@ -37,7 +37,7 @@ fn read_facts(spec: &str) -> Result<(String, String), String> {
 
 pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
     conditions::loader::load(spec).map_err(|e| {
-        eprint!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+        err!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
         ExitCode::from(if e.sources.files().next().is_some() { 1 } else { 2 })
     })
 }
@@ -53,7 +53,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
         Some(l) => match Lang::parse(l) {
             Some(l) => l,
             None => {
-                eprintln!("error: `--lang {l}`: the languages are `da` and `en`");
+                errln!("error: `--lang {l}`: the languages are `da` and `en`");
                 return ExitCode::from(2);
             }
         },
@@ -62,7 +62,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
     let (origin, text) = match read_facts(&args.facts) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error[conditions::io]: {e}");
+            errln!("error[conditions::io]: {e}");
             return ExitCode::from(2);
         }
     };
@@ -71,8 +71,8 @@ pub fn run(args: RuleArgs) -> ExitCode {
     }) {
         Ok(i) => i,
         Err(diags) => {
-            eprint!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
-            eprintln!("{} error(s) in the facts", diags.len());
+            err!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
+            errln!("{} error(s) in the facts", diags.len());
             return ExitCode::from(1);
         }
     };
@@ -133,10 +133,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
         }
     }
     if reports.is_empty() && !skipped.is_empty() {
-        eprintln!(
-            "no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})",
-            skipped[0]
-        );
+        errln!("no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})", skipped[0]);
     }
     ExitCode::SUCCESS
 }
@@ -154,7 +151,7 @@ pub fn resolve_rulings(
             Some(d) => defs.push(d),
             None => {
                 let names: Vec<&str> = p.rulings().map(|(_, d)| d.name.as_str()).collect();
-                eprintln!(
+                errln!(
                     "error[conditions::unknown_ruling]: no ruling `{name}` in `{}`\n  help: {}",
                     p.rulebook.name,
                     conditions::diagnostic::did_you_mean(name, names.iter().copied())
@@ -179,7 +176,7 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
         match p.def_by_name(name) {
             Some(d) => defs.push(d),
             None => {
-                eprintln!("error[conditions::unknown_ruling]: no ruling `{name}` in `{}`", p.rulebook.name);
+                errln!("error[conditions::unknown_ruling]: no ruling `{name}` in `{}`", p.rulebook.name);
                 return ExitCode::from(2);
             }
         }
@@ -191,7 +188,7 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
     let show_progress = std::io::stderr().is_terminal();
     let progress = |n: usize| {
         if show_progress {
-            eprint!("\r{n} lines ruled");
+            err!("\r{n} lines ruled");
         }
     };
     let stdout = std::io::stdout();
@@ -202,19 +199,19 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
         match std::fs::File::open(input) {
             Ok(f) => conditions::batch::run(p, &defs, std::io::BufReader::new(f), out, threads, progress),
             Err(e) => {
-                eprintln!("error[conditions::io]: cannot read `{input}`: {e}");
+                errln!("error[conditions::io]: cannot read `{input}`: {e}");
                 return ExitCode::from(2);
             }
         }
     };
     if show_progress {
-        eprintln!();
+        errln!();
     }
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error[conditions::io]: {e}");
+            errln!("error[conditions::io]: {e}");
             ExitCode::from(2)
         }
     }

@@ -118,7 +118,7 @@ pub fn run(args: TestArgs) -> ExitCode {
                 }
             }
             Err(d) => {
-                eprint!("{}", render(&[d], &Default::default(), true));
+                err!("{}", render(&[d], &Default::default(), true));
                 return ExitCode::from(2);
             }
         }
@@ -135,7 +135,7 @@ pub fn run(args: TestArgs) -> ExitCode {
     if groups.is_empty() {
         let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         let why = args.filter.as_ref().map(|w| format!(" whose path or description holds `{w}`")).unwrap_or_default();
-        eprint!("{}", render(&[no_cases(Path::new(&shown.join("`, `")), &why)], &Default::default(), true));
+        err!("{}", render(&[no_cases(Path::new(&shown.join("`, `")), &why)], &Default::default(), true));
         return ExitCode::from(2);
     }
     let books: Vec<BookResult> = groups.into_iter().map(run_group).collect();
@@ -169,7 +169,7 @@ fn run_group(g: Group) -> BookResult {
     let checked = match conditions::loader::load(&spec) {
         Ok(c) => c,
         Err(e) => {
-            eprint!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+            err!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
             let cases = g.cases.into_iter().map(|case| CaseResult { case, passed: 0, failures: Vec::new() }).collect();
             return BookResult { name: spec, checked: None, cases, summary: Summary::default() };
         }
@@ -299,12 +299,12 @@ fn coverage(b: &BookResult, c: &Checked, report: bool, min: Option<u32>, text: b
         if text {
             show(&mut |l| outln!("{l}"));
         } else {
-            show(&mut |l| eprintln!("{l}"));
+            show(&mut |l| errln!("{l}"));
         }
     }
     match min {
         Some(m) if cov.rule_percent() < m => {
-            eprintln!("error: rule coverage of `{}` is {}%, below --min-coverage {m}", b.name, cov.rule_percent());
+            errln!("error: rule coverage of `{}` is {}%, below --min-coverage {m}", b.name, cov.rule_percent());
             true
         }
         _ => false,

@@ -8,6 +8,7 @@ use crate::diagnostic::Diagnostic;
 use pest::Parser as _;
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
+use std::cell::{Cell, RefCell};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/conditions.pest"]
@@ -15,6 +16,17 @@ struct Grammar;
 
 /// Deepest nesting of brackets a file may have (a guard against stack exhaustion).
 pub const MAX_NESTING: usize = 64;
+/// Deepest expression tree: operands of one `+`/`and`/… chain plus nested
+/// expressions (else-if arms, `not`, `let`). Every later stage recurses on the tree.
+pub const MAX_EXPR_DEPTH: usize = 1000;
+/// Most `if`, `let` and `not` words in one declaration, checked before parsing
+/// since each may nest the parser one level deeper.
+pub const MAX_NESTING_WORDS: usize = 2000;
+/// Stack for a thread that checks or rules (the command's main thread, batch
+/// workers): room for [`MAX_EXPR_DEPTH`] in the deepest-recursing stage.
+pub const STACK_BYTES: usize = 256 * 1024 * 1024;
+/// Most `-` signs in a row (`- - - x`).
+pub const MAX_SIGNS: usize = 64;
 /// Largest condition file accepted, in bytes.
 pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
@@ -32,9 +44,12 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     }
     check_nesting(text, file)?;
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
-    let b = Builder { file, text };
+    let b = Builder { file, text, depth: Cell::new(0), too_deep: RefCell::new(None) };
     let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
     let items: Vec<Item> = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
+    if let Some(d) = b.too_deep.into_inner() {
+        return Err(d);
+    }
     let comments = attach_comments(&scan_comments(text), &items);
     Ok(File { items, comments })
 }
@@ -98,9 +113,45 @@ fn attach_comments(found: &[(usize, String)], items: &[Item]) -> Vec<Comment> {
 fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
+    let (mut words, mut signs) = (0usize, 0usize);
     let mut i = 0;
     while i < bytes.len() {
+        if !matches!(bytes[i], b'-' | b'(' | b' ' | b'\t' | b'\n' | b'\r') {
+            signs = 0;
+        }
         match bytes[i] {
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                match &text[start..i] {
+                    "if" | "let" | "not" => words += 1,
+                    "rule" | "def" | "ruling" | "table" | "fact" | "decision" | "lot" | "type" | "external"
+                    | "clause" | "rulebook" => words = 0,
+                    _ => {}
+                }
+                if words > MAX_NESTING_WORDS {
+                    return Err(Diagnostic::error(
+                        "conditions::too_deep",
+                        format!("more than {MAX_NESTING_WORDS} `if`, `let` and `not` in one declaration"),
+                    )
+                    .at(Span::new(file, start, i), "one too many")
+                    .help("split the declaration: name parts with `def`, or use a table"));
+                }
+                continue;
+            }
+            b'-' => {
+                signs += 1;
+                if signs > MAX_SIGNS {
+                    return Err(Diagnostic::error(
+                        "conditions::too_deep",
+                        format!("more than {MAX_SIGNS} `-` in a row"),
+                    )
+                    .at(Span::new(file, i, i + 1), "one too many")
+                    .help("write the number once, with its sign"));
+                }
+            }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 while i < bytes.len() && bytes[i] != b'\n' {
                     i += 1;
@@ -267,6 +318,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
 struct Builder<'t> {
     file: FileId,
     text: &'t str,
+    /// Depth of the expression tree being built, and the first place it went too deep.
+    depth: Cell<usize>,
+    too_deep: RefCell<Option<Diagnostic>>,
 }
 
 fn unescape(s: &str) -> String {
@@ -600,8 +654,41 @@ impl Builder<'_> {
         }
     }
 
+    /// An expression, or a placeholder once the tree is deeper than [`MAX_EXPR_DEPTH`]
+    /// (the first such place is reported).
     fn expr(&self, p: P) -> Expr {
         let span = self.span(&p);
+        if self.deeper(1, span) {
+            return Expr { kind: ExprKind::Literal(Literal::Bool(false, span)), span };
+        }
+        let e = self.expr_at(p, span);
+        self.depth.set(self.depth.get() - 1);
+        e
+    }
+
+    /// Adds `levels` to the depth; true (and reported) when that is past the limit,
+    /// in which case the depth is left unchanged.
+    fn deeper(&self, levels: usize, span: Span) -> bool {
+        let d = self.depth.get() + levels;
+        if d > MAX_EXPR_DEPTH {
+            let mut slot = self.too_deep.borrow_mut();
+            if slot.is_none() {
+                *slot = Some(
+                    Diagnostic::error(
+                        "conditions::too_deep",
+                        format!("this expression is nested or chained more than {MAX_EXPR_DEPTH} deep"),
+                    )
+                    .at(span, "too deep here")
+                    .help("split it: name parts with `def` or `let`, or use `sum`, `all`, `any` or a table"),
+                );
+            }
+            return true;
+        }
+        self.depth.set(d);
+        false
+    }
+
+    fn expr_at(&self, p: P, span: Span) -> Expr {
         match p.as_rule() {
             Rule::expr | Rule::not_expr | Rule::neg_expr | Rule::postfix if p.clone().into_inner().count() == 1 => {
                 self.expr(first(p))
@@ -726,6 +813,18 @@ impl Builder<'_> {
     }
 
     fn binary_chain(&self, p: P) -> Expr {
+        // The tree is left-nested: n operands make it n - 1 levels deeper.
+        let span = self.span(&p);
+        let levels = p.clone().into_inner().count() / 2;
+        if self.deeper(levels, span) {
+            return Expr { kind: ExprKind::Literal(Literal::Bool(false, span)), span };
+        }
+        let e = self.binary_chain_at(p);
+        self.depth.set(self.depth.get() - levels);
+        e
+    }
+
+    fn binary_chain_at(&self, p: P) -> Expr {
         let mut it = p.into_inner();
         let mut left = self.expr(next(&mut it));
         while let Some(op) = it.next() {

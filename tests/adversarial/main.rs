@@ -4,6 +4,7 @@
 
 mod common;
 mod inputs;
+mod limits;
 mod numbers;
 mod output;
 mod props;

@@ -1,0 +1,377 @@
+//! `conditions diff`: what an edit of a rulebook changes. Two checked versions are
+//! compared clause by clause (word-level differences of texts and glosses; rules,
+//! definitions, facts and decisions added, removed or changed), then every case file
+//! and every facts line is ruled by both: the rulings whose answer, status or cited
+//! clauses change, with both explanations, and the case files whose expectations the
+//! new version breaks. Rendering is in [`render`].
+
+pub mod render;
+pub mod words;
+
+use crate::cases::{CaseFile, Summary, run_case};
+use crate::check::Checked;
+use crate::check::program::Program;
+use crate::eval::show::Lang;
+use crate::explain::Explainer;
+use crate::source::SourceMap;
+use crate::syntax::ast::Span;
+use indexmap::IndexMap;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use words::Run;
+
+/// One version of a rulebook, as shown to the reader (`conditions/gnt`, `HEAD~1:conditions/gnt`).
+pub struct Version {
+    pub label: String,
+    pub checked: Checked,
+}
+
+/// Where the rulings are compared.
+#[derive(Default)]
+pub struct Inputs {
+    /// Case files, each with the name it is shown by.
+    pub cases: Vec<(String, PathBuf)>,
+    /// Facts files of JSON lines, each with the name it is shown by.
+    pub facts: Vec<(String, PathBuf)>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub old: String,
+    pub new: String,
+    pub clauses: Vec<ClauseChange>,
+    pub rulings: Vec<RulingChange>,
+    /// Case file expectations the new version breaks (that the old one met).
+    pub broken: Vec<Broken>,
+    pub cases_compared: usize,
+    pub facts_lines_compared: usize,
+    /// Inputs that could not be compared: unreadable case files, facts lines that are not JSON.
+    pub problems: Vec<String>,
+}
+
+impl Report {
+    pub fn changed(&self) -> bool {
+        !self.clauses.is_empty() || !self.rulings.is_empty() || !self.broken.is_empty()
+    }
+    /// The case files and facts lines with a changed ruling, in order, without repeats.
+    pub fn changed_sources(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for r in &self.rulings {
+            if !out.contains(&r.source.as_str()) {
+                out.push(&r.source);
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct ClauseChange {
+    pub citation: String,
+    /// `added`, `removed` or `changed`.
+    pub kind: &'static str,
+    pub parts: Vec<PartChange>,
+    pub declarations: Vec<DeclChange>,
+    /// Where the clause stands in the new version (the old one when removed).
+    pub file: Option<String>,
+    pub line: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PartChange {
+    /// `heading`, `text`, `gloss` or `informational`.
+    pub part: &'static str,
+    pub runs: Vec<Run>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DeclChange {
+    /// `rule`, `definition`, `fact`, `decision` or `type`.
+    pub what: &'static str,
+    pub name: String,
+    pub kind: &'static str,
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RulingChange {
+    /// The case file or facts line (`facts.jsonl:3`).
+    pub source: String,
+    pub ruling: String,
+    pub old: Side,
+    pub new: Side,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct Side {
+    pub status: String,
+    pub answer: String,
+    pub cites: Vec<String>,
+    pub explanation: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Broken {
+    pub case: String,
+    pub ruling: Option<String>,
+    pub message: String,
+}
+
+const OUTSIDE: &str = "(declarations outside clauses)";
+
+fn squeeze(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The declarations of each clause: (what, name) → source text, white space folded.
+fn declarations(c: &Checked) -> IndexMap<String, IndexMap<(&'static str, String), String>> {
+    let p = &c.program;
+    let mut out: IndexMap<String, IndexMap<(&'static str, String), String>> = IndexMap::new();
+    let mut add = |clause: Option<u32>, what: &'static str, name: &str, span: Span| {
+        let key = p.citation_of(clause).unwrap_or(OUTSIDE).to_string();
+        out.entry(key).or_default().insert((what, name.to_string()), squeeze(c.sources.snippet(span)));
+    };
+    for r in &p.rules {
+        add(r.clause, "rule", &r.label, r.span);
+    }
+    for d in &p.defs {
+        add(d.clause, "definition", &d.name, d.span);
+    }
+    for f in &p.facts {
+        add(f.clause, "fact", &f.name, f.span);
+    }
+    for d in &p.decisions {
+        add(d.clause, "decision", &d.name, d.span);
+    }
+    for t in &p.types {
+        add(None, "type", &t.name, t.span);
+    }
+    out
+}
+
+fn parts_of(p: &Program, citation: &str) -> [(&'static str, Option<String>); 4] {
+    let c = p.citations.get(citation).map(|&id| p.clause(id));
+    [
+        ("heading", c.and_then(|c| c.heading.clone())),
+        ("text", c.and_then(|c| c.text.clone())),
+        ("gloss", c.and_then(|c| c.gloss.clone())),
+        ("informational", c.and_then(|c| c.informational.clone())),
+    ]
+}
+
+fn place(c: &Checked, citation: &str) -> (Option<String>, Option<usize>) {
+    let p = &c.program;
+    if let Some(&id) = p.citations.get(citation) {
+        let span = p.clause(id).citation_span;
+        let file = c.sources.get(span.file).map(|f| f.name.clone());
+        return (file, Some(c.sources.line_col(span).0));
+    }
+    (None, None)
+}
+
+/// The clauses whose texts or declarations differ, in the new version's order (removed
+/// clauses after, in the old one's).
+pub fn clauses(old: &Checked, new: &Checked) -> Vec<ClauseChange> {
+    let (od, nd) = (declarations(old), declarations(new));
+    let mut citations: Vec<String> = new.program.clauses.iter().map(|c| c.citation.clone()).collect();
+    for c in &old.program.clauses {
+        if !citations.contains(&c.citation) {
+            citations.push(c.citation.clone());
+        }
+    }
+    citations.push(OUTSIDE.to_string());
+    let empty = IndexMap::new();
+    let mut out = Vec::new();
+    for cit in citations {
+        let in_old = cit == OUTSIDE || old.program.citations.contains_key(&cit);
+        let in_new = cit == OUTSIDE || new.program.citations.contains_key(&cit);
+        let mut parts = Vec::new();
+        for ((name, a), (_, b)) in parts_of(&old.program, &cit).into_iter().zip(parts_of(&new.program, &cit)) {
+            if a != b {
+                parts.push(PartChange {
+                    part: name,
+                    runs: words::diff(a.as_deref().unwrap_or_default(), b.as_deref().unwrap_or_default()),
+                });
+            }
+        }
+        let (a, b) = (od.get(&cit).unwrap_or(&empty), nd.get(&cit).unwrap_or(&empty));
+        let mut decls = Vec::new();
+        for (key, text) in b {
+            match a.get(key) {
+                None => decls.push(DeclChange {
+                    what: key.0,
+                    name: key.1.clone(),
+                    kind: "added",
+                    old: None,
+                    new: Some(text.clone()),
+                }),
+                Some(o) if o != text => decls.push(DeclChange {
+                    what: key.0,
+                    name: key.1.clone(),
+                    kind: "changed",
+                    old: Some(o.clone()),
+                    new: Some(text.clone()),
+                }),
+                Some(_) => {}
+            }
+        }
+        for (key, text) in a {
+            if !b.contains_key(key) {
+                decls.push(DeclChange {
+                    what: key.0,
+                    name: key.1.clone(),
+                    kind: "removed",
+                    old: Some(text.clone()),
+                    new: None,
+                });
+            }
+        }
+        let kind = match (in_old, in_new) {
+            (false, true) => "added",
+            (true, false) => "removed",
+            _ if parts.is_empty() && decls.is_empty() => continue,
+            _ => "changed",
+        };
+        let (file, line) = if in_new { place(new, &cit) } else { place(old, &cit) };
+        out.push(ClauseChange { citation: cit, kind, parts, declarations: decls, file, line });
+    }
+    out
+}
+
+fn side(c: &Checked, inputs: &crate::eval::interp::Inputs, ruling: &str) -> Side {
+    let p = &c.program;
+    let Some(def) = p.def_by_name(ruling) else {
+        return Side {
+            status: "missing".into(),
+            answer: format!("no ruling `{ruling}`"),
+            cites: Vec::new(),
+            explanation: String::new(),
+        };
+    };
+    let lang = Lang::parse(&p.rulebook.language).unwrap_or(Lang::En);
+    let explainer = Explainer { p, sources: &c.sources, lang, inputs };
+    let r = crate::eval::rule(p, inputs, def, true);
+    let report = explainer.report(&r, false);
+    Side {
+        status: report.status.to_string(),
+        answer: if report.status == "error" { report.error.clone().unwrap_or_default() } else { report.answer.clone() },
+        cites: report.clauses.iter().map(|c| c.citation.clone()).collect(),
+        explanation: crate::explain::text::render(&report, false),
+    }
+}
+
+fn inputs_for(c: &Checked, tree: &serde_json::Value, origin: &str) -> Result<crate::eval::interp::Inputs, String> {
+    crate::facts::validate(&c.program, tree, origin).map_err(|errs| {
+        errs.iter()
+            .map(|d| format!("{}: {}", d.path.clone().unwrap_or_default(), d.message))
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// Rules the same facts by both versions; a change when status, answer or citations differ.
+fn compare(
+    old: &Checked,
+    new: &Checked,
+    source: &str,
+    tree: &serde_json::Value,
+    rulings: &[String],
+    out: &mut Vec<RulingChange>,
+) {
+    let fit = |c: &Checked| inputs_for(c, tree, source);
+    let (a, b) = (fit(old), fit(new));
+    for ruling in rulings {
+        let get = |c: &Checked, i: &Result<crate::eval::interp::Inputs, String>| match i {
+            Ok(i) => side(c, i, ruling),
+            Err(e) => Side {
+                status: "invalid facts".into(),
+                answer: e.clone(),
+                cites: Vec::new(),
+                explanation: String::new(),
+            },
+        };
+        let (x, y) = (get(old, &a), get(new, &b));
+        if (&x.status, &x.answer, &x.cites) != (&y.status, &y.answer, &y.cites) {
+            out.push(RulingChange { source: source.to_string(), ruling: ruling.clone(), old: x, new: y });
+        }
+    }
+}
+
+fn failures(c: &Checked, case: &Path) -> Vec<crate::cases::Failure> {
+    let mut s = Summary::default();
+    run_case(c, case, &mut s);
+    s.failed
+}
+
+/// Compares two versions over the given case files and facts lines.
+pub fn diff(old: &Version, new: &Version, inputs: &Inputs) -> Report {
+    let mut report = Report {
+        old: old.label.clone(),
+        new: new.label.clone(),
+        clauses: clauses(&old.checked, &new.checked),
+        rulings: Vec::new(),
+        broken: Vec::new(),
+        cases_compared: 0,
+        facts_lines_compared: 0,
+        problems: Vec::new(),
+    };
+    for (name, case) in &inputs.cases {
+        let file = std::fs::read_to_string(case)
+            .map_err(|e| e.to_string())
+            .and_then(|t| toml::from_str::<CaseFile>(&t).map(|f| (t, f)).map_err(|e| e.to_string().trim().to_string()));
+        let (text, file) = match file {
+            Ok(x) => x,
+            Err(e) => {
+                report.problems.push(format!("{name}: not a readable case file: {e}"));
+                continue;
+            }
+        };
+        let tree = crate::facts::read::toml(&text)
+            .ok()
+            .and_then(|t| t.get("facts").cloned())
+            .unwrap_or_else(|| serde_json::Value::Object(Default::default()));
+        let mut rulings: Vec<String> = Vec::new();
+        for e in &file.expect {
+            if !rulings.contains(&e.ruling) {
+                rulings.push(e.ruling.clone());
+            }
+        }
+        compare(&old.checked, &new.checked, name, &tree, &rulings, &mut report.rulings);
+        let before = failures(&old.checked, case);
+        for f in failures(&new.checked, case) {
+            if !before.iter().any(|b| b.ruling == f.ruling) {
+                report.broken.push(Broken { case: name.clone(), ruling: f.ruling, message: f.message });
+            }
+        }
+        report.cases_compared += 1;
+    }
+    let rulings: Vec<String> = new.checked.program.rulings().map(|(_, d)| d.name.clone()).collect();
+    for (name, path) in &inputs.facts {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                report.problems.push(format!("{name}: cannot read the facts file: {e}"));
+                continue;
+            }
+        };
+        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let source = format!("{name}:{}", n + 1);
+            let tree = match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(t) => t,
+                Err(e) => {
+                    report.problems.push(format!("{source}: not valid JSON: {e}"));
+                    continue;
+                }
+            };
+            compare(&old.checked, &new.checked, &source, &tree, &rulings, &mut report.rulings);
+            report.facts_lines_compared += 1;
+        }
+    }
+    report
+}
+
+/// Reads a rulebook from a map of sources: the files of a git revision, for instance.
+pub fn check_sources(sources: SourceMap) -> Checked {
+    crate::check::check_read(sources, Vec::new())
+}

@@ -1,0 +1,249 @@
+//! Rendering a [`Report`]: plain text for a terminal (explanations side by side),
+//! Markdown for a pull-request comment, JSON, and GitHub workflow annotations.
+
+use super::words::{Run, context};
+use super::{ClauseChange, Report, RulingChange};
+use std::fmt::Write;
+
+const CONTEXT: usize = 6;
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn summary(r: &Report) -> String {
+    let sources = r.changed_sources().len();
+    let mut s = format!(
+        "{} changed; {} change in {} of {} case files",
+        plural(r.clauses.len(), "clause", "clauses"),
+        plural(r.rulings.len(), "ruling", "rulings"),
+        sources,
+        r.cases_compared
+    );
+    if r.facts_lines_compared > 0 {
+        let _ = write!(s, " and {} facts lines", r.facts_lines_compared);
+    }
+    let _ = write!(s, "; {} broken", plural(r.broken.len(), "case expectation", "case expectations"));
+    s
+}
+
+fn runs_text(runs: &[Run]) -> String {
+    context(runs, CONTEXT)
+        .iter()
+        .map(|r| match r {
+            Run::Same(s) => s.clone(),
+            Run::Removed(s) => format!("[-{s}-]"),
+            Run::Added(s) => format!("{{+{s}+}}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn runs_markdown(runs: &[Run]) -> String {
+    context(runs, CONTEXT)
+        .iter()
+        .map(|r| match r {
+            Run::Same(s) => md_escape(s),
+            Run::Removed(s) => format!("~~{}~~", md_escape(s)),
+            Run::Added(s) => format!("**{}**", md_escape(s)),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn md_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '*' | '_' | '~' | '`' | '|' | '<' | '>' | '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn html(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+fn side_line(s: &super::Side) -> String {
+    if s.status == "decided" { s.answer.clone() } else { format!("{}: {}", s.status, s.answer) }
+}
+
+/// Two blocks of lines side by side, the left one padded to its widest line.
+fn side_by_side(left: &str, right: &str, indent: &str) -> String {
+    let (l, r): (Vec<&str>, Vec<&str>) = (left.lines().collect(), right.lines().collect());
+    let width = l.iter().map(|x| x.chars().count()).max().unwrap_or(0).clamp(6, 72);
+    let mut out = String::new();
+    let _ = writeln!(out, "{indent}{:<width$} │ after", "before");
+    for i in 0..l.len().max(r.len()) {
+        let a = l.get(i).copied().unwrap_or("");
+        let shown: String =
+            if a.chars().count() > width { a.chars().take(width - 1).chain(['…']).collect() } else { a.into() };
+        let _ = writeln!(out, "{indent}{shown:<width$} │ {}", r.get(i).copied().unwrap_or(""));
+    }
+    out
+}
+
+pub fn text(r: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "conditions diff {} → {}", r.old, r.new);
+    let _ = writeln!(out, "{}", summary(r));
+    for c in &r.clauses {
+        let _ = writeln!(out, "\n{} clause `{}`", c.kind, c.citation);
+        for p in &c.parts {
+            let _ = writeln!(out, "  {}: {}", p.part, runs_text(&p.runs));
+        }
+        for d in &c.declarations {
+            let _ = writeln!(out, "  {} {} `{}`", d.what, d.kind, d.name);
+            if let Some(o) = &d.old {
+                let _ = writeln!(out, "    - {o}");
+            }
+            if let Some(n) = &d.new {
+                let _ = writeln!(out, "    + {n}");
+            }
+        }
+    }
+    for ch in &r.rulings {
+        let _ = writeln!(out, "\n{} — `{}`: {} → {}", ch.source, ch.ruling, side_line(&ch.old), side_line(&ch.new));
+        out.push_str(&side_by_side(&ch.old.explanation, &ch.new.explanation, "    "));
+    }
+    if !r.broken.is_empty() {
+        let _ = writeln!(out, "\ncase files whose expectations the new version breaks:");
+        for b in &r.broken {
+            let first = b.message.lines().next().unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {}{}: {first}",
+                b.case,
+                b.ruling.as_ref().map(|x| format!(" — `{x}`")).unwrap_or_default()
+            );
+        }
+    }
+    for p in &r.problems {
+        let _ = writeln!(out, "\nnot compared: {p}");
+    }
+    out
+}
+
+fn clause_markdown(out: &mut String, c: &ClauseChange) {
+    let _ = writeln!(out, "\n#### {} ({})\n", md_escape(&c.citation), c.kind);
+    for p in &c.parts {
+        let _ = writeln!(out, "- {}: {}", p.part, runs_markdown(&p.runs));
+    }
+    for d in &c.declarations {
+        let _ = writeln!(out, "- {} `{}` {}", d.what, d.name, d.kind);
+        let _ = writeln!(out, "  ```diff");
+        if let Some(o) = &d.old {
+            let _ = writeln!(out, "  - {o}");
+        }
+        if let Some(n) = &d.new {
+            let _ = writeln!(out, "  + {n}");
+        }
+        let _ = writeln!(out, "  ```");
+    }
+}
+
+fn ruling_details(out: &mut String, ch: &RulingChange) {
+    let _ = writeln!(
+        out,
+        "\n<details><summary>{} — {}</summary>\n\n<table><tr><th>before</th><th>after</th></tr><tr><td><pre>{}</pre></td><td><pre>{}</pre></td></tr></table>\n\n</details>",
+        html(&ch.source),
+        html(&ch.ruling),
+        html(ch.old.explanation.trim_end()),
+        html(ch.new.explanation.trim_end())
+    );
+}
+
+pub fn markdown(r: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "## `conditions diff` {} → {}\n", md_escape(&r.old), md_escape(&r.new));
+    let _ = writeln!(out, "{}.", summary(r));
+    if !r.clauses.is_empty() {
+        let _ = writeln!(out, "\n### Clauses");
+        for c in &r.clauses {
+            clause_markdown(&mut out, c);
+        }
+    }
+    if !r.rulings.is_empty() {
+        let _ = writeln!(out, "\n### Rulings that change\n");
+        let _ = writeln!(out, "| case file | ruling | before | after |\n|---|---|---|---|");
+        for ch in &r.rulings {
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {} | {} |",
+                md_escape(&ch.source),
+                ch.ruling,
+                md_escape(&side_line(&ch.old)),
+                md_escape(&side_line(&ch.new))
+            );
+        }
+        for ch in &r.rulings {
+            ruling_details(&mut out, ch);
+        }
+    }
+    if !r.broken.is_empty() {
+        let _ = writeln!(out, "\n### Case files whose expectations the new version breaks\n");
+        for b in &r.broken {
+            let first = b.message.lines().next().unwrap_or_default();
+            let ruling = b.ruling.as_ref().map(|x| format!(" — `{x}`")).unwrap_or_default();
+            let _ = writeln!(out, "- {}{ruling}: {}", md_escape(&b.case), md_escape(first));
+        }
+    }
+    if !r.problems.is_empty() {
+        let _ = writeln!(out, "\n### Not compared\n");
+        for p in &r.problems {
+            let _ = writeln!(out, "- {}", md_escape(p));
+        }
+    }
+    out
+}
+
+pub fn json(r: &Report) -> String {
+    serde_json::to_string_pretty(r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+fn gh(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// GitHub workflow commands: a notice per changed clause, a warning per changed ruling,
+/// an error per broken expectation.
+pub fn github(r: &Report) -> String {
+    let mut out = String::new();
+    for c in &r.clauses {
+        let at = match (&c.file, c.line) {
+            (Some(f), Some(l)) => format!(" file={f},line={l}"),
+            _ => String::new(),
+        };
+        let what: Vec<String> = c
+            .parts
+            .iter()
+            .map(|p| format!("{}: {}", p.part, runs_text(&p.runs)))
+            .chain(c.declarations.iter().map(|d| format!("{} `{}` {}", d.what, d.name, d.kind)))
+            .collect();
+        let _ = writeln!(out, "::notice{at},title=clause {} {}::{}", c.citation, c.kind, gh(&what.join("\n")));
+    }
+    for ch in &r.rulings {
+        let file = ch
+            .source
+            .rsplit_once(':')
+            .filter(|(_, n)| n.parse::<usize>().is_ok())
+            .map_or(ch.source.as_str(), |(f, _)| f);
+        let _ = writeln!(
+            out,
+            "::warning file={file},title=ruling {} changes::{}",
+            ch.ruling,
+            gh(&format!("{} → {}", side_line(&ch.old), side_line(&ch.new)))
+        );
+    }
+    for b in &r.broken {
+        let _ = writeln!(
+            out,
+            "::error file={},title=expectation broken::{}",
+            b.case,
+            gh(&format!("{}{}", b.ruling.as_ref().map(|x| format!("{x}: ")).unwrap_or_default(), b.message))
+        );
+    }
+    out
+}

@@ -1,0 +1,170 @@
+//! `conditions diff`: the bundled GNT rulebook against a copy with Flight B raised from
+//! 2,000 to 2,500 masterpoints (Stage 1 D ¶4, text and rule).
+//!
+//! Worked out by hand from the case files: the rulings that change are those asked of a
+//! player with at least 2,000 and fewer than 2,500 masterpoints where Flight B matters —
+//! `stage1-d-exactly-2000-masterpoints` (2,000: `flights` gains Flight B),
+//! `flight-masterpoints-stage2-same-as-stage1` (2,000: `district_final_flights` gains Flight B)
+//! and `substitution-not-eligible-for-flight` (a 2,300-point substitute for a Flight B team is
+//! now eligible, so `substitute_permitted` becomes yes). No other case file has a player with
+//! 2,000–2,499 masterpoints; the one with 2,500 stays out of Flight B. All three case files
+//! state the old answers, so all three expectations break.
+
+use conditions::diff::{Inputs, Version, diff, render};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("scratch folder");
+    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn gnt() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions/gnt")
+}
+
+/// A copy of the GNT rulebook with Flight B open below 2,500 masterpoints.
+fn flight_b_raised(tag: &str) -> Scratch {
+    let root = std::env::temp_dir().join(format!("conditions-diff-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("gnt");
+    copy_dir(&gnt(), &dir);
+    let file = dir.join("stage1.cond");
+    let text = std::fs::read_to_string(&file).expect("stage1.cond");
+    let edited = text
+        .replacen(
+            "open to players with fewer than 2,000 masterpoints",
+            "open to players with fewer than 2,500 masterpoints",
+            1,
+        )
+        .replacen("eligible(B) = player.masterpoints < 2000", "eligible(B) = player.masterpoints < 2500", 1);
+    assert_ne!(text, edited);
+    std::fs::write(&file, edited).expect("write");
+    Scratch(root)
+}
+
+fn load(path: &Path, label: &str) -> Version {
+    let checked = conditions::loader::load(&path.display().to_string()).expect("checks");
+    Version { label: label.to_string(), checked }
+}
+
+#[test]
+fn raising_flight_b_changes_exactly_the_case_files_worked_out_by_hand() {
+    let copy = flight_b_raised("lib");
+    let cases_dir = copy.0.join("gnt/cases");
+    let cases = conditions::cases::find_cases(&cases_dir)
+        .into_iter()
+        .map(|c| (c.strip_prefix(&cases_dir).expect("inside").display().to_string(), c))
+        .collect();
+    let report = diff(
+        &load(&gnt(), "conditions/gnt"),
+        &load(&copy.0.join("gnt"), "gnt, Flight B raised to 2,500"),
+        &Inputs { cases, facts: Vec::new() },
+    );
+    assert_eq!(report.cases_compared, 203);
+    let mut changed = report.changed_sources();
+    changed.sort();
+    assert_eq!(
+        changed,
+        [
+            "flight-masterpoints-stage2-same-as-stage1.toml",
+            "stage1-d-exactly-2000-masterpoints.toml",
+            "substitution-not-eligible-for-flight.toml"
+        ]
+    );
+    let mut broken: Vec<&str> = report.broken.iter().map(|b| b.case.as_str()).collect();
+    broken.sort();
+    assert_eq!(broken, changed);
+    assert_eq!(report.clauses.len(), 1);
+    assert_eq!(report.clauses[0].citation, "Stage 1 D ¶4");
+    insta::assert_snapshot!("gnt_flight_b_2500_markdown", render::markdown(&report));
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_conditions")).args(args).output().expect("runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn fail_on_change_exits_1_and_json_names_the_changes() {
+    let copy = flight_b_raised("cli");
+    let new = copy.0.join("gnt").display().to_string();
+    let (code, out) = run(&["diff", "conditions/gnt", &new, "--format", "json", "--fail-on-change"]);
+    assert_eq!(code, Some(1), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["rulings"].as_array().map(Vec::len), Some(3));
+    assert_eq!(json["clauses"][0]["parts"][0]["runs"][1], serde_json::json!({"op": "removed", "words": "2,000"}));
+    let (code, out) = run(&["diff", "conditions/gnt", &new, "--format", "github"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("::notice file=") && l.contains("title=clause Stage 1 D ¶4 changed")),
+        "{out}"
+    );
+    assert_eq!(out.lines().filter(|l| l.starts_with("::error file=")).count(), 3, "{out}");
+}
+
+#[test]
+fn an_unchanged_rulebook_has_no_changes() {
+    let (code, out) = run(&["diff", "conditions/gnt", "conditions/gnt", "--fail-on-change"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("0 clauses changed; 0 rulings change in 0 of 203 case files; 0 case expectations broken"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_git_revision_is_read_from_the_repository() {
+    let inside = Command::new("git").args(["rev-parse", "HEAD"]).output().is_ok_and(|o| o.status.success());
+    if !inside {
+        return;
+    }
+    let (code, out) = run(&["diff", "HEAD:conditions/gnt", "HEAD:conditions/gnt", "--fail-on-change"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, _) = run(&["diff", "no-such-revision:conditions/gnt", "conditions/gnt"]);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn facts_lines_are_ruled_by_both() {
+    let copy = flight_b_raised("facts");
+    let facts = copy.0.join("players.jsonl");
+    std::fs::write(
+        &facts,
+        "{\"player\": {\"name\": \"A\", \"masterpoints\": 2100, \"life_master\": false}}\n{\"player\": {\"name\": \"B\", \"masterpoints\": 2600, \"life_master\": false}}\n",
+    )
+    .expect("write");
+    let new = copy.0.join("gnt").display().to_string();
+    let (code, out) = run(&[
+        "diff",
+        "conditions/gnt",
+        &new,
+        "--cases",
+        "tests/test_command/empty",
+        "--facts",
+        &facts.display().to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(
+            "players.jsonl:1 — `flights`: Championship Flight, Flight A → Championship Flight, Flight A, Flight B"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("players.jsonl:2 —"), "{out}");
+}
