@@ -151,7 +151,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
             ));
             continue;
         };
-        let ruling = eval::rule(p, &inputs, def, true);
+        let ruling = eval::needed::refine(p, &inputs, eval::rule(p, &inputs, def, true));
         if let Some(t) = &ruling.trace {
             for n in &t.nodes {
                 summary.defs_evaluated.insert(n.def);

@@ -6,6 +6,7 @@
 //! validates facts files.
 
 pub mod analysis;
+pub mod ask;
 pub mod batch;
 pub mod cases;
 pub mod check;

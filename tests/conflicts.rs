@@ -103,3 +103,13 @@ fn a_flat_rate_beside_the_unit_373_exception_is_an_error_naming_both_rules() {
         "{stdout}"
     );
 }
+
+#[test]
+fn tables_keyed_on_records_and_impossible_conditions_are_analysed() {
+    let diags = lint(Path::new("tests/conflicts/shapes.cond"));
+    let found: Vec<(&str, &str)> = diags.iter().map(|d| (d.code, d.message.as_str())).collect();
+    assert!(found.contains(&("lint::table_gap", "no row of table `fee_table` covers (any value, C)")), "{found:#?}");
+    assert!(!found.iter().any(|(c, _)| *c == "lint::table_not_analysed"), "{found:#?}");
+    assert!(found.contains(&("lint::dead_rule", "rule `open_mid` can never apply")), "{found:#?}");
+    assert!(conflicts(&diags).is_empty(), "a dead rule conflicts with nothing: {found:#?}");
+}

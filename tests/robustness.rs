@@ -186,7 +186,7 @@ fn output_is_byte_identical_across_runs() {
         let book = conditions::loader::load("dbf").expect("dbf");
         let p = &book.program;
         let facts: serde_json::Value = serde_json::json!({
-            "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km",
+            "turnering_304": "Anden_turnering304", "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km",
             "bro_og_færgeafgift": "125 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false,
             "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}],
             "rejsehold": {"navn": "K", "spillere": [{"navn": "A", "bopæl": "Kolding"}, {"navn": "B", "bopæl": "Kolding"}]}

@@ -34,7 +34,7 @@ pub fn run(rulebook: &str, word: Option<&str>, all: bool, format: InfoFormat) ->
         }
     }
     if entries.is_empty() {
-        eprintln!("nothing in `{}` matches{}", p.rulebook.name, word.map(|w| format!(" `{w}`")).unwrap_or_default());
+        errln!("nothing in `{}` matches{}", p.rulebook.name, word.map(|w| format!(" `{w}`")).unwrap_or_default());
         return ExitCode::from(1);
     }
     let rulings = entries.iter().filter(|e| e.kind == "ruling").count();

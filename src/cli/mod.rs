@@ -33,6 +33,7 @@ macro_rules! err {
     }};
 }
 
+mod ask_cmd;
 mod check_cmd;
 mod coverage_cmd;
 mod describe_cmd;
@@ -128,6 +129,25 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text", ignore_case = true)]
         format: InfoFormat,
+    },
+    /// Ask for the facts a ruling still needs, one question at a time (only those whose
+    /// answer can change the ruling, the most settling first), then give the ruling.
+    /// Reads the answers line by line from standard input, so it can be scripted.
+    Ask {
+        /// A rulebook folder, or the name of a bundled rulebook.
+        rulebook: String,
+        /// The ruling to ask about.
+        #[arg(long)]
+        ruling: String,
+        /// Facts known already: a facts file or a case file (JSON, TOML or YAML).
+        #[arg(long)]
+        facts: Option<String>,
+        /// Write the facts gathered to this file (JSON, TOML or YAML by its name).
+        #[arg(long)]
+        save: Option<String>,
+        /// Language of the questions and the explanation, `da` or `en` (default: the rulebook's).
+        #[arg(long)]
+        lang: Option<String>,
     },
     /// Print the JSON Schema (2020-12) of a facts file for a rulebook.
     Schema {
@@ -275,6 +295,9 @@ pub fn run() -> ExitCode {
     match cli.command {
         Command::List { rulebook, word, all, format } => list_cmd::run(&rulebook, word.as_deref(), all, format),
         Command::Describe { rulebook, name, format } => describe_cmd::run(&rulebook, &name, format),
+        Command::Ask { rulebook, ruling, facts, save, lang } => {
+            ask_cmd::run(ask_cmd::AskArgs { rulebook, ruling, facts, save, lang })
+        }
         Command::Schema { rulebook, rulings } => schema_cmd::run_schema(&rulebook, &rulings),
         Command::Template { rulebook, rulings, format } => {
             schema_cmd::run_template(&rulebook, &rulings, format.facts())

@@ -42,6 +42,55 @@ pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
     })
 }
 
+/// The language asked for, or the rulebook's.
+pub fn language(p: &conditions::check::Program, lang: Option<&str>) -> Result<Lang, ExitCode> {
+    match lang {
+        Some(l) => Lang::parse(&l.to_lowercase()).ok_or_else(|| {
+            errln!("error: `--lang {l}`: the languages are `da` and `en`");
+            ExitCode::from(2)
+        }),
+        None => Ok(Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)),
+    }
+}
+
+/// Reads and validates a facts file (or the `[facts]` table of a case file); a record
+/// field left out is not yet known unless `strict`.
+pub fn load_facts(
+    book: &Checked,
+    spec: &str,
+    strict: bool,
+) -> Result<(conditions::eval::interp::Inputs, serde_json::Value), ExitCode> {
+    let p = &book.program;
+    let (origin, text) = read_facts(spec).map_err(|e| {
+        errln!("error[conditions::io]: {e}");
+        ExitCode::from(2)
+    })?;
+    let tree = facts::parse(&text, Format::for_path(&origin), &origin).map(case_facts).map_err(|d| vec![d]);
+    let validated = tree.and_then(|tree| {
+        let inputs = if strict { facts::validate(p, &tree, &origin) } else { facts::validate_open(p, &tree, &origin) }?;
+        Ok((inputs, tree))
+    });
+    validated.map_err(|diags| {
+        err!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
+        errln!("{} error(s) in the facts", diags.len());
+        ExitCode::from(1)
+    })
+}
+
+/// A case file's `[facts]` table; any other facts file as it is.
+fn case_facts(tree: serde_json::Value) -> serde_json::Value {
+    match tree {
+        serde_json::Value::Object(mut m)
+            if m.contains_key("expect")
+                && m.contains_key("description")
+                && m.get("facts").is_some_and(|f| f.is_object()) =>
+        {
+            m.remove("facts").unwrap_or_default()
+        }
+        other => other,
+    }
+}
+
 pub fn run(args: RuleArgs) -> ExitCode {
     let args = RuleArgs { ..args };
     let book = match load_rulebook(&args.rulebook) {
@@ -49,32 +98,13 @@ pub fn run(args: RuleArgs) -> ExitCode {
         Err(code) => return code,
     };
     let p = &book.program;
-    let lang = match args.lang.as_deref() {
-        Some(l) => match Lang::parse(l) {
-            Some(l) => l,
-            None => {
-                errln!("error: `--lang {l}`: the languages are `da` and `en`");
-                return ExitCode::from(2);
-            }
-        },
-        None => Lang::parse(&p.rulebook.language).unwrap_or(Lang::En),
+    let lang = match language(p, args.lang.as_deref()) {
+        Ok(l) => l,
+        Err(code) => return code,
     };
-    let (origin, text) = match read_facts(&args.facts) {
+    let (inputs, _) = match load_facts(&book, &args.facts, args.strict) {
         Ok(x) => x,
-        Err(e) => {
-            errln!("error[conditions::io]: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let inputs = match facts::parse(&text, Format::for_path(&origin), &origin).map_err(|d| vec![d]).and_then(|tree| {
-        if args.strict { facts::validate(p, &tree, &origin) } else { facts::validate_open(p, &tree, &origin) }
-    }) {
-        Ok(i) => i,
-        Err(diags) => {
-            err!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
-            errln!("{} error(s) in the facts", diags.len());
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let mut defs = match resolve_rulings(p, &args.rulings, true) {
         Ok(d) => d,
@@ -89,7 +119,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
     let mut reports = Vec::new();
     let mut skipped = Vec::new();
     for def in defs {
-        let ruling = eval::rule(p, &inputs, def, true);
+        let ruling = eval::needed::refine(p, &inputs, eval::rule(p, &inputs, def, true));
         // Without --ruling, only the rulings the facts file speaks to are shown: those
         // that read at least one of its facts or decisions.
         if !explicit {

@@ -5,6 +5,7 @@
 pub mod builtins;
 pub mod date;
 pub mod interp;
+pub mod needed;
 pub mod num;
 pub mod show;
 pub mod trace;

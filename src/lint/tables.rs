@@ -2,9 +2,10 @@
 //! values two rows cover (`lint::table_overlap`); under `pick first`, rows that can
 //! never be picked (`lint::shadowed_row`).
 
-use super::space::{combinations, matches, pieces, show_combo};
-use crate::check::program::Program;
+use super::space::{Piece, combinations, matches, pieces, show_combo};
+use crate::check::program::{PatIr, Program};
 use crate::diagnostic::Diagnostic;
+use crate::eval::value::Value;
 use crate::syntax::ast::Policy;
 
 const SHOW: usize = 4;
@@ -19,8 +20,11 @@ pub fn lint(p: &Program) -> Vec<Diagnostic> {
         let mut columns = Vec::new();
         for (i, (pname, ty)) in def.params.iter().enumerate() {
             let pats: Vec<_> = table.rows.iter().filter_map(|r| r.keys.get(i)).collect();
+            let open = pats.iter().all(|k| matches!(k, PatIr::Any | PatIr::Bind(_)));
             match pieces(p, ty, &pats) {
                 Some(c) => columns.push(c),
+                // A column of any type that every row matches whole (`_` or a name) is one piece.
+                None if open => columns.push(vec![Piece { value: Value::Bool(false), label: "any value".into() }]),
                 None => {
                     out.push(
                         Diagnostic::warning(

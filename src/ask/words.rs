@@ -1,0 +1,47 @@
+//! The words of an `ask` session, read from the message files `messages/ask.*.toml`.
+
+use crate::eval::show::Lang;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+#[derive(Debug, Deserialize)]
+pub struct Words {
+    pub question: String,
+    pub decided_by: String,
+    pub clause: String,
+    pub write: String,
+    pub one_of: String,
+    pub example: String,
+    pub prompt: String,
+    pub bad_answer: String,
+    pub ended: String,
+    pub no_matter: String,
+    pub saved: String,
+    pub yes: Vec<String>,
+    pub no: Vec<String>,
+}
+
+impl Words {
+    /// A message with its `{name}` places filled.
+    pub fn fill(&self, template: &str, values: &[(&str, String)]) -> String {
+        let mut out = template.to_string();
+        for (k, v) in values {
+            out = out.replace(&format!("{{{k}}}"), v);
+        }
+        out
+    }
+}
+
+fn load(text: &str) -> Words {
+    toml::from_str(text).unwrap_or_else(|e| unreachable!("the bundled message file is valid: {e}"))
+}
+
+/// The words for a language.
+pub fn words(lang: Lang) -> &'static Words {
+    static EN: OnceLock<Words> = OnceLock::new();
+    static DA: OnceLock<Words> = OnceLock::new();
+    match lang {
+        Lang::En => EN.get_or_init(|| load(include_str!("../../messages/ask.en.toml"))),
+        Lang::Da => DA.get_or_init(|| load(include_str!("../../messages/ask.da.toml"))),
+    }
+}

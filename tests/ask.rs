@@ -1,0 +1,142 @@
+//! Scripted `ask` sessions: for three rulings of each rulebook, a session started from
+//! nothing and answered from a case file's facts reaches the case's ruling, and every
+//! question it asks is one whose answer can change the ruling (checked by trying the
+//! values, for inputs of finite domain). Snapshots of one session in each language.
+
+use conditions::ask::{Next, Session};
+use conditions::cases::{CaseFile, find_cases};
+use conditions::eval::interp::Inputs;
+use conditions::eval::needed::{self, Key};
+use conditions::eval::show::Lang;
+use conditions::eval::{Outcome, rule};
+use serde_json::Value as J;
+use std::path::Path;
+
+/// The value at a facts-file path (`rejsehold.spillere[2].bopæl`) in a facts tree.
+fn at<'a>(tree: &'a J, path: &str) -> Option<&'a J> {
+    let mut v = tree;
+    for part in path.split('.') {
+        let (name, rest) = part.split_once('[').map_or((part, ""), |(a, b)| (a, b));
+        v = v.get(name)?;
+        for idx in rest.split('[').filter(|s| !s.is_empty()) {
+            v = v.get(idx.trim_end_matches(']').parse::<usize>().ok()?)?;
+        }
+    }
+    (!v.is_null()).then_some(v)
+}
+
+fn key(o: &Outcome) -> Key {
+    match o {
+        Outcome::Decided(v) => Key::Value(v.clone()),
+        Outcome::Silent(_) => Key::Silent,
+        Outcome::Error(e) => Key::Error(e.message.clone()),
+        Outcome::Undetermined(_) => Key::Open,
+    }
+}
+
+/// The ruling with these inputs, or what every missing input leaves it at.
+fn settled(p: &conditions::check::Program, inputs: &Inputs, def: u32) -> Key {
+    match needed::needed(p, inputs, def) {
+        None => key(&rule(p, inputs, def, false).outcome),
+        Some(n) => n.settled.unwrap_or(Key::Open),
+    }
+}
+
+/// Runs a session answering from `facts`; `None` when it asks for something the case
+/// does not give (the case file's ruling then needed less than this order of questions).
+fn session(book: &conditions::check::Checked, def: u32, facts: &J) -> Option<(Key, Vec<String>)> {
+    let p = &book.program;
+    let mut s = Session::new(p, def, Inputs::empty(p), J::Object(Default::default()), Lang::En);
+    let mut asked = Vec::new();
+    loop {
+        match s.next() {
+            Next::Done { ruling, settled } => return Some((settled.unwrap_or_else(|| key(&ruling.outcome)), asked)),
+            Next::Ask(q) => {
+                // The question can change the ruling: its values do not all give one ruling.
+                if let Some(values) = &q.hole.domain {
+                    let keys: Vec<Key> =
+                        values.iter().map(|v| settled(p, &needed::fill(&s.inputs, &q.hole, v.clone()), def)).collect();
+                    assert!(
+                        keys.iter().any(|k| *k == Key::Open || *k != keys[0]),
+                        "`{}`: every answer gives the same ruling",
+                        q.path
+                    );
+                }
+                let answer = at(facts, &q.path)?;
+                let line = match answer {
+                    J::String(t) => t.clone(),
+                    other => other.to_string(),
+                };
+                s.answer(&q, &line).unwrap_or_else(|e| panic!("`{}` = {line}: {e}", q.path));
+                asked.push(q.path.clone());
+                assert!(asked.len() < 200, "too many questions");
+            }
+        }
+    }
+}
+
+#[test]
+fn scripted_sessions_reach_the_case_files_rulings() {
+    let plan = [
+        ("gnt", ["flights", "substitute_permitted", "qualifiers"]),
+        ("dbf", ["substitution_tilladt", "transportgodtgørelse", "rettighedshavere"]),
+    ];
+    let mut total = 0;
+    for (name, rulings) in plan {
+        let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
+        let p = &book.program;
+        for ruling in rulings {
+            let def = p.def_by_name(ruling).expect("ruling");
+            let mut complete = 0;
+            for path in find_cases(Path::new(&format!("conditions/{name}/cases"))) {
+                let text = std::fs::read_to_string(&path).expect("readable");
+                let case: CaseFile = toml::from_str(&text).expect("case file");
+                if !case.expect.iter().any(|e| e.ruling == ruling) {
+                    continue;
+                }
+                let facts =
+                    conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("json"));
+                let inputs = conditions::facts::validate(p, &facts, "case").expect("facts fit");
+                let want = key(&rule(p, &inputs, def, false).outcome);
+                if want == Key::Open {
+                    continue;
+                }
+                if let Some((got, asked)) = session(&book, def, &facts) {
+                    assert_eq!(got, want, "{}: `{ruling}` after asking {asked:?}", path.display());
+                    complete += 1;
+                }
+            }
+            assert!(complete >= 1, "{name}: no complete session for `{ruling}`");
+            total += complete;
+        }
+    }
+    assert!(total >= 6, "{total} sessions");
+}
+
+fn transcript(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writes");
+    let out = child.wait_with_output().expect("ends");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_session_in_english() {
+    let t = transcript(&["ask", "gnt", "--ruling", "flights"], "two thousand\nno\n1999\n");
+    insta::assert_snapshot!("ask_gnt_flights_en", t);
+}
+
+#[test]
+fn a_session_in_danish() {
+    let t = transcript(&["ask", "dbf", "--ruling", "substitution_tilladt"], "nej\nnej\nmåske\nja\n");
+    insta::assert_snapshot!("ask_dbf_substitution_da", t);
+}
