@@ -286,7 +286,7 @@ pub struct Coverage {
 impl Coverage {
     /// Rules exercised, in whole percent (rounded down); 100 when there are no rules.
     pub fn rule_percent(&self) -> u32 {
-        if self.rules_total == 0 { 100 } else { (self.rules_exercised * 100 / self.rules_total) as u32 }
+        (self.rules_exercised * 100).checked_div(self.rules_total).map_or(100, |x| x as u32)
     }
 }
 

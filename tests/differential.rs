@@ -243,6 +243,9 @@ proptest! {
 
 // ---- Seeded mutations ----
 
+/// Generated fact sets tried on each mutated rulebook.
+const GENERATED_PER_MUTATION: u64 = 8;
+
 #[derive(serde::Deserialize)]
 struct Corpus {
     mutation: Vec<Mutation>,
@@ -301,7 +304,7 @@ fn mutate(m: &Mutation) -> SourceMap {
 #[test]
 fn every_seeded_mutation_is_flagged_and_its_conflicts_were_reported() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mutations");
-    let (mut count, mut met) = (0, 0);
+    let (mut count, mut met, mut met_generated) = (0, 0, 0);
     let mut failures = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("tests/mutations").flatten() {
         let text = std::fs::read_to_string(entry.path()).expect("readable");
@@ -327,7 +330,18 @@ fn every_seeded_mutation_is_flagged_and_its_conflicts_were_reported() {
                     m.why, m.pair[0], m.pair[1]
                 ));
             }
-            met += check_cases(&c, &m.rulebook, &reported_pairs(&diags)).1;
+            let reported = reported_pairs(&diags);
+            met += check_cases(&c, &m.rulebook, &reported).1;
+            let k = constants(&c.program);
+            for seed in 1..=GENERATED_PER_MUTATION {
+                for (pair, ruling) in conflicts_met(&c.program, &generated(&c.program, &k, seed * 7919), None) {
+                    assert!(
+                        reported.contains(&pair),
+                        "{label}: `{ruling}` meets an unreported conflict {pair:?} on generated facts"
+                    );
+                    met_generated += 1;
+                }
+            }
             count += 1;
         }
     }
@@ -340,5 +354,7 @@ fn every_seeded_mutation_is_flagged_and_its_conflicts_were_reported() {
     assert!(count >= 30, "only {count} mutations");
     // The case files meet some of the seeded conflicts at run time, and `check` had them all.
     assert!(met > 0, "no seeded conflict was met by a case file");
-    eprintln!("{count} mutations flagged; {met} conflicts met in case files, each reported");
+    eprintln!(
+        "{count} mutations flagged; {met} conflicts met in case files and {met_generated} on generated facts, each reported"
+    );
 }

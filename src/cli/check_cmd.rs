@@ -8,7 +8,6 @@ use conditions::diagnostic::{Diagnostic, Severity, render};
 use conditions::lint::{self, Config, Level};
 use conditions::loader::{find_rulebooks, read_rulebook};
 use conditions::source::SourceMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,10 +49,25 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let plain = !std::io::stderr().is_terminal();
+    let plain = super::plain_stderr();
     let mut io_failed = false;
     let mut all: Vec<(SourceMap, Vec<Diagnostic>)> = Vec::new();
     for path in &args.paths {
+        // A bundled rulebook by name, when no such path exists.
+        if !path.exists()
+            && let Some(name) = path.to_str()
+            && let Some(sources) = conditions::loader::bundled(name)
+        {
+            let checked = check_read(sources, Vec::new());
+            let mut diags = checked.diagnostics.clone();
+            if !checked.has_errors() {
+                let source = checked.program.rulebook.source.as_deref().unwrap_or_default();
+                let document = conditions::loader::bundled_document(name, source);
+                diags.extend(lint::run(&lint::Context { checked: &checked, document, tested: None }));
+            }
+            all.push((checked.sources, cfg.apply(diags)));
+            continue;
+        }
         match find_rulebooks(path) {
             Ok(books) => {
                 for book in books {

@@ -7,7 +7,6 @@
 use conditions::diagnostic::{Diagnostic, render};
 use conditions::diff::{Inputs, Version, diff, render as show};
 use conditions::source::SourceMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -57,7 +56,7 @@ fn from_git(spec: &str, rev: &str, path: &str) -> Result<SourceMap, Diagnostic> 
 /// Reads and checks one version; a version with errors is reported and refused.
 fn version(spec: &str) -> Result<(Version, Option<PathBuf>), ExitCode> {
     let refuse = |diags: &[Diagnostic], sources: &SourceMap| {
-        eprint!("{}", render(diags, sources, !std::io::stderr().is_terminal()));
+        eprint!("{}", render(diags, sources, super::plain_stderr()));
         ExitCode::from(2)
     };
     let git_spec = (!Path::new(spec).exists()).then(|| spec.split_once(':')).flatten();

@@ -33,6 +33,12 @@ macro_rules! err {
     }};
 }
 
+/// Whether output to standard error must be plain: not a terminal, or `NO_COLOR` set.
+pub fn plain_stderr() -> bool {
+    use std::io::IsTerminal as _;
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) || !std::io::stderr().is_terminal()
+}
+
 mod ask_cmd;
 mod check_cmd;
 mod coverage_cmd;
@@ -69,6 +75,15 @@ pub enum OutputFormat {
     Markdown,
     Json,
     Html,
+}
+
+/// When `rule` exits 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// A ruling is undetermined.
+    Undetermined,
+    /// A ruling is not decided: undetermined, silent or an error.
+    NoRuling,
 }
 
 /// Output of the discovery commands.
@@ -146,7 +161,7 @@ enum Command {
         #[arg(long)]
         save: Option<String>,
         /// Language of the questions and the explanation, `da` or `en` (default: the rulebook's).
-        #[arg(long)]
+        #[arg(long, value_parser = ["da", "en"], ignore_case = true)]
         lang: Option<String>,
     },
     /// Print the JSON Schema (2020-12) of a facts file for a rulebook.
@@ -174,7 +189,7 @@ enum Command {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
         /// Output format: human (default), json, sarif (SARIF 2.1.0) or github (workflow annotations).
-        #[arg(long, value_enum, default_value = "human")]
+        #[arg(long, value_enum, default_value = "human", ignore_case = true)]
         format: CheckFormat,
         /// Make a lint an error; `--deny warnings` makes every warning an error.
         #[arg(long, value_name = "LINT|warnings")]
@@ -203,16 +218,22 @@ enum Command {
         /// The rulings wanted (default: every ruling that reads one of the given facts or decisions).
         #[arg(long = "ruling")]
         rulings: Vec<String>,
-        #[arg(long, value_enum, default_value = "text")]
+        /// Output format: text, markdown, json or html.
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
         format: OutputFormat,
         /// Language of the explanation, `da` or `en` (default: the rulebook's); clause texts are quoted as printed.
-        #[arg(long)]
+        #[arg(long, value_parser = ["da", "en"], ignore_case = true)]
         lang: Option<String>,
-        #[arg(long, value_enum, default_value = "brief")]
+        /// How much to explain: brief (the deciding reasons) or full (every rule considered).
+        #[arg(long, value_enum, default_value = "brief", ignore_case = true)]
         explain: ExplainLevel,
         /// A record field left out of the facts is an error (as in `--batch`), not a question.
         #[arg(long)]
         strict: bool,
+        /// Exit 3 when a ruling is undetermined (`undetermined`), or when any is not decided:
+        /// undetermined, silent or an error (`no-ruling`). For scripts.
+        #[arg(long, value_enum, ignore_case = true)]
+        fail_on: Option<FailOn>,
     },
     /// Compare a rulebook with its published document: every line verbatim in a clause,
     /// every clause in the document; executable and informational clauses listed.
@@ -222,7 +243,8 @@ enum Command {
         /// The published document (default: the rulebook's `source` setting).
         #[arg(long)]
         source: Option<String>,
-        #[arg(long, value_enum, default_value = "human")]
+        /// Output format: human, json, sarif or github.
+        #[arg(long, value_enum, default_value = "human", ignore_case = true)]
         format: CheckFormat,
         /// Fail when a clause is neither executable nor says why it is informational.
         #[arg(long)]
@@ -233,6 +255,7 @@ enum Command {
         /// Only report the files that are not formatted (exit 1 if any).
         #[arg(long)]
         check: bool,
+        /// Rulebook folders or `.cond` files.
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
     },
@@ -244,6 +267,7 @@ enum Command {
     },
     /// Run case files: of rulebooks (`cases/*.toml`), a folder of case files, or one case file.
     Test {
+        /// Rulebook folders or bundled names (`gnt`, `dbf`), folders of case files, or case files.
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
         /// Only the case files whose path or description holds WORD.
@@ -253,7 +277,7 @@ enum Command {
         #[arg(short, long)]
         verbose: bool,
         /// Output format: text, or junit (JUnit XML for CI).
-        #[arg(long, value_enum, default_value = "text")]
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
         format: test_cmd::TestFormat,
         /// Report the clauses and rules no case exercises.
         #[arg(long)]
@@ -275,7 +299,7 @@ enum Command {
         #[arg(long, value_name = "FILE.jsonl")]
         facts: Vec<PathBuf>,
         /// Output format: text, markdown (a pull-request comment), json or github (annotations).
-        #[arg(long, value_enum, default_value = "text")]
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
         format: diff_cmd::DiffFormat,
         /// Exit 1 when anything changes.
         #[arg(long)]
@@ -305,13 +329,22 @@ pub fn run() -> ExitCode {
         Command::Check { paths, format, deny, warn, allow, source } => {
             check_cmd::run(check_cmd::CheckArgs { paths, format, deny, warn, allow, source })
         }
-        Command::Rule { rulebook, facts, batch, rulings, format, lang, explain, strict } => match (facts, batch) {
-            (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
-            (Some(facts), None) => {
-                rule_cmd::run(rule_cmd::RuleArgs { rulebook, facts, rulings, format, lang, explain, strict })
+        Command::Rule { rulebook, facts, batch, rulings, format, lang, explain, strict, fail_on } => {
+            match (facts, batch) {
+                (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
+                (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs {
+                    rulebook,
+                    facts,
+                    rulings,
+                    format,
+                    lang,
+                    explain,
+                    strict,
+                    fail_on,
+                }),
+                (None, None) => ExitCode::from(2),
             }
-            (None, None) => ExitCode::from(2),
-        },
+        }
         Command::Test { paths, filter, verbose, format, coverage, min_coverage } => {
             test_cmd::run(test_cmd::TestArgs { paths, filter, verbose, format, coverage, min_coverage })
         }
@@ -328,6 +361,27 @@ pub fn run() -> ExitCode {
         }
         Command::Coverage { rulebook, source, format, strict } => {
             coverage_cmd::run(&rulebook, source.as_deref(), format, strict)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_command_and_flag_has_help() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        for sub in cli.get_subcommands() {
+            assert!(sub.get_about().is_some(), "`{}` has no help", sub.get_name());
+            for arg in sub.get_arguments() {
+                if arg.get_id() == "help" || arg.get_id() == "version" {
+                    continue;
+                }
+                assert!(arg.get_help().is_some(), "`{} --{}` has no help", sub.get_name(), arg.get_id());
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ pub struct RuleArgs {
     pub explain: ExplainLevel,
     /// A record field left out is an error, not a question.
     pub strict: bool,
+    pub fail_on: Option<super::FailOn>,
 }
 
 fn read_facts(spec: &str) -> Result<(String, String), String> {
@@ -37,7 +38,7 @@ fn read_facts(spec: &str) -> Result<(String, String), String> {
 
 pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
     conditions::loader::load(spec).map_err(|e| {
-        err!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+        err!("{}", render(&e.diagnostics, &e.sources, super::plain_stderr()));
         ExitCode::from(if e.sources.files().next().is_some() { 1 } else { 2 })
     })
 }
@@ -71,7 +72,7 @@ pub fn load_facts(
         Ok((inputs, tree))
     });
     validated.map_err(|diags| {
-        err!("{}", render(&diags, &book.sources, !std::io::stderr().is_terminal()));
+        err!("{}", render(&diags, &book.sources, super::plain_stderr()));
         errln!("{} error(s) in the facts", diags.len());
         ExitCode::from(1)
     })
@@ -164,6 +165,14 @@ pub fn run(args: RuleArgs) -> ExitCode {
     }
     if reports.is_empty() && !skipped.is_empty() {
         errln!("no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})", skipped[0]);
+    }
+    let failing = |r: &conditions::explain::Report| match args.fail_on {
+        Some(super::FailOn::Undetermined) => r.status == "undetermined",
+        Some(super::FailOn::NoRuling) => r.status != "decided",
+        None => false,
+    };
+    if reports.iter().any(failing) {
+        return ExitCode::from(3);
     }
     ExitCode::SUCCESS
 }

@@ -9,7 +9,6 @@
 use conditions::cases::{Summary, find_cases, run_case};
 use conditions::check::Checked;
 use conditions::diagnostic::{Diagnostic, render};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -169,7 +168,7 @@ fn run_group(g: Group) -> BookResult {
     let checked = match conditions::loader::load(&spec) {
         Ok(c) => c,
         Err(e) => {
-            err!("{}", render(&e.diagnostics, &e.sources, !std::io::stderr().is_terminal()));
+            err!("{}", render(&e.diagnostics, &e.sources, super::plain_stderr()));
             let cases = g.cases.into_iter().map(|case| CaseResult { case, passed: 0, failures: Vec::new() }).collect();
             return BookResult { name: spec, checked: None, cases, summary: Summary::default() };
         }

@@ -58,7 +58,7 @@ impl F {
     pub fn and(a: F, b: F) -> F {
         F::And(vec![a, b])
     }
-    pub fn not(a: F) -> F {
+    pub fn negate(a: F) -> F {
         F::Not(Box::new(a))
     }
     fn vars(&self, out: &mut Vec<usize>) {
@@ -176,7 +176,10 @@ impl<'p> Space<'p> {
     }
 
     fn atom(&mut self, key: String, ty: &Type, exact: bool, test: Test) -> F {
-        if !analysed(self.p, ty) && !matches!(test, Test::Truth) {
+        let text_order = *ty == Type::Text
+            && matches!(test, Test::Cmp(BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, _));
+        if (!analysed(self.p, ty) && !matches!(test, Test::Truth)) || text_order {
+            // Texts are cut only into their literals and "any other": their order is not analysed.
             return self.opaque();
         }
         let v = match self.index.get(&key) {
@@ -238,7 +241,7 @@ impl<'p> Space<'p> {
                 None => self.opaque(),
             };
             yes.push(f.clone());
-            no.push(F::not(f));
+            no.push(F::negate(f));
         }
         if let Some(g) = rule.guard.as_ref().filter(|_| with_guard) {
             let (p, n) = self.formula(g, &env, depth);
@@ -354,7 +357,7 @@ impl<'p> Space<'p> {
 
     /// An atom and its negation.
     fn both(f: F) -> (F, F) {
-        (f.clone(), F::not(f))
+        (f.clone(), F::negate(f))
     }
 
     /// The formulas of a truth-valued expression: (it is true, it is false). Each is
@@ -525,15 +528,6 @@ impl<'p> Space<'p> {
         let mut world: Vec<Option<Value>> = vec![None; self.vars.len()];
         let mut budget = MAX_WORLDS * 4;
         search(f, &self.vars, &used, &columns, 0, &mut world, &mut budget)
-    }
-
-    /// Whether every variable `fs` mention is a free input.
-    pub fn exact(&self, fs: &[&F]) -> bool {
-        let mut used = Vec::new();
-        for f in fs {
-            f.vars(&mut used);
-        }
-        used.iter().all(|&u| self.vars[u].exact)
     }
 }
 

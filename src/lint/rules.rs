@@ -60,8 +60,8 @@ pub fn judge(p: &Program, ra: RuleId, rb: RuleId) -> Verdict {
         None => return Verdict::Possible,
         Some(true) => {}
     }
-    let a_implies_b = sat(F::and(wa.clone(), F::not(wb.clone()))) == Some(false);
-    let b_implies_a = sat(F::and(wb, F::not(wa))) == Some(false);
+    let a_implies_b = sat(F::and(wa.clone(), F::negate(wb.clone()))) == Some(false);
+    let b_implies_a = sat(F::and(wb, F::negate(wa))) == Some(false);
     if (a_implies_b || b_implies_a) && !s.approximate && different_constants(a, b) {
         Verdict::Certain { a_implies_b, b_implies_a }
     } else {
