@@ -47,8 +47,14 @@ fn worker(rx: &Receiver<Snapshot>, out: &Sender<Message>, cache: &Cache, parses:
         }
         let Some(root) = pending.keys().next().cloned() else { continue };
         let Some(snapshot) = pending.remove(&root) else { continue };
-        let loaded = Arc::new(load(&snapshot, &parse_cache(parses, &root)));
-        let lints = lints(&loaded);
+        let work = || {
+            let loaded = Arc::new(load(&snapshot, &parse_cache(parses, &root)));
+            let lints = lints(&loaded);
+            (loaded, lints)
+        };
+        let Ok((loaded, lints)) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) else {
+            continue; // reported on standard error by the panic hook; the next edit tries again
+        };
         while let Ok(s) = rx.try_recv() {
             pending.insert(s.root.clone(), s);
         }

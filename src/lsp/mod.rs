@@ -62,7 +62,12 @@ pub fn run() -> Result<(), String> {
                 if conn.handle_shutdown(&req).map_err(|e| e.to_string())? {
                     break;
                 }
-                let resp = server.request(req);
+                let id = req.id.clone();
+                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.request(req)));
+                let resp = answer.unwrap_or_else(|_| {
+                    let code = lsp_server::ErrorCode::InternalError as i32;
+                    lsp_server::Response::new_err(id, code, "internal error; please report the file".into())
+                });
                 let _ = conn.sender.send(resp.into());
             }
             lsp_server::Message::Notification(n) => {

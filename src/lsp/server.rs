@@ -76,8 +76,15 @@ impl Server {
                 self.ws.docs.remove(&path);
                 self.changed(&path);
             }
-            "textDocument/didSave" | "workspace/didChangeWatchedFiles" => {
+            "textDocument/didSave" => {
                 if let Some(path) = doc_path(p) {
+                    self.changed(&path);
+                }
+            }
+            "workspace/didChangeWatchedFiles" => {
+                let changes = p.get("changes").and_then(Value::as_array).into_iter().flatten();
+                let paths: Vec<_> = changes.filter_map(|c| convert::uri_to_path(c.get("uri")?.as_str()?)).collect();
+                for path in paths {
                     self.changed(&path);
                 }
             }
