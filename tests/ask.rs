@@ -49,7 +49,7 @@ fn session(book: &conditions::check::Checked, def: u32, facts: &J) -> Option<(Ke
     let mut s = Session::new(p, def, Inputs::empty(p), J::Object(Default::default()), Lang::En);
     let mut asked = Vec::new();
     loop {
-        match s.next() {
+        match s.step() {
             Next::Done { ruling, settled } => return Some((settled.unwrap_or_else(|| key(&ruling.outcome)), asked)),
             Next::Ask(q) => {
                 // The question can change the ruling: its values do not all give one ruling.

@@ -52,7 +52,7 @@ fn flight_b_raised(tag: &str) -> Scratch {
             "open to players with fewer than 2,500 masterpoints",
             1,
         )
-        .replacen("eligible(B) = player.masterpoints < 2000", "eligible(B) = player.masterpoints < 2500", 1);
+        .replacen("eligible(B) = cutoff_masterpoints < 2000", "eligible(B) = cutoff_masterpoints < 2500", 1);
     assert_ne!(text, edited);
     std::fs::write(&file, edited).expect("write");
     Scratch(root)
@@ -76,7 +76,7 @@ fn raising_flight_b_changes_exactly_the_case_files_worked_out_by_hand() {
         &load(&copy.0.join("gnt"), "gnt, Flight B raised to 2,500"),
         &Inputs { cases, facts: Vec::new() },
     );
-    assert_eq!(report.cases_compared, 203);
+    assert_eq!(report.cases_compared, 233);
     let mut changed = report.changed_sources();
     changed.sort();
     assert_eq!(
@@ -123,7 +123,7 @@ fn an_unchanged_rulebook_has_no_changes() {
     let (code, out) = run(&["diff", "conditions/gnt", "conditions/gnt", "--fail-on-change"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(
-        out.contains("0 clauses changed; 0 rulings change in 0 of 203 case files; 0 case expectations broken"),
+        out.contains("0 clauses changed; 0 rulings change in 0 of 233 case files; 0 case expectations broken"),
         "{out}"
     );
 }
@@ -167,4 +167,18 @@ fn facts_lines_are_ruled_by_both() {
         "{out}"
     );
     assert!(!out.contains("players.jsonl:2 —"), "{out}");
+}
+
+#[test]
+fn a_version_that_does_not_check_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_conditions"))
+        .args(["diff", "conditions/gnt", "tests/diagnostics/duplicate_name.cond"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("`tests/diagnostics/duplicate_name.cond` cannot be read or does not check; nothing compared")
+    );
+    assert!(out.stdout.is_empty());
 }

@@ -49,17 +49,18 @@ pub struct Session<'a> {
     /// The facts file so far: what was given, and every answer.
     pub tree: J,
     words: &'static words::Words,
+    lang: crate::eval::show::Lang,
 }
 
 impl<'a> Session<'a> {
     /// A session for ruling `def`, starting from `inputs` (read from `tree`).
     pub fn new(p: &'a Program, def: DefId, inputs: Inputs, tree: J, lang: crate::eval::show::Lang) -> Self {
         let tree = if tree.is_object() { tree } else { J::Object(Default::default()) };
-        Session { p, def, inputs, tree, words: words::words(lang) }
+        Session { p, def, inputs, tree, words: words::words(lang), lang }
     }
 
     /// The next question, or the ruling.
-    pub fn next(&mut self) -> Next {
+    pub fn step(&mut self) -> Next {
         loop {
             let Some(n) = needed::needed(self.p, &self.inputs, self.def) else {
                 return Next::Done { ruling: eval::rule(self.p, &self.inputs, self.def, true), settled: None };
@@ -106,7 +107,7 @@ impl<'a> Session<'a> {
         let example = crate::discover::write::example(p, &hole.ty, 0).to_string();
         Question {
             path: hole.path.clone(),
-            how: crate::discover::write::how(p, &hole.ty),
+            how: crate::discover::write::how_in(p, &hole.ty, self.lang),
             allowed,
             example,
             description,
@@ -134,10 +135,10 @@ impl<'a> Session<'a> {
     fn read(&self, q: &Question, line: &str) -> J {
         if q.hole.ty == Type::Bool {
             let l = line.to_lowercase();
-            if self.words.yes.iter().any(|y| *y == l) {
+            if self.words.yes.contains(&l) {
                 return J::Bool(true);
             }
-            if self.words.no.iter().any(|n| *n == l) {
+            if self.words.no.contains(&l) {
                 return J::Bool(false);
             }
         }

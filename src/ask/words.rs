@@ -19,6 +19,22 @@ pub struct Words {
     pub saved: String,
     pub yes: Vec<String>,
     pub no: Vec<String>,
+    pub hints: Hints,
+}
+
+/// How a facts file writes a value of each type.
+#[derive(Debug, Deserialize)]
+pub struct Hints {
+    pub bool: String,
+    pub int: String,
+    pub number: String,
+    pub duration: String,
+    pub amount: String,
+    pub text: String,
+    pub date: String,
+    pub variants: String,
+    pub record: String,
+    pub list: String,
 }
 
 impl Words {

@@ -69,7 +69,7 @@ pub fn run(args: AskArgs) -> ExitCode {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let (ruling, settled) = loop {
-        match session.next() {
+        match session.step() {
             Next::Done { ruling, settled } => break (ruling, settled),
             Next::Ask(q) => {
                 show_question(&session, &q);

@@ -57,6 +57,7 @@ fn from_git(spec: &str, rev: &str, path: &str) -> Result<SourceMap, Diagnostic> 
 fn version(spec: &str) -> Result<(Version, Option<PathBuf>), ExitCode> {
     let refuse = |diags: &[Diagnostic], sources: &SourceMap| {
         eprint!("{}", render(diags, sources, super::plain_stderr()));
+        eprintln!("error: `{spec}` cannot be read or does not check; nothing compared");
         ExitCode::from(2)
     };
     let git_spec = (!Path::new(spec).exists()).then(|| spec.split_once(':')).flatten();
@@ -77,7 +78,6 @@ fn version(spec: &str) -> Result<(Version, Option<PathBuf>), ExitCode> {
             .filter(|d| d.severity == conditions::diagnostic::Severity::Error)
             .cloned()
             .collect();
-        eprintln!("error: `{spec}` does not check; nothing compared");
         return Err(refuse(&errors, &checked.sources));
     }
     Ok((Version { label: spec.to_string(), checked }, folder))

@@ -41,6 +41,7 @@ pub fn plain_stderr() -> bool {
 
 mod ask_cmd;
 mod check_cmd;
+mod complete_cmd;
 mod coverage_cmd;
 mod describe_cmd;
 mod diff_cmd;
@@ -164,6 +165,14 @@ enum Command {
         #[arg(long, value_parser = ["da", "en"], ignore_case = true)]
         lang: Option<String>,
     },
+    /// Print shell completions for `conditions` (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        #[arg(value_enum, ignore_case = true)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page of `conditions` (roff), with every command and flag.
+    Man,
     /// Print the JSON Schema (2020-12) of a facts file for a rulebook.
     Schema {
         /// A rulebook folder, or the name of a bundled rulebook.
@@ -322,6 +331,8 @@ pub fn run() -> ExitCode {
         Command::Ask { rulebook, ruling, facts, save, lang } => {
             ask_cmd::run(ask_cmd::AskArgs { rulebook, ruling, facts, save, lang })
         }
+        Command::Completions { shell } => complete_cmd::completions(shell),
+        Command::Man => complete_cmd::man(),
         Command::Schema { rulebook, rulings } => schema_cmd::run_schema(&rulebook, &rulings),
         Command::Template { rulebook, rulings, format } => {
             schema_cmd::run_template(&rulebook, &rulings, format.facts())

@@ -107,6 +107,17 @@ struct BookResult {
 pub fn run(args: TestArgs) -> ExitCode {
     let mut groups: Vec<Group> = Vec::new();
     for path in &args.paths {
+        // A bundled rulebook's name stands for its folder in the checkout (case files are
+        // not bundled into the binary).
+        let bundled = PathBuf::from("conditions").join(path);
+        let path = if !path.exists()
+            && path.to_str().is_some_and(|n| conditions::loader::bundled_names().contains(&n))
+            && bundled.is_dir()
+        {
+            &bundled
+        } else {
+            path
+        };
         match groups_of(path) {
             Ok(gs) => {
                 for g in gs {

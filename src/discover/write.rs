@@ -3,6 +3,7 @@
 
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
+use crate::eval::show::Lang;
 use serde_json::{Value as J, json};
 
 /// An example of a quantity with this unit as a facts file writes it: `"2.00 DKK per km"`.
@@ -21,38 +22,42 @@ fn quantity_example(u: &Unit) -> String {
     }
 }
 
-/// The hint for writing a value of `ty`.
+/// The hint for writing a value of `ty`, in English.
 pub fn how(p: &Program, ty: &Type) -> String {
+    how_in(p, ty, Lang::En)
+}
+
+/// The hint for writing a value of `ty`, in the words of `lang` (`messages/ask.*.toml`).
+pub fn how_in(p: &Program, ty: &Type, lang: Lang) -> String {
+    let words = crate::ask::words::words(lang);
+    let h = &words.hints;
     match ty {
-        Type::Bool => "true or false".into(),
-        Type::Int => "a whole number, e.g. 3".into(),
-        Type::Quantity(u) if u.is_none() => "a number, e.g. 2150 or 2.5 or \"1/3\"".into(),
-        Type::Quantity(u) if u.is_time() => {
-            "a duration with its unit, e.g. \"8 hours\" (minutes, hours, days, weeks)".into()
-        }
-        Type::Quantity(u) => format!("an amount with its unit, e.g. \"{}\"", quantity_example(u)),
-        Type::Text => "text, e.g. \"…\"".into(),
-        Type::Date => "a date YYYY-MM-DD, e.g. 2008-02-15".into(),
+        Type::Bool => h.bool.clone(),
+        Type::Int => h.int.clone(),
+        Type::Quantity(u) if u.is_none() => h.number.clone(),
+        Type::Quantity(u) if u.is_time() => h.duration.clone(),
+        Type::Quantity(u) => words.fill(&h.amount, &[("example", quantity_example(u))]),
+        Type::Text => h.text.clone(),
+        Type::Date => h.date.clone(),
         Type::Enum(_) => {
-            let vs = variants(p, ty);
-            let shown: Vec<String> = vs
+            let shown: Vec<String> = variants(p, ty)
                 .iter()
                 .map(|(n, l)| match l {
                     Some(l) => format!("{n} (“{l}”)"),
                     None => n.clone(),
                 })
                 .collect();
-            format!("one of: {}", shown.join(", "))
+            words.fill(&h.variants, &[("values", shown.join(", "))])
         }
         Type::Record(t) => match &p.types[*t as usize].kind {
             TypeKind::Record(fs) => {
                 let names: Vec<String> =
                     fs.iter().map(|f| format!("{}{}", f.name, if f.optional { "?" } else { "" })).collect();
-                format!("a table with {}", names.join(", "))
+                words.fill(&h.record, &[("fields", names.join(", "))])
             }
             TypeKind::Enum(_) => String::new(),
         },
-        Type::List(e) => format!("a list, each {}", how(p, e)),
+        Type::List(e) => words.fill(&h.list, &[("each", how_in(p, e, lang))]),
         Type::Error => String::new(),
     }
 }

@@ -370,7 +370,7 @@ fn order(p: &Program, inputs: &Inputs, def: DefId, holes: &mut [Hole]) {
     };
     let mut scored: Vec<((u32, usize), usize, Hole)> =
         holes.iter().enumerate().map(|(i, h)| (score(h), i, h.clone())).collect();
-    scored.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    scored.sort_by_key(|a| (a.0, a.1));
     for (slot, (_, _, h)) in holes.iter_mut().zip(scored) {
         *slot = h;
     }
