@@ -12,6 +12,7 @@ pub mod convert;
 mod diagnostics;
 mod edit;
 mod navigate;
+mod place;
 mod server;
 mod transport;
 mod workspace;

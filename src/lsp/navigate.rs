@@ -2,7 +2,8 @@
 //! the workspace, read from the name index.
 
 use super::convert::LineIndex;
-use super::server::{Place, location};
+use super::place::Place;
+use super::server::location;
 use super::workspace::Loaded;
 use crate::analysis::{Target, describe};
 use crate::syntax::ast::{self, Decl, Item, Span};
@@ -13,10 +14,9 @@ pub fn hover(at: &Place) -> Option<lt::Hover> {
     let a = &at.loaded.analysis;
     let occ = a.at(at.file, at.offset)?;
     let text = describe::describe(a, occ.target)?;
-    let ix = LineIndex::new(at.loaded.text(at.file));
     Some(lt::Hover {
         contents: lt::HoverContents::Markup(lt::MarkupContent { kind: lt::MarkupKind::Markdown, value: text }),
-        range: Some(ix.range(occ.span.start as usize, occ.span.end as usize)),
+        range: at.range(occ.span),
     })
 }
 
@@ -24,7 +24,7 @@ pub fn definition(at: &Place) -> Option<lt::GotoDefinitionResponse> {
     let a = &at.loaded.analysis;
     let occ = a.at(at.file, at.offset)?;
     let span = a.definition(occ.target)?;
-    Some(lt::GotoDefinitionResponse::Scalar(location(&at.loaded, span)?))
+    Some(lt::GotoDefinitionResponse::Scalar(at.location(span)?))
 }
 
 pub fn references(at: &Place, include_declaration: bool) -> Option<Vec<lt::Location>> {
@@ -34,7 +34,7 @@ pub fn references(at: &Place, include_declaration: bool) -> Option<Vec<lt::Locat
         a.index
             .references(occ.target)
             .filter(|o| include_declaration || !o.is_decl)
-            .filter_map(|o| location(&at.loaded, o.span))
+            .filter_map(|o| at.location(o.span))
             .collect(),
     )
 }

@@ -2,6 +2,7 @@
 //! request answered from the analysis of the rulebook its file belongs to.
 
 use super::convert::{self, LineIndex, doc_path, path_to_uri};
+use super::place::Place;
 use super::workspace::{Doc, Loaded, Workspace, root_of};
 use super::{complete, diagnostics, edit, navigate};
 use crate::syntax::ast::Span;
@@ -15,13 +16,6 @@ pub struct Server {
     ws: Workspace,
     jobs: Option<crossbeam_channel::Sender<super::workspace::Snapshot>>,
     worker: Option<std::thread::JoinHandle<()>>,
-}
-
-/// A place in an analysed file: the analysis, the file and the byte offset.
-pub struct Place {
-    pub loaded: Arc<Loaded>,
-    pub file: u32,
-    pub offset: usize,
 }
 
 impl Server {
@@ -125,10 +119,7 @@ impl Server {
     fn place(&mut self, params: &Value) -> Option<Place> {
         let path = doc_path(params)?;
         let pos = convert::position(params.get("position")?)?;
-        let loaded = self.ws.analysis(&root_of(&path));
-        let file = loaded.file_id(&path)?;
-        let offset = LineIndex::new(loaded.text(file)).offset(pos);
-        Some(Place { loaded, file, offset })
+        Place::find(&mut self.ws, &path, pos)
     }
 
     fn completion(&mut self, params: &Value) -> Option<Value> {
