@@ -1,6 +1,8 @@
 //! Batch rulings: one facts object per input line (JSON lines), one JSON ruling per
 //! output line, in input order, on every core, with memory bounded by the chunk size
-//! rather than the input. A bad line yields an error record; the others go on.
+//! rather than the input. Every input line gets exactly one record: a bad line (not
+//! JSON, not UTF-8, blank, over-long, or one whose ruling fails) an error record naming
+//! it; the others go on.
 
 use crate::check::program::{DefId, Program};
 use crate::eval::{self, Outcome};
@@ -14,7 +16,7 @@ pub const CHUNK: usize = 8192;
 
 /// The JSON record for one line of facts.
 pub fn rule_line(p: &Program, defs: &[DefId], line_no: usize, line: &str) -> J {
-    let tree = match serde_json::from_str::<J>(line) {
+    let tree = match facts::read::json(facts::read::strip_bom(line)) {
         Ok(t) => t,
         Err(e) => return json!({ "line": line_no, "error": format!("not valid JSON: {e}") }),
     };
@@ -56,51 +58,149 @@ fn need_name(p: &Program, n: &crate::eval::trace::Need) -> String {
     }
 }
 
-/// Streams `input` to `output`; `progress` is called after each chunk with the lines done.
+/// Longest input line ruled, in bytes; a longer line gets an error record.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+/// One input line as read: its text, or why it cannot be ruled.
+enum Line {
+    Text(String),
+    Empty,
+    TooLong,
+    NotUtf8(usize),
+}
+
+/// Reads the next line (without its `\n` or `\r\n`), keeping at most
+/// [`MAX_LINE_BYTES`] of it; `None` at the end of the input.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<Line>> {
+    buf.clear();
+    let (mut seen, mut too_long) = (false, false);
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            if !seen {
+                return Ok(None);
+            }
+            break;
+        }
+        seen = true;
+        let (part, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (&avail[..i], i + 1),
+            None => (avail, avail.len()),
+        };
+        if !too_long && buf.len() + part.len() <= MAX_LINE_BYTES {
+            buf.extend_from_slice(part);
+        } else {
+            too_long = true;
+            buf.clear();
+        }
+        let ended = done > part.len();
+        input.consume(done);
+        if ended {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(Some(Line::TooLong));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(match std::str::from_utf8(buf) {
+        Ok(t) if t.trim().is_empty() => Line::Empty,
+        Ok(t) => Line::Text(t.to_string()),
+        Err(e) => Line::NotUtf8(e.valid_up_to()),
+    }))
+}
+
+/// The record for one line: its rulings, or an error naming the line. A failure while
+/// ruling it is caught and recorded, so no line is ever dropped.
+fn record(p: &Program, defs: &[DefId], n: usize, line: &Line) -> String {
+    let error = |e: String| json!({ "line": n, "error": e }).to_string();
+    match line {
+        Line::Text(t) => {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| rule_line(p, defs, n, t).to_string())) {
+                Ok(r) => r,
+                Err(_) => error("internal failure while ruling this line; please report it with the line".into()),
+            }
+        }
+        Line::Empty => error("empty line: write one facts object per line".into()),
+        Line::TooLong => error(format!("line {n} is longer than the limit of {MAX_LINE_BYTES} bytes")),
+        Line::NotUtf8(at) => error(format!("line {n} is not UTF-8 text (invalid byte at byte {} of the line)", at + 1)),
+    }
+}
+
+/// Rules one chunk on `threads` workers; one record per line, in order.
+fn rule_chunk(p: &Program, defs: &[DefId], chunk: &[(usize, Line)], threads: usize) -> Vec<String> {
+    let per = chunk.len().div_ceil(threads).max(1);
+    let work = |part: &[(usize, Line)]| part.iter().map(|(n, l)| record(p, defs, *n, l)).collect::<Vec<_>>();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chunk
+            .chunks(per)
+            .map(|part| {
+                let h = std::thread::Builder::new()
+                    .stack_size(crate::syntax::parser::STACK_BYTES)
+                    .spawn_scoped(s, move || work(part));
+                (part, h)
+            })
+            .collect();
+        let mut out = Vec::with_capacity(chunk.len());
+        for (part, h) in handles {
+            // A worker that cannot start, or fails, leaves its lines to this thread.
+            match h.map_err(|_| ()).and_then(|h| h.join().map_err(|_| ())) {
+                Ok(r) if r.len() == part.len() => out.extend(r),
+                _ => out.extend(work(part)),
+            }
+        }
+        out
+    })
+}
+
+/// Streams `input` to `output`, one record per input line (blank, over-long and
+/// non-UTF-8 lines get an error record naming the line); `progress` is called after
+/// each chunk with the lines done. Returns the number of lines. A read error ends the
+/// run after the lines before it are written.
 pub fn run(
     p: &Program,
     defs: &[DefId],
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write,
     threads: usize,
     mut progress: impl FnMut(usize),
 ) -> std::io::Result<usize> {
     let threads = threads.max(1);
-    let mut lines = input.lines();
     let mut done = 0usize;
+    let mut buf = Vec::new();
     loop {
-        let mut chunk: Vec<(usize, String)> = Vec::with_capacity(CHUNK);
-        for line in lines.by_ref() {
-            let line = line?;
-            done += 1;
-            if !line.trim().is_empty() {
-                chunk.push((done, line));
-            }
-            if chunk.len() == CHUNK {
-                break;
+        let mut chunk: Vec<(usize, Line)> = Vec::with_capacity(CHUNK);
+        let mut failure = None;
+        while chunk.len() < CHUNK {
+            match read_line(&mut input, &mut buf) {
+                Ok(Some(line)) => {
+                    done += 1;
+                    chunk.push((done, line));
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
             }
         }
-        if chunk.is_empty() {
-            break;
-        }
-        let per = chunk.len().div_ceil(threads);
-        let results: Vec<Vec<String>> = std::thread::scope(|s| {
-            let handles: Vec<_> = chunk
-                .chunks(per)
-                .map(|part| {
-                    s.spawn(move || part.iter().map(|(n, l)| rule_line(p, defs, *n, l).to_string()).collect::<Vec<_>>())
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-        });
-        for part in results {
-            for line in part {
-                output.write_all(line.as_bytes())?;
-                output.write_all(b"\n")?;
-            }
+        let full = chunk.len() == CHUNK;
+        for line in rule_chunk(p, defs, &chunk, threads) {
+            output.write_all(line.as_bytes())?;
+            output.write_all(b"\n")?;
         }
         progress(done);
-        if chunk.len() < CHUNK {
+        if let Some(e) = failure {
+            output.flush()?;
+            return Err(e);
+        }
+        if !full {
             break;
         }
     }

@@ -80,13 +80,28 @@ impl Diagnostic {
 
 /// "did you mean `x`?" for the closest candidate within a small edit distance.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    // Names are short; a long text is no misspelling of one (and the distance is quadratic).
+    if name.len() > MAX_SUGGEST_LEN {
+        return None;
+    }
+    let lower = name.to_lowercase();
+    let len = name.chars().count();
     let best = candidates
         .into_iter()
-        .map(|c| (edit_distance(&name.to_lowercase(), &c.to_lowercase()), c))
-        .filter(|(d, c)| *d <= (name.chars().count().max(c.chars().count()) / 3).max(1))
+        .filter(|c| c.len() <= MAX_SUGGEST_LEN)
+        .filter(|c| {
+            // The distance is at least the difference in length: skip what cannot be near.
+            let cl = c.chars().count();
+            len.abs_diff(cl) <= (len.max(cl) / 3).max(1)
+        })
+        .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
+        .filter(|(d, c)| *d <= (len.max(c.chars().count()) / 3).max(1))
         .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))?;
     Some(format!("did you mean `{}`?", best.1))
 }
+
+/// Longest name for which a "did you mean" is looked for.
+pub const MAX_SUGGEST_LEN: usize = 200;
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and
 /// transpositions of neighbours each cost one (`titel` → `title` is 1).

@@ -1,6 +1,7 @@
 //! `conditions fmt`: one canonical layout. The formatted text is parsed again and
 //! compared with the original tree (comments included); when they differ nothing is
-//! written. Files are replaced atomically (written beside, then renamed).
+//! written. Files are replaced atomically (written beside, then renamed) and only if
+//! they still hold what was read; see [`rewrite`].
 //!
 //! The layout keeps what the author chose where the canonical form allows it (see
 //! [`Layout`]): read here from the original text and the tree's spans.
@@ -128,4 +129,90 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// Why `fmt` left a file as it was.
+#[derive(Debug)]
+pub enum RewriteError {
+    /// The file no longer holds the text that was formatted (someone wrote to it meanwhile).
+    Changed,
+    /// The file is read-only.
+    ReadOnly,
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for RewriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RewriteError::Changed => {
+                f.write_str("the file changed while it was being formatted; it is left as it is now")
+            }
+            RewriteError::ReadOnly => f.write_str("the file is read-only; it is left as it is"),
+            RewriteError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for RewriteError {
+    fn from(e: std::io::Error) -> Self {
+        RewriteError::Io(e)
+    }
+}
+
+/// Replaces the file at `path`, which held `original` when it was read, by `text`,
+/// losing nothing: through a symbolic link the file it points to is replaced (the link
+/// stays a link); a read-only file is refused; the content is compared again just
+/// before the swap and the file left alone if it changed; permissions, owner and
+/// hard links are kept (a file with several links, or whose owner cannot be kept, is
+/// rewritten in place); a failed write leaves no temporary file behind.
+pub fn rewrite(path: &Path, original: &str, text: &str) -> Result<(), RewriteError> {
+    let target = std::fs::canonicalize(path)?;
+    let meta = std::fs::metadata(&target)?;
+    if meta.permissions().readonly() {
+        return Err(RewriteError::ReadOnly);
+    }
+    let unchanged = || -> Result<(), RewriteError> {
+        if std::fs::read(&target)? == original.as_bytes() { Ok(()) } else { Err(RewriteError::Changed) }
+    };
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.fmt-{}", std::process::id()));
+    let staged = stage(&tmp, text, &meta);
+    let result = match staged {
+        Ok(true) => unchanged().and_then(|()| std::fs::rename(&tmp, &target).map_err(RewriteError::from)),
+        // The owner or the links could not be kept by a rename: write in place.
+        Ok(false) => unchanged().and_then(|()| in_place(&target, text)),
+        Err(e) => Err(e.into()),
+    };
+    if tmp.exists() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Writes the temporary copy with the file's permissions and owner; `false` when a
+/// rename would lose something (several hard links, an owner that cannot be set).
+fn stage(tmp: &Path, text: &str, meta: &std::fs::Metadata) -> std::io::Result<bool> {
+    use std::io::Write;
+    let _ = std::fs::remove_file(tmp); // a leftover of an interrupted run of this process id
+    let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    std::fs::set_permissions(tmp, meta.permissions())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 || std::os::unix::fs::chown(tmp, Some(meta.uid()), Some(meta.gid())).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn in_place(target: &Path, text: &str) -> Result<(), RewriteError> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().write(true).truncate(true).open(target)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    Ok(())
 }

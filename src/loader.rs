@@ -96,7 +96,7 @@ pub fn read_rulebook(dir: &RulebookDir) -> (SourceMap, Vec<Diagnostic>) {
     let mut map = SourceMap::new();
     let mut diags = Vec::new();
     for f in &dir.files {
-        match std::fs::read(f) {
+        match read_limited(f, crate::syntax::parser::MAX_FILE_BYTES) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => {
                     map.add(f.display().to_string(), text);
@@ -170,4 +170,31 @@ pub fn load(spec: &str) -> Result<crate::check::Checked, LoadError> {
 pub struct LoadError {
     pub sources: SourceMap,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads at most `limit` bytes of a file: a larger file (by its size, before reading,
+/// or by what it yields, for devices and pipes) is an error, so memory stays bounded.
+pub fn read_limited(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let too_large = || std::io::Error::other(format!("larger than the limit of {limit} bytes"));
+    if file.metadata().is_ok_and(|m| m.is_file() && m.len() > limit as u64) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// [`read_limited`], as UTF-8 text.
+pub fn read_text(path: &Path, limit: usize) -> std::io::Result<String> {
+    String::from_utf8(read_limited(path, limit)?).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+        )
+    })
 }

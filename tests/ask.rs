@@ -87,7 +87,7 @@ fn scripted_sessions_reach_the_case_files_rulings() {
         let p = &book.program;
         for ruling in rulings {
             let def = p.def_by_name(ruling).expect("ruling");
-            let mut complete = 0;
+            let (mut complete, mut tried) = (0, 0);
             for path in find_cases(Path::new(&format!("conditions/{name}/cases"))) {
                 let text = std::fs::read_to_string(&path).expect("readable");
                 let case: CaseFile = toml::from_str(&text).expect("case file");
@@ -101,11 +101,13 @@ fn scripted_sessions_reach_the_case_files_rulings() {
                 if want == Key::Open {
                     continue;
                 }
+                tried += 1;
                 if let Some((got, asked)) = session(&book, def, &facts) {
                     assert_eq!(got, want, "{}: `{ruling}` after asking {asked:?}", path.display());
                     complete += 1;
                 }
             }
+            eprintln!("{name} `{ruling}`: {complete} of {tried} case files answered to the end");
             assert!(complete >= 1, "{name}: no complete session for `{ruling}`");
             total += complete;
         }

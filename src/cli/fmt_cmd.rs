@@ -1,7 +1,7 @@
 //! `conditions fmt`: rewrite condition files in the canonical layout, or `--check` them.
 
 use conditions::diagnostic::render;
-use conditions::format::{format_text, write_atomically};
+use conditions::format::{format_text, rewrite};
 use conditions::loader::find_rulebooks;
 use conditions::source::SourceMap;
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
     let mut changed = 0;
     let mut failed = false;
     for f in files {
-        let text = match std::fs::read_to_string(&f) {
+        let text = match conditions::loader::read_text(&f, conditions::syntax::parser::MAX_FILE_BYTES) {
             Ok(t) => t,
             Err(e) => {
                 errln!("error[conditions::io]: cannot read `{}`: {e}", f.display());
@@ -35,8 +35,8 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
                 changed += 1;
                 if check {
                     outln!("would reformat {}", f.display());
-                } else if let Err(e) = write_atomically(&f, &formatted) {
-                    errln!("error[conditions::io]: cannot write `{}`: {e}", f.display());
+                } else if let Err(e) = rewrite(&f, &text, &formatted) {
+                    errln!("error[conditions::fmt_not_written]: `{}` not formatted: {e}", f.display());
                     failed = true;
                 } else {
                     outln!("formatted {}", f.display());

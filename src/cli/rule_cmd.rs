@@ -24,13 +24,19 @@ pub struct RuleArgs {
 
 fn read_facts(spec: &str) -> Result<(String, String), String> {
     if spec == "-" {
+        let limit = conditions::facts::MAX_FACTS_BYTES;
         let mut s = String::new();
         std::io::stdin()
+            .take(limit as u64 + 1)
             .read_to_string(&mut s)
             .map_err(|e| format!("cannot read the facts from standard input: {e}"))?;
+        if s.len() > limit {
+            return Err(format!("the facts on standard input are larger than the limit of {limit} bytes"));
+        }
         return Ok(("<stdin>".into(), s));
     }
-    let bytes = std::fs::read(spec).map_err(|e| format!("cannot read `{spec}`: {e}"))?;
+    let bytes = conditions::loader::read_limited(std::path::Path::new(spec), conditions::facts::MAX_FACTS_BYTES)
+        .map_err(|e| format!("cannot read `{spec}`: {e}"))?;
     let text = String::from_utf8(bytes)
         .map_err(|e| format!("`{spec}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
     Ok((spec.to_string(), text))

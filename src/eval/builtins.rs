@@ -112,12 +112,15 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
             if b == Builtin::Top {
                 let n = num(&me.eval(&args[1], frame)?, span)?;
-                // Competition ranking: 1 + the number of items strictly better.
+                // Competition ranking: 1 + the number of items strictly better, counted
+                // in the sorted keys (n log n, not n²).
+                let mut sorted: Vec<&Value> = keys.iter().collect();
+                sorted.sort_by(|a, c| cmp(a, c));
                 let out = xs
                     .iter()
                     .zip(&keys)
                     .filter(|(_, k)| {
-                        let better = keys.iter().filter(|o| cmp(o, k) == Ordering::Greater).count();
+                        let better = sorted.len() - sorted.partition_point(|o| cmp(o, k) != Ordering::Greater);
                         Num::int(better as i128 + 1) <= n
                     })
                     .map(|(x, _)| x.clone())

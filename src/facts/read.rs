@@ -31,8 +31,39 @@ pub fn toml(text: &str) -> Result<J, String> {
 /// YAML; a number with a fraction or exponent is refused with its path, since the
 /// YAML reader gives only its binary floating-point value.
 pub fn yaml(text: &str) -> Result<J, String> {
+    if flow_depth(text) > MAX_YAML_FLOW_DEPTH {
+        return Err(format!("brackets nested more than {MAX_YAML_FLOW_DEPTH} deep"));
+    }
     let v = serde_yaml::from_str::<serde_yaml::Value>(text).map_err(|e| e.to_string())?;
     yaml_value(&v, &mut String::new())
+}
+
+/// Deepest `[`/`{` nesting read from YAML (the YAML reader is slow on deep nesting
+/// before it refuses it); facts follow declared types, never this deep.
+pub const MAX_YAML_FLOW_DEPTH: usize = 100;
+
+/// The deepest nesting of flow brackets outside quotes and comments (a cheap
+/// upper bound; block nesting is bounded by the reader itself).
+fn flow_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut quote, mut comment) = (0usize, 0usize, None, false);
+    let mut prev = b'\n';
+    for &c in text.as_bytes() {
+        match (quote, c) {
+            _ if comment => comment = c != b'\n',
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') => quote = Some(c),
+            (None, b'#') if prev.is_ascii_whitespace() => comment = true,
+            (None, b'[' | b'{') => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            (None, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        prev = c;
+    }
+    max
 }
 
 struct Strict(J);

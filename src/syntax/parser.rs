@@ -738,6 +738,8 @@ impl Builder<'_> {
                         Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(self.expr(rhs))), span }
                     }
                     _ => {
+                        let plain = rhs.as_rule() == Rule::range_expr && rhs.clone().into_inner().count() == 1;
+                        let rhs = if plain { first(rhs) } else { rhs };
                         let coll = if rhs.as_rule() == Rule::range_expr {
                             let mut lo = None;
                             let mut hi = None;

@@ -2,9 +2,12 @@
 //! value, a panic, an abort, lost data or a hang, kept as a regression test with its
 //! exact expected answer worked out by hand (or an independent big-rational reference).
 
+mod batch;
 mod common;
+mod files;
 mod inputs;
 mod limits;
 mod numbers;
 mod output;
 mod props;
+mod slow;
