@@ -93,7 +93,7 @@ pub struct Interp<'a> {
     pub trace: Option<Trace>,
     stack: Vec<usize>,
     quiet: u32,
-    steps: u64,
+    pub(crate) steps: u64,
     depth: u32,
 }
 
@@ -139,7 +139,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The path of a fact or a field of one (`player.masterpoints`), if `ir` is one.
-    fn fact_path(&self, ir: &Ir) -> Option<(FactId, String)> {
+    pub(crate) fn fact_path(&self, ir: &Ir) -> Option<(FactId, String)> {
         match &ir.kind {
             IrKind::Fact(f) => Some((*f, self.p.facts[*f as usize].name.clone())),
             IrKind::Field(inner, i) => {
@@ -195,6 +195,7 @@ impl<'a> Interp<'a> {
                 overridden: Vec::new(),
                 not_applied: Vec::new(),
                 because: Vec::new(),
+                working: None,
                 facts: Vec::new(),
                 decisions: Vec::new(),
                 children: Vec::new(),
@@ -289,11 +290,13 @@ impl<'a> Interp<'a> {
             Some((value, rule, overridden)) => {
                 if self.tracing() {
                     let because = self.because(rule, args);
+                    let working = self.working_of(rule, args);
                     self.with_node(|n| {
                         n.decided_by = Some(rule);
                         n.also = agreeing;
                         n.overridden = overridden;
                         n.because = because;
+                        n.working = working;
                     });
                 }
                 Ok(value)
@@ -337,7 +340,7 @@ impl<'a> Interp<'a> {
         Ok(own)
     }
 
-    fn frame_for(&mut self, size: u32, args: &[Value]) -> Vec<Value> {
+    pub(crate) fn frame_for(&mut self, size: u32, args: &[Value]) -> Vec<Value> {
         let mut frame = self.pool.pop().unwrap_or_default();
         frame.clear();
         frame.extend_from_slice(args);
@@ -409,7 +412,7 @@ impl<'a> Interp<'a> {
         out
     }
 
-    fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+    pub(crate) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         self.quiet += 1;
         let out = f(self);
         self.quiet -= 1;
@@ -452,6 +455,7 @@ impl<'a> Interp<'a> {
                 right: Some(b.span),
                 right_value: self.eval(b, frame).ok(),
                 holds: value,
+                work: self.work(ir, frame),
             }],
             IrKind::InRange { x, .. } | IrKind::InList(x, _) => vec![Atom {
                 left: x.span,
@@ -461,6 +465,7 @@ impl<'a> Interp<'a> {
                 right: Some(Span { start: x.span.end, ..ir.span }),
                 right_value: None,
                 holds: value,
+                work: self.work(ir, frame),
             }],
             _ => vec![Atom {
                 left: ir.span,
@@ -470,6 +475,7 @@ impl<'a> Interp<'a> {
                 right: None,
                 right_value: None,
                 holds: value,
+                work: self.work(ir, frame),
             }],
         }
     }

@@ -10,6 +10,7 @@ pub mod num;
 pub mod show;
 pub mod trace;
 pub mod value;
+pub mod working;
 
 use crate::check::program::{DefId, Program};
 use interp::{Halt, Inputs, Interp};

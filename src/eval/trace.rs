@@ -3,7 +3,7 @@
 //! that did not apply and why, and the facts and decisions read.
 
 use super::value::Value;
-use crate::check::program::{DecisionId, DefId, FactId, RuleId};
+use crate::check::program::{Builtin, DecisionId, DefId, FactId, RuleId};
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Span};
 
@@ -35,6 +35,8 @@ pub struct Atom {
     pub right_value: Option<Value>,
     /// Whether the condition held.
     pub holds: bool,
+    /// The condition with its values put in, for the working in words.
+    pub work: Option<Work>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +81,8 @@ pub struct Node {
     pub not_applied: Vec<(RuleId, WhyNot)>,
     /// Conditions of the deciding rule, with their values.
     pub because: Vec<Atom>,
+    /// The deciding rule's value, with the values put in.
+    pub working: Option<Work>,
     pub facts: Vec<FactUse>,
     pub decisions: Vec<DecisionId>,
     pub children: Vec<usize>,
@@ -97,4 +101,76 @@ pub struct FactUse {
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     pub nodes: Vec<Node>,
+}
+
+/// How a value was reached: the deciding rule's expression with the values put in,
+/// kept for the explanation's working in words.
+#[derive(Clone, Debug)]
+pub struct Work {
+    pub value: Option<Value>,
+    pub ty: Type,
+    /// Where the expression is written (a literal reads best as written: `50%`).
+    pub span: Span,
+    pub kind: WorkKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum WorkKind {
+    /// A value with nothing to show of its own making: a constant, a local name, a value
+    /// this explanation cannot take apart.
+    Leaf,
+    Fact(FactId),
+    /// A field of a fact, by its path (`player.masterpoints`).
+    FactPath(FactId, String),
+    Decision(DecisionId),
+    /// A field of a record that is not a fact (a list item's, say): the record type and field.
+    Field(u32, u32),
+    /// Another definition: its own step explains it.
+    Def(DefId),
+    Neg(Box<Work>),
+    Not(Box<Work>),
+    Binary(BinaryOp, Box<Work>, Box<Work>),
+    /// `x in lo..=hi`
+    InRange {
+        x: Box<Work>,
+        lo: Option<Box<Work>>,
+        hi: Option<Box<Work>>,
+        inclusive: bool,
+    },
+    /// `x in list`
+    InList(Box<Work>, Box<Work>),
+    /// `if c then a else b`: the condition and the branch taken.
+    If(Box<Work>, Box<Work>),
+    /// Rounding (`ceil`, `floor`, `round`) or `abs`.
+    Round(Builtin, Box<Work>),
+    /// `min`/`max` of the arguments (a bound or a clamp).
+    Clamp(Builtin, Vec<Work>),
+    /// `count`, `filter`, `all`, `any`: the items, and for each whether it counted.
+    Count {
+        builtin: Builtin,
+        items: Vec<(Value, Option<bool>)>,
+        elem: Type,
+    },
+    /// `sum`: the items with the value each contributed.
+    Sum {
+        items: Vec<(Value, Option<Value>)>,
+        elem: Type,
+        of: Type,
+    },
+    /// `top`, `most`, `least`: the items with their keys, and how many places (for `top`).
+    Ranking {
+        builtin: Builtin,
+        items: Vec<(Value, Value)>,
+        elem: Type,
+        key: Type,
+        places: Option<Value>,
+    },
+    /// `apportion`: the seats, the items with their weights.
+    Apportion {
+        seats: Value,
+        items: Vec<(Value, Value)>,
+        elem: Type,
+    },
+    /// `map` over another working (a ranking's names, say): the working of the list mapped.
+    Map(Box<Work>),
 }

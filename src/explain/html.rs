@@ -59,7 +59,7 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     for a in &s.also {
         let _ = write!(inner, "<li>{} <code>{}</code>{}</li>", w.also, escape(&a.label), cite_link(&a.citation));
     }
-    for b in &s.because {
+    for b in s.working.iter().chain(&s.because) {
         let _ = write!(inner, "<li>{}</li>", rich(b));
     }
     if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {

@@ -1,6 +1,7 @@
 //! Markdown: the same report as the terminal text, for a web page or an e-mail.
 
 use super::i18n::words;
+use super::messages::{Arg, msg};
 use super::{Report, Step};
 use crate::eval::show::Lang;
 use std::fmt::Write;
@@ -49,7 +50,7 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
             a.citation.as_ref().map(|c| format!(", {c}")).unwrap_or_default()
         );
     }
-    for b in &s.because {
+    for b in s.working.iter().chain(&s.because) {
         let _ = writeln!(out, "{pad}  - {}", escape(b));
     }
     if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
@@ -65,6 +66,31 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     }
     for c in &s.children {
         step(out, c, depth + 1, full, lang);
+    }
+}
+
+/// One step of the brief explanation: what it is, its value, and the working beneath.
+fn brief_step(out: &mut String, s: &Step, depth: usize, lang: Lang) {
+    let args = if s.args.is_empty() { String::new() } else { format!(" ({})", s.args.join(", ")) };
+    let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
+    let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
+    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
+        let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
+        for line in s.working.iter().chain(&s.because) {
+            let _ = writeln!(out, "  - {}", escape(line));
+        }
+    }
+    // Where nothing decided, the rules considered are the explanation.
+    if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
+        for n in &s.not_applied {
+            if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
+                let line = msg(lang, "does-not-apply", &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
+                let _ = writeln!(out, "  - ✗ {}", escape(&line));
+            }
+        }
+    }
+    for c in &s.children {
+        brief_step(out, c, depth + 1, lang);
     }
 }
 
@@ -91,7 +117,7 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.steps.is_empty() {
         let _ = writeln!(out, "## {}\n", w.why);
         for s in &r.steps {
-            step(&mut out, s, 0, full, lang);
+            if full { step(&mut out, s, 0, full, lang) } else { brief_step(&mut out, s, 0, lang) }
         }
         out.push('\n');
     }

@@ -9,11 +9,13 @@
 pub mod html;
 pub mod i18n;
 pub mod markdown;
+pub mod messages;
 pub mod text;
+pub mod working;
 
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
 use crate::eval::show::{self, Lang};
-use crate::eval::trace::{Atom, AtomOp, Need, Node, WhyNot};
+use crate::eval::trace::{Need, Node, WhyNot};
 use crate::eval::{Outcome, Ruling};
 use crate::source::SourceMap;
 use crate::syntax::ast::DecisionKind;
@@ -67,6 +69,8 @@ pub struct RuleRef {
 pub struct Step {
     pub name: String,
     pub args: Vec<String>,
+    /// How the step is named for a player: its `says` phrase or its description.
+    pub label: String,
     pub description: Option<String>,
     pub answer: String,
     pub citation: Option<String>,
@@ -74,6 +78,8 @@ pub struct Step {
     /// Other rules that applied and agreed with the deciding one.
     pub also: Vec<RuleRef>,
     pub row: Option<usize>,
+    /// How the value was reached, in words, with the values put in.
+    pub working: Vec<String>,
     pub because: Vec<String>,
     pub overridden: Vec<RuleRef>,
     pub not_applied: Vec<WhyNotView>,
@@ -169,35 +175,6 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    fn atom(&self, a: &Atom) -> String {
-        let w = self.w();
-        let left = format!("`{}`", self.sources.snippet(a.left).trim());
-        let value = |v: &Option<crate::eval::value::Value>| {
-            v.as_ref().map_or_else(|| "?".to_string(), |v| show::value(self.p, v, &a.left_ty, self.lang))
-        };
-        match a.op {
-            None => w.condition(&left, &value(&a.left_value)),
-            Some(AtomOp::Cmp(op)) => {
-                let right_src = a.right.map(|s| self.sources.snippet(s).trim().to_string()).unwrap_or_default();
-                let right_val = value(&a.right_value);
-                // A literal with a unit reads best as written (`24 hours`, `200 km`).
-                let right = if is_literal(&right_src) {
-                    if right_src.chars().any(|c| c.is_alphabetic()) { right_src } else { right_val }
-                } else {
-                    format!("`{right_src}` ({right_val})")
-                };
-                w.comparison(&left, &value(&a.left_value), op, &right, a.holds)
-            }
-            Some(AtomOp::In) => {
-                let range = a
-                    .right
-                    .map(|s| self.sources.snippet(s).trim().trim_start_matches("in").trim().to_string())
-                    .unwrap_or_default();
-                w.membership(&left, &value(&a.left_value), &range, a.holds)
-            }
-        }
-    }
-
     fn why_not(&self, def: DefId, why: &WhyNot) -> String {
         let w = self.w();
         match why {
@@ -208,7 +185,8 @@ impl<'a> Explainer<'a> {
                 w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang))
             }
             WhyNot::Condition(atoms) => {
-                let parts: Vec<String> = atoms.iter().map(|a| self.atom(a)).collect();
+                let parts: Vec<String> =
+                    atoms.iter().map(|a| self.atom_sentence(a)).filter(|s| !s.is_empty()).collect();
                 if parts.is_empty() { w.condition_false().to_string() } else { parts.join(&format!(" {} ", w.and())) }
             }
             WhyNot::Unknown(needs) => {
@@ -243,13 +221,15 @@ impl<'a> Explainer<'a> {
         Step {
             name: info.name.clone(),
             args: n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect(),
-            description: info.doc.clone(),
+            label: self.def_label(n.def),
+            description: info.doc.as_deref().map(|d| self.gloss(d)),
             answer,
             citation: self.cite(info.clause),
             decided_by: n.decided_by.map(|r| self.rule_ref(r)),
             also: n.also.iter().map(|&r| self.rule_ref(r)).collect(),
             row: n.row,
-            because: n.because.iter().map(|a| self.atom(a)).collect(),
+            working: n.working.as_ref().map(|w| self.sentences(w)).unwrap_or_default(),
+            because: n.because.iter().map(|a| self.atom_sentence(a)).filter(|s| !s.is_empty()).collect(),
             overridden: n.overridden.iter().map(|&r| self.rule_ref(r)).collect(),
             not_applied: n
                 .not_applied
@@ -343,7 +323,8 @@ impl<'a> Explainer<'a> {
             .iter()
             .map(|u| {
                 let fi = &self.p.facts[u.fact as usize];
-                let description = if u.path == fi.name { fi.doc.clone() } else { field_doc(self.p, &fi.ty, &u.path) };
+                let description = if u.path == fi.name { fi.doc.clone() } else { field_doc(self.p, &fi.ty, &u.path) }
+                    .map(|d| self.gloss(&d));
                 FactView { name: u.path.clone(), description, value: show::value(self.p, &u.value, &u.ty, self.lang) }
             })
             .collect();
@@ -361,7 +342,7 @@ impl<'a> Explainer<'a> {
             rulebook_title: self.p.rulebook.title.clone(),
             lang: self.lang.code(),
             ruling: info.name.clone(),
-            question: info.doc.clone(),
+            question: info.doc.as_deref().map(|d| self.gloss(d)),
             status,
             answer,
             value,
@@ -387,7 +368,7 @@ impl<'a> Explainer<'a> {
 }
 
 /// The documentation of the field a path ends in (`player.masterpoints`).
-fn field_doc(p: &Program, ty: &crate::check::types::Type, path: &str) -> Option<String> {
+pub(crate) fn field_doc(p: &Program, ty: &crate::check::types::Type, path: &str) -> Option<String> {
     use crate::check::program::TypeKind;
     use crate::check::types::Type;
     let mut ty = ty.clone();
@@ -400,10 +381,6 @@ fn field_doc(p: &Program, ty: &crate::check::types::Type, path: &str) -> Option<
         ty = f.ty.clone();
     }
     doc
-}
-
-fn is_literal(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_ascii_digit() || c == '"' || c == '-')
 }
 
 /// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.

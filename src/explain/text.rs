@@ -2,6 +2,7 @@
 //! the facts used and the clauses cited with their verbatim text.
 
 use super::i18n::{Words, words};
+use super::messages::{Arg, msg, word};
 use super::{Report, Step};
 use crate::eval::show::Lang;
 use std::fmt::Write;
@@ -63,7 +64,7 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     for a in &s.also {
         let _ = writeln!(out, "{pad}    {} {}", w.also, rule_at(w, &a.label, &a.citation));
     }
-    for b in &s.because {
+    for b in s.working.iter().chain(&s.because) {
         out.push_str(&wrap(&format!("· {b}"), &format!("{pad}    "), 100));
     }
     // Where nothing decided, the rules considered are the explanation.
@@ -81,10 +82,89 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     }
 }
 
-/// Renders a report for the terminal. `full` shows every rule that did not apply.
+/// One step of the brief explanation: what it is, its value, and how it was reached.
+fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
+    let args = if s.args.is_empty() { String::new() } else { format!(" ({})", s.args.join(", ")) };
+    let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
+    let at = at.map(|c| format!("  [{c}]")).unwrap_or_default();
+    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
+        out.push_str(&wrap(&format!("{}{args}: {}{at}", s.label, s.answer), "  ", 100));
+        for line in s.working.iter().chain(&s.because) {
+            out.push_str(&wrap(line, "      ", 100));
+        }
+    }
+    // Where nothing decided, the rules considered are the explanation.
+    if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
+        for n in &s.not_applied {
+            if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
+                let line = msg(lang, "does-not-apply", &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
+                out.push_str(&wrap(&format!("✗ {line}"), "      ", 100));
+            }
+        }
+    }
+    for c in &s.children {
+        brief_step(out, lang, c, depth + 1);
+    }
+}
+
+/// Renders a report for the terminal: the answer first, then the working in words and
+/// the clauses quoted. `full` shows instead the whole derivation, with rule names and every
+/// rule that did not apply.
 pub fn render(r: &Report, full: bool) -> String {
     let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
+    if full {
+        return render_full(r);
+    }
+    let mut out = String::new();
+    let title = r.question.clone().unwrap_or_else(|| r.ruling.replace('_', " "));
+    let _ = writeln!(out, "{title}\n{}", r.rulebook_title);
+    let _ = writeln!(out, "\n{}: {}", word(lang, "answer"), r.answer);
+    if let Some(e) = &r.error {
+        let _ = writeln!(out, "{}: {e}", word(lang, "error"));
+    }
+    if !r.needs.is_empty() {
+        let _ = writeln!(out, "\n{}:", word(lang, "needs"));
+        for n in &r.needs {
+            out.push_str(&wrap(&format!("- {}", n.sentence), "  ", 100));
+        }
+    }
+    if !r.steps.is_empty() {
+        let _ = writeln!(out, "\n{}:", word(lang, "why"));
+        for s in &r.steps {
+            brief_step(&mut out, lang, s, 0);
+        }
+    }
+    if !r.facts.is_empty() {
+        let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
+        for f in &r.facts {
+            let name = f.description.clone().unwrap_or_else(|| f.name.replace('_', " "));
+            out.push_str(&wrap(&format!("{name}: {}", f.value), "  ", 100));
+        }
+    }
+    clauses(&mut out, lang, r);
+    out
+}
+
+fn clauses(out: &mut String, lang: Lang, r: &Report) {
+    if r.clauses.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}:", word(lang, "clauses"));
+    for c in &r.clauses {
+        let _ = writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
+        if let Some(t) = &c.text {
+            out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
+        }
+        if let Some(g) = &c.gloss {
+            out.push_str(&wrap(&format!("{}: {g}", word(lang, "gloss")), "    ", 100));
+        }
+    }
+}
+
+fn render_full(r: &Report) -> String {
+    let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
     let w = words(lang);
+    let full = true;
     let mut out = String::new();
     let _ = writeln!(out, "{} `{}` — {}", w.ruling, r.ruling, r.rulebook_title);
     if let Some(q) = &r.question {
@@ -113,18 +193,6 @@ pub fn render(r: &Report, full: bool) -> String {
             let _ = writeln!(out, "  {} = {}{desc}", f.name, f.value);
         }
     }
-    if !r.clauses.is_empty() {
-        let _ = writeln!(out, "\n{}:", w.clauses);
-        for c in &r.clauses {
-            let _ =
-                writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
-            if let Some(t) = &c.text {
-                out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
-            }
-            if let Some(g) = &c.gloss {
-                out.push_str(&wrap(&format!("{}: {g}", w.gloss), "    ", 100));
-            }
-        }
-    }
+    clauses(&mut out, lang, r);
     out
 }

@@ -1,0 +1,90 @@
+# Ordene i en begrundelse, på dansk (Project Fluent).
+# Bestemmelsernes tekst står aldrig her: den citeres som trykt.
+
+none = ingen
+and = og
+
+## Regnestykker med værdierne sat ind
+op-add = +
+op-sub = −
+op-mul = ×
+op-div = /
+rounded-up = { $from }, rundet op: { $to }
+rounded-down = { $from }, rundet ned: { $to }
+rounded = { $from }, afrundet: { $to }
+without-sign = { $from }, uden fortegn: { $to }
+clamp-below = { $from } er under { $bound }, altså { $bound }
+clamp-above = { $from } er over { $bound }, altså { $bound }
+largest-of = den største af { $of }: { $value }
+smallest-of = den mindste af { $of }: { $value }
+
+## Optællinger og lister
+counted = { $n ->
+    [0] ingen af de { $of }
+   *[other] { $n } af { $of }: { $items }
+  }
+all-hold = det gælder alle { $n }
+not-all-hold = det gælder ikke alle: ikke { $items }
+none-holds = det gælder ingen af de { $n }
+some-hold = det gælder { $items }
+
+## Placeringer og fordelinger
+ranking-row = { $rank }. { $item } { $key }
+tied-at-cut = (lige ved grænsen, kommer med)
+tied-on-remainder = (lige på brøkdelen om den sidste plads)
+ranking-top = Stilling: { $table }. De første { $places } pladser, inklusive dem der står lige ved grænsen: { $n ->
+    [one] 1 går videre
+   *[other] { $n } går videre
+  }
+ranking-first-out = { $item } er nr. { $rank } med { $key }, under grænsen
+ranking-best = Stilling: { $table }
+apportion = { $seats } pladser fordelt efter vægt (i alt { $total }), hver kvotens hele tal, { $left ->
+    [0] ingen pladser tilovers
+    [one] den 1 plads tilovers til den største brøkdel
+   *[other] de { $left } pladser tilovers til de største brøkdele
+  }: { $rows }
+apportion-row = { $item } { $weight } → kvote { $quota } → { $seats }
+
+## Betingelser som sætninger
+subject = { $left } er { $value }
+cmp-lt-yes = { $subject }, hvilket er mindre end { $right }
+cmp-lt-no = { $subject }, hvilket ikke er mindre end { $right }
+cmp-le-yes = { $subject }, hvilket er højst { $right }
+cmp-le-no = { $subject }, hvilket er mere end { $right }
+cmp-gt-yes = { $subject }, hvilket er mere end { $right }
+cmp-gt-no = { $subject }, hvilket ikke er mere end { $right }
+cmp-ge-yes = { $subject }, hvilket er mindst { $right }
+cmp-ge-no = { $subject }, hvilket er mindre end { $right }
+cmp-eq-yes = { $subject }, det samme som { $right }
+cmp-eq-no = { $subject }, ikke { $right }
+cmp-ne-yes = { $subject }, ikke { $right }
+cmp-ne-no = { $subject }, det samme som { $right }
+range-yes = { $subject }, hvilket er fra { $lo } til { $hi }
+range-no = { $subject }, hvilket ikke er fra { $lo } til { $hi }
+range-open-yes = { $subject }, hvilket er fra { $lo } og før { $hi }
+range-open-no = { $subject }, hvilket ikke er fra { $lo } og før { $hi }
+range-from-yes = { $subject }, hvilket er { $lo } eller mere
+range-from-no = { $subject }, hvilket er under { $lo }
+range-to-yes = { $subject }, hvilket er { $hi } eller mindre
+range-to-no = { $subject }, hvilket er over { $hi }
+range-below-yes = { $subject }, hvilket er under { $hi }
+range-below-no = { $subject }, hvilket ikke er under { $hi }
+among-yes = { $subject }, som er blandt { $list }
+among-no = { $subject }, som ikke er blandt { $list }
+holds-yes = { $left }: ja
+holds-no = { $left }: nej
+
+test-places = { $n ->
+    [one] 1 plads
+   *[other] { $n } pladser
+  }
+
+## Rammen om en afgørelse
+answer = Svar
+why = Begrundelse
+needs = Mangler
+facts-used = Anvendte oplysninger
+clauses = Citerede bestemmelser
+gloss = Engelsk oversættelse
+error = Bestemmelserne kan ikke afgøre dette
+does-not-apply = { $clause } finder ikke anvendelse: { $reason }

@@ -1,0 +1,90 @@
+# The words of an explanation, in English (Project Fluent).
+# Clause texts are never here: they are quoted as printed, with their glosses.
+
+none = none
+and = and
+
+## Arithmetic, with the values put in
+op-add = +
+op-sub = −
+op-mul = ×
+op-div = /
+rounded-up = { $from }, rounded up: { $to }
+rounded-down = { $from }, rounded down: { $to }
+rounded = { $from }, rounded: { $to }
+without-sign = { $from }, without its sign: { $to }
+clamp-below = { $from } is below { $bound }, so { $bound }
+clamp-above = { $from } is above { $bound }, so { $bound }
+largest-of = the largest of { $of }: { $value }
+smallest-of = the smallest of { $of }: { $value }
+
+## Counts and lists
+counted = { $n ->
+    [0] none of the { $of }
+   *[other] { $n } of { $of }: { $items }
+  }
+all-hold = all { $n } hold
+not-all-hold = not all hold: not { $items }
+none-holds = none of the { $n } holds
+some-hold = it holds for { $items }
+
+## Rankings and apportionments
+ranking-row = { $rank }. { $item } { $key }
+tied-at-cut = (tied at the cut, included)
+tied-on-remainder = (tied on the remainder for the last place)
+ranking-top = Standings: { $table }. The first { $places } places, ties at the cut included: { $n ->
+    [one] 1 goes through
+   *[other] { $n } go through
+  }
+ranking-first-out = { $item } is { $rank }. with { $key }, below the cut
+ranking-best = Standings: { $table }
+apportion = { $seats } places shared by weight (total { $total }), each its quota's whole number, { $left ->
+    [0] none left over
+    [one] the 1 place left over to the largest remainder
+   *[other] the { $left } places left over to the largest remainders
+  }: { $rows }
+apportion-row = { $item } { $weight } → quota { $quota } → { $seats }
+
+## Conditions as sentences
+subject = { $left } is { $value }
+cmp-lt-yes = { $subject }, which is less than { $right }
+cmp-lt-no = { $subject }, which is not less than { $right }
+cmp-le-yes = { $subject }, which is at most { $right }
+cmp-le-no = { $subject }, which is more than { $right }
+cmp-gt-yes = { $subject }, which is more than { $right }
+cmp-gt-no = { $subject }, which is not more than { $right }
+cmp-ge-yes = { $subject }, which is at least { $right }
+cmp-ge-no = { $subject }, which is less than { $right }
+cmp-eq-yes = { $subject }, the same as { $right }
+cmp-eq-no = { $subject }, not { $right }
+cmp-ne-yes = { $subject }, not { $right }
+cmp-ne-no = { $subject }, the same as { $right }
+range-yes = { $subject }, which is from { $lo } to { $hi }
+range-no = { $subject }, which is not from { $lo } to { $hi }
+range-open-yes = { $subject }, which is from { $lo } and before { $hi }
+range-open-no = { $subject }, which is not from { $lo } and before { $hi }
+range-from-yes = { $subject }, which is { $lo } or more
+range-from-no = { $subject }, which is below { $lo }
+range-to-yes = { $subject }, which is { $hi } or less
+range-to-no = { $subject }, which is above { $hi }
+range-below-yes = { $subject }, which is below { $hi }
+range-below-no = { $subject }, which is not below { $hi }
+among-yes = { $subject }, which is one of { $list }
+among-no = { $subject }, which is not one of { $list }
+holds-yes = { $left }: yes
+holds-no = { $left }: no
+
+test-places = { $n ->
+    [one] 1 place
+   *[other] { $n } places
+  }
+
+## The frame of a ruling
+answer = Answer
+why = Why
+needs = Still needed
+facts-used = Facts used
+clauses = Clauses cited
+gloss = English gloss
+error = The conditions cannot rule on this
+does-not-apply = { $clause } does not apply: { $reason }

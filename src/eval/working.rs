@@ -1,0 +1,168 @@
+//! The working of a value, for the explanation: the deciding rule's expression
+//! re-read quietly with every sub-expression's value put in ([`Work`]), so that
+//! an explanation can show `374.8 km × 2.00 DKK per km + DKK 125 − DKK 400`,
+//! name a rounding or a clamp, list the rows of a ranking or an apportionment.
+//! Only built when tracing; the evaluation proper never reads it.
+
+use super::interp::{Interp, MAX_STEPS};
+use super::trace::{Work, WorkKind};
+use super::value::Value;
+use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
+use crate::check::types::Type;
+
+/// Most evaluation steps the working of one value may take.
+const WORK_BUDGET: u64 = 200_000;
+
+/// The type of a list's items.
+fn elem(ty: &Type) -> Type {
+    match ty {
+        Type::List(t) => (**t).clone(),
+        t => t.clone(),
+    }
+}
+
+impl Interp<'_> {
+    /// The working of rule `r`'s value for `args`, when there is more to it than a constant.
+    pub(crate) fn working_of(&mut self, r: RuleId, args: &[Value]) -> Option<Work> {
+        let p = self.p;
+        let rule = &p.rules[r as usize];
+        // A truth value is explained by its conditions (the `because` of the node).
+        if matches!(rule.value.kind, IrKind::Const(_)) || rule.value.ty == Type::Bool {
+            return None;
+        }
+        let mut frame = self.frame_for(rule.frame, args);
+        for (pat, arg) in rule.patterns.iter().zip(args) {
+            super::interp::matches_pattern(pat, arg, &mut frame);
+        }
+        self.work(&rule.value, &mut frame)
+    }
+
+    /// The working of `ir` in `frame`, evaluated quietly (nothing is added to the trace) and
+    /// within a budget of its own; `None` when showing it would cost more than the budget.
+    pub(crate) fn work(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Option<Work> {
+        let saved = self.steps;
+        self.steps = MAX_STEPS.saturating_sub(WORK_BUDGET);
+        let w = self.quietly(|me| me.work_inner(ir, frame));
+        let blown = self.steps > MAX_STEPS;
+        self.steps = saved;
+        (!blown).then_some(w)
+    }
+
+    fn lambda_values(&mut self, lam: &Lambda, xs: &[Value], frame: &mut Vec<Value>) -> Vec<Option<Value>> {
+        xs.iter()
+            .map(|x| {
+                frame[lam.slot as usize] = x.clone();
+                self.eval(&lam.body, frame).ok()
+            })
+            .collect()
+    }
+
+    fn work_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Work {
+        let value = self.eval(ir, frame).ok();
+        let boxed = |me: &mut Self, x: &Ir, frame: &mut Vec<Value>| Box::new(me.work_inner(x, frame));
+        let kind = match &ir.kind {
+            IrKind::Fact(f) => WorkKind::Fact(*f),
+            IrKind::Field(inner, i) => match (self.fact_path(ir), &inner.ty) {
+                (Some((f, path)), _) => WorkKind::FactPath(f, path),
+                (None, Type::Record(t)) => WorkKind::Field(*t, *i),
+                _ => WorkKind::Leaf,
+            },
+            IrKind::Decision(d) => WorkKind::Decision(*d),
+            IrKind::Call(d, _) => WorkKind::Def(*d),
+            IrKind::Neg(x) => WorkKind::Neg(boxed(self, x, frame)),
+            IrKind::Not(x) => WorkKind::Not(boxed(self, x, frame)),
+            IrKind::Binary(op, a, b) => WorkKind::Binary(*op, boxed(self, a, frame), boxed(self, b, frame)),
+            IrKind::InRange { x, lo, hi, inclusive } => WorkKind::InRange {
+                x: boxed(self, x, frame),
+                lo: lo.as_ref().map(|l| boxed(self, l, frame)),
+                hi: hi.as_ref().map(|h| boxed(self, h, frame)),
+                inclusive: *inclusive,
+            },
+            IrKind::InList(x, l) => WorkKind::InList(boxed(self, x, frame), boxed(self, l, frame)),
+            IrKind::If(c, t, e) => {
+                let cond = boxed(self, c, frame);
+                let taken = match cond.value {
+                    Some(Value::Bool(true)) => t,
+                    _ => e,
+                };
+                WorkKind::If(cond, boxed(self, taken, frame))
+            }
+            IrKind::Let(slot, v, body) => {
+                if let Ok(x) = self.eval(v, frame) {
+                    frame[*slot as usize] = x;
+                }
+                return self.work_inner(body, frame);
+            }
+            IrKind::Builtin(b, args, lam) => self.builtin_work(*b, args, lam.as_ref(), frame),
+            _ => WorkKind::Leaf,
+        };
+        Work { value, ty: ir.ty.clone(), span: ir.span, kind }
+    }
+
+    fn list_of(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Vec<Value> {
+        match self.eval(ir, frame) {
+            Ok(Value::List(xs)) => xs.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn builtin_work(&mut self, b: Builtin, args: &[Ir], lam: Option<&Lambda>, frame: &mut Vec<Value>) -> WorkKind {
+        use Builtin::*;
+        match (b, args, lam) {
+            (Ceil | Floor | Round | Abs, [x], _) => WorkKind::Round(b, Box::new(self.work_inner(x, frame))),
+            (Min | Max, xs, _) if xs.len() > 1 => {
+                WorkKind::Clamp(b, xs.iter().map(|x| self.work_inner(x, frame)).collect())
+            }
+            (Count, _, None) => WorkKind::Leaf,
+            (Count | Filter | All | Any, [list, ..], _) => {
+                let xs = self.list_of(list, frame);
+                let truth: Vec<Option<bool>> = match lam {
+                    Some(l) => {
+                        self.lambda_values(l, &xs, frame).into_iter().map(|v| v.and_then(|v| v.as_bool())).collect()
+                    }
+                    None => vec![Some(true); xs.len()],
+                };
+                WorkKind::Count { builtin: b, items: xs.into_iter().zip(truth).collect(), elem: elem(&list.ty) }
+            }
+            (Sum, [list, ..], _) => {
+                let xs = self.list_of(list, frame);
+                let vals: Vec<Option<Value>> = match lam {
+                    Some(l) => self.lambda_values(l, &xs, frame),
+                    None => xs.iter().cloned().map(Some).collect(),
+                };
+                let of = lam.map_or_else(|| elem(&list.ty), |l| l.body.ty.clone());
+                WorkKind::Sum { items: xs.into_iter().zip(vals).collect(), elem: elem(&list.ty), of }
+            }
+            (Top | Most | Least, [list, rest @ ..], Some(l)) => {
+                let xs = self.list_of(list, frame);
+                let keys = self.lambda_values(l, &xs, frame);
+                if keys.iter().any(Option::is_none) {
+                    return WorkKind::Leaf;
+                }
+                let places = rest.first().and_then(|n| self.eval(n, frame).ok());
+                WorkKind::Ranking {
+                    builtin: b,
+                    items: xs.into_iter().zip(keys.into_iter().flatten()).collect(),
+                    elem: elem(&list.ty),
+                    key: l.body.ty.clone(),
+                    places,
+                }
+            }
+            (Apportion, [seats, list, ..], Some(l)) => {
+                let Ok(seats) = self.eval(seats, frame) else { return WorkKind::Leaf };
+                let xs = self.list_of(list, frame);
+                let ws = self.lambda_values(l, &xs, frame);
+                if ws.iter().any(Option::is_none) {
+                    return WorkKind::Leaf;
+                }
+                WorkKind::Apportion {
+                    seats,
+                    items: xs.into_iter().zip(ws.into_iter().flatten()).collect(),
+                    elem: elem(&list.ty),
+                }
+            }
+            (Map, [list, ..], _) => WorkKind::Map(Box::new(self.work_inner(list, frame))),
+            _ => WorkKind::Leaf,
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The explanation's frame words, read from the per-language Project Fluent files
+//! in `messages/` (embedded at build time). A new language is a new `.ftl` file and
+//! a line in [`source`]; no frame word lives in Rust.
+
+use crate::eval::show::Lang;
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use std::sync::OnceLock;
+
+/// The Fluent source of a language's messages.
+pub fn source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => include_str!("../../messages/en.ftl"),
+        Lang::Da => include_str!("../../messages/da.ftl"),
+    }
+}
+
+type Bundle = FluentBundle<FluentResource>;
+
+fn bundle(lang: Lang) -> &'static Bundle {
+    static EN: OnceLock<Bundle> = OnceLock::new();
+    static DA: OnceLock<Bundle> = OnceLock::new();
+    let cell = match lang {
+        Lang::En => &EN,
+        Lang::Da => &DA,
+    };
+    cell.get_or_init(|| {
+        let id: unic_langid::LanguageIdentifier = lang.code().parse().unwrap_or_default();
+        let mut b = FluentBundle::new_concurrent(vec![id]);
+        b.set_use_isolating(false);
+        // The files are checked by a test; a broken entry is left out rather than stopping a ruling.
+        let res = FluentResource::try_new(source(lang).to_string()).unwrap_or_else(|(res, _)| res);
+        let _ = b.add_resource(res);
+        b
+    })
+}
+
+/// An argument to a message: a text or a number (numbers choose plural forms).
+pub enum Arg<'a> {
+    Text(&'a str),
+    Num(i64),
+}
+
+/// The message `id` in `lang` with its arguments; the id itself if the message is missing.
+pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
+    let b = bundle(lang);
+    let Some(pattern) = b.get_message(id).and_then(|m| m.value()) else { return id.to_string() };
+    let mut fa = FluentArgs::new();
+    for (k, v) in args {
+        match v {
+            Arg::Text(t) => fa.set(*k, FluentValue::from(t.to_string())),
+            Arg::Num(n) => fa.set(*k, FluentValue::from(*n)),
+        }
+    }
+    let mut errors = Vec::new();
+    b.format_pattern(pattern, Some(&fa), &mut errors).into_owned()
+}
+
+/// The message `id` without arguments.
+pub fn word(lang: Lang, id: &str) -> String {
+    msg(lang, id, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(src: &str) -> Vec<String> {
+        let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(_, e)| panic!("{e:?}"));
+        let mut out: Vec<String> = res
+            .entries()
+            .filter_map(|e| match e {
+                fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_language_has_every_message() {
+        assert_eq!(ids(source(Lang::En)), ids(source(Lang::Da)));
+    }
+
+    #[test]
+    fn plural_and_arguments() {
+        assert_eq!(msg(Lang::Da, "test-places", &[("n", Arg::Num(1))]), "1 plads");
+        assert_eq!(msg(Lang::Da, "test-places", &[("n", Arg::Num(2))]), "2 pladser");
+    }
+}

@@ -1,0 +1,485 @@
+//! The working in words: a [`Work`] turned into sentences a player reads — arithmetic
+//! as an equation with the values put in, rounding and clamping named, comparisons
+//! as sentences, rankings and apportionments as their rows, counts as the items
+//! counted. No source syntax and no internal names; every frame word comes from the
+//! message files.
+
+use super::Explainer;
+use super::messages::{Arg, msg, word};
+use crate::check::types::Type;
+use crate::eval::num::Num;
+use crate::eval::show;
+use crate::eval::trace::{Atom, Work, WorkKind};
+use crate::eval::value::Value;
+use crate::syntax::ast::BinaryOp;
+use std::cmp::Ordering;
+
+/// Lists longer than this are shown by their count only.
+const LIST_MAX: usize = 12;
+
+impl Explainer<'_> {
+    fn show(&self, v: &Value, ty: &Type) -> String {
+        show::value(self.p, v, ty, self.lang)
+    }
+
+    fn val(&self, w: &Work) -> String {
+        // A percentage reads best as written.
+        if matches!(w.kind, WorkKind::Leaf) {
+            let src = self.sources.snippet(w.span).trim();
+            if src.ends_with('%') && src[..src.len() - 1].chars().all(|c| c.is_ascii_digit() || c == '.') {
+                return src.to_string();
+            }
+        }
+        w.value.as_ref().map_or_else(|| "?".to_string(), |v| self.show(v, &w.ty))
+    }
+
+    fn m(&self, id: &str, args: &[(&str, Arg)]) -> String {
+        msg(self.lang, id, args)
+    }
+
+    /// A text of the rulebook, in the explanation's language when it is glossed.
+    pub(crate) fn gloss(&self, text: &str) -> String {
+        self.p.gloss(text, self.lang.code()).to_string()
+    }
+
+    /// How a definition is named in a sentence: its `says` phrase, else its description.
+    pub(crate) fn def_label(&self, def: u32) -> String {
+        let d = &self.p.defs[def as usize];
+        match (&d.says, &d.doc) {
+            (Some(s), _) | (None, Some(s)) => self.gloss(s),
+            (None, None) => d.name.replace('_', " "),
+        }
+    }
+
+    /// How a value is named in a sentence: a fact by its description, a definition by
+    /// its phrase, anything else by its working.
+    fn label(&self, w: &Work) -> Option<String> {
+        match &w.kind {
+            WorkKind::Fact(f) => {
+                let fi = &self.p.facts[*f as usize];
+                Some(fi.doc.as_deref().map_or_else(|| fi.name.replace('_', " "), |d| self.gloss(d)))
+            }
+            WorkKind::FactPath(f, path) => {
+                let fi = &self.p.facts[*f as usize];
+                Some(super::field_doc(self.p, &fi.ty, path).map_or_else(|| path.replace('_', " "), |d| self.gloss(&d)))
+            }
+            WorkKind::Def(d) => Some(self.def_label(*d)),
+            WorkKind::Field(t, i) => match &self.p.types[*t as usize].kind {
+                crate::check::program::TypeKind::Record(fs) => fs
+                    .get(*i as usize)
+                    .map(|f| f.doc.as_deref().map_or_else(|| f.name.replace('_', " "), |d| self.gloss(d))),
+                _ => None,
+            },
+            WorkKind::Decision(d) => {
+                let di = &self.p.decisions[*d as usize];
+                Some(di.doc.as_deref().map_or_else(|| di.name.replace('_', " "), |d| self.gloss(d)))
+            }
+            _ => None,
+        }
+    }
+
+    fn list(&self, xs: &[&Value], elem: &Type) -> String {
+        if xs.is_empty() {
+            return word(self.lang, "none");
+        }
+        let shown: Vec<String> = xs.iter().map(|x| self.show(x, elem)).collect();
+        join_and(self, &shown)
+    }
+
+    /// A sub-expression inside an equation: its working when it is arithmetic, else its value.
+    /// Roundings, clamps and the like inside are said first, in `notes`.
+    fn expr(&self, w: &Work, notes: &mut Vec<String>, parent: Option<(BinaryOp, bool)>) -> String {
+        match &w.kind {
+            WorkKind::Binary(op, a, b) if is_arith(*op) => {
+                let s = format!(
+                    "{} {} {}",
+                    self.expr(a, notes, Some((*op, false))),
+                    word(self.lang, op_id(*op)),
+                    self.expr(b, notes, Some((*op, true)))
+                );
+                if needs_parens(*op, parent) { format!("({s})") } else { s }
+            }
+            WorkKind::Neg(x) => format!("−{}", self.expr(x, notes, Some((BinaryOp::Mul, false)))),
+            WorkKind::Sum { items, of, .. } if items.len() > 1 && items.len() <= LIST_MAX => {
+                let terms: Vec<String> =
+                    items.iter().map(|(_, v)| v.as_ref().map_or_else(|| "?".into(), |v| self.show(v, of))).collect();
+                let s = terms.join(&format!(" {} ", word(self.lang, "op-add")));
+                if parent.is_some() { format!("({s})") } else { s }
+            }
+            WorkKind::Leaf
+            | WorkKind::Fact(_)
+            | WorkKind::FactPath(..)
+            | WorkKind::Field(..)
+            | WorkKind::Def(_)
+            | WorkKind::Decision(_) => self.val(w),
+            _ => {
+                notes.extend(self.sentences(w));
+                self.val(w)
+            }
+        }
+    }
+
+    /// The working of `w` as sentences; empty when there is nothing to show beyond the value.
+    pub(crate) fn sentences(&self, w: &Work) -> Vec<String> {
+        let mut notes = Vec::new();
+        let arith = matches!(&w.kind, WorkKind::Binary(op, ..) if is_arith(*op)) || matches!(w.kind, WorkKind::Neg(_));
+        let main = match &w.kind {
+            _ if arith => {
+                let e = self.expr(w, &mut notes, None);
+                Some(format!("{e} = {}", self.val(w)))
+            }
+            WorkKind::Binary(..) | WorkKind::Not(_) | WorkKind::InRange { .. } | WorkKind::InList(..) => {
+                self.condition(w, w.value.as_ref().and_then(Value::as_bool).unwrap_or(false))
+            }
+            WorkKind::Round(b, x) => {
+                let inner = self.expr(x, &mut notes, None);
+                let from = if is_leafish(x) { inner } else { format!("{inner} = {}", self.val(x)) };
+                Some(self.m(round_id(b.name()), &[("from", Arg::Text(&from)), ("to", Arg::Text(&self.val(w)))]))
+            }
+            WorkKind::Clamp(b, xs) => self.clamp(w, *b == crate::check::program::Builtin::Max, xs, &mut notes),
+            WorkKind::If(c, taken) => {
+                let cond = self.condition(c, c.value.as_ref().and_then(Value::as_bool).unwrap_or(false));
+                let then = self.sentences(taken);
+                match (cond, then.is_empty()) {
+                    (Some(c), true) => Some(c),
+                    (Some(c), false) => Some(format!("{c}; {}", then.join("; "))),
+                    (None, _) => (!then.is_empty()).then(|| then.join("; ")),
+                }
+            }
+            WorkKind::Count { builtin, items, elem } => self.count(w, *builtin, items, elem),
+            WorkKind::Sum { items, .. } if items.len() > 1 && items.len() <= LIST_MAX => {
+                let e = self.expr(w, &mut notes, None);
+                Some(format!("{e} = {}", self.val(w)))
+            }
+            WorkKind::Ranking { builtin, items, elem, key, places } => {
+                self.ranking(*builtin, items, elem, key, places.as_ref(), w)
+            }
+            WorkKind::Apportion { seats, items, elem } => self.apportion(seats, items, elem, w),
+            WorkKind::Map(inner) => {
+                notes.extend(self.sentences(inner));
+                None
+            }
+            _ => None,
+        };
+        notes.extend(main);
+        notes
+    }
+
+    fn clamp(&self, w: &Work, max: bool, xs: &[Work], notes: &mut Vec<String>) -> Option<String> {
+        // The computed side and the bound: a clamp reads "… is below 0, so 0".
+        let computed: Vec<&Work> = xs.iter().filter(|x| !matches!(x.kind, WorkKind::Leaf)).collect();
+        let bound = xs.iter().find(|x| matches!(x.kind, WorkKind::Leaf));
+        match (computed.as_slice(), bound) {
+            ([c], Some(_)) if c.value == w.value => {
+                let e = self.expr(c, notes, None);
+                Some(if is_leafish(c) { e } else { format!("{e} = {}", self.val(c)) })
+            }
+            ([c], Some(b)) => {
+                let e = self.expr(c, notes, None);
+                let from = if is_leafish(c) { e } else { format!("{e} = {}", self.val(c)) };
+                let id = if max { "clamp-below" } else { "clamp-above" };
+                Some(self.m(id, &[("from", Arg::Text(&from)), ("bound", Arg::Text(&self.val(b)))]))
+            }
+            _ => {
+                let shown: Vec<String> = xs.iter().map(|x| self.val(x)).collect();
+                let id = if max { "largest-of" } else { "smallest-of" };
+                Some(self.m(id, &[("of", Arg::Text(&join_and(self, &shown))), ("value", Arg::Text(&self.val(w)))]))
+            }
+        }
+    }
+
+    fn count(
+        &self,
+        w: &Work,
+        b: crate::check::program::Builtin,
+        items: &[(Value, Option<bool>)],
+        elem: &Type,
+    ) -> Option<String> {
+        use crate::check::program::Builtin::*;
+        let yes: Vec<&Value> = items.iter().filter(|(_, t)| *t == Some(true)).map(|(x, _)| x).collect();
+        let no: Vec<&Value> = items.iter().filter(|(_, t)| *t == Some(false)).map(|(x, _)| x).collect();
+        if items.is_empty() || items.len() > LIST_MAX {
+            return None;
+        }
+        let n = |k: usize| Arg::Num(k as i64);
+        Some(match b {
+            Count | Filter => self.m(
+                "counted",
+                &[("n", n(yes.len())), ("of", n(items.len())), ("items", Arg::Text(&self.list(&yes, elem)))],
+            ),
+            All if no.is_empty() => self.m("all-hold", &[("n", n(items.len()))]),
+            All => self.m("not-all-hold", &[("items", Arg::Text(&self.list(&no, elem)))]),
+            _ if yes.is_empty() => self.m("none-holds", &[("n", n(items.len()))]),
+            _ => self.m("some-hold", &[("items", Arg::Text(&self.list(&yes, elem)))]),
+        })
+        .filter(|_| w.value.is_some())
+    }
+
+    fn ranking(
+        &self,
+        b: crate::check::program::Builtin,
+        items: &[(Value, Value)],
+        elem: &Type,
+        key: &Type,
+        places: Option<&Value>,
+        w: &Work,
+    ) -> Option<String> {
+        if items.len() < 2 {
+            return None;
+        }
+        let cmp = |a: &Value, c: &Value| crate::eval::interp::compare(a, c).unwrap_or(Ordering::Equal);
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        let desc = b != crate::check::program::Builtin::Least;
+        order.sort_by(|&i, &j| if desc { cmp(&items[j].1, &items[i].1) } else { cmp(&items[i].1, &items[j].1) });
+        let rank = |i: usize| {
+            1 + items
+                .iter()
+                .filter(|(_, k)| if desc { cmp(k, &items[i].1).is_gt() } else { cmp(k, &items[i].1).is_lt() })
+                .count()
+        };
+        let taken: Vec<&Value> = match &w.value {
+            Some(Value::List(xs)) => xs.iter().collect(),
+            _ => Vec::new(),
+        };
+        let places_n = places.and_then(|p| p.as_num()).and_then(|n| n.as_i64());
+        let rows: Vec<String> = order
+            .iter()
+            .map(|&i| {
+                let r = rank(i);
+                let tied = items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() > 1;
+                let at_cut = places_n.is_some_and(|p| {
+                    tied && r as i64 <= p
+                        && r as i64 + items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() as i64 - 1 > p
+                });
+                let row = self.m(
+                    "ranking-row",
+                    &[
+                        ("rank", Arg::Num(r as i64)),
+                        ("item", Arg::Text(&self.show(&items[i].0, elem))),
+                        ("key", Arg::Text(&self.show(&items[i].1, key))),
+                    ],
+                );
+                if at_cut { format!("{row} {}", word(self.lang, "tied-at-cut")) } else { row }
+            })
+            .collect();
+        let table = rows.join(" · ");
+        Some(match places {
+            Some(p) => {
+                let left_out: Vec<&Value> = items.iter().map(|(x, _)| x).filter(|x| !taken.contains(x)).collect();
+                let mut s = self.m(
+                    "ranking-top",
+                    &[
+                        ("table", Arg::Text(&table)),
+                        ("places", Arg::Text(&self.show(p, &Type::Int))),
+                        ("n", Arg::Num(taken.len() as i64)),
+                    ],
+                );
+                if let Some(first_out) = left_out.first() {
+                    let i = items.iter().position(|(x, _)| x == *first_out).unwrap_or(0);
+                    s.push_str("; ");
+                    s.push_str(&self.m(
+                        "ranking-first-out",
+                        &[
+                            ("item", Arg::Text(&self.show(first_out, elem))),
+                            ("rank", Arg::Num(rank(i) as i64)),
+                            ("key", Arg::Text(&self.show(&items[i].1, key))),
+                        ],
+                    ));
+                }
+                s
+            }
+            None => self.m("ranking-best", &[("table", Arg::Text(&table))]),
+        })
+    }
+
+    fn apportion(&self, seats: &Value, items: &[(Value, Value)], elem: &Type, w: &Work) -> Option<String> {
+        let s = seats.as_num()?;
+        let weights: Vec<Num> = items.iter().map(|(_, v)| v.as_num()).collect::<Option<_>>()?;
+        let total = weights.iter().try_fold(Num::ZERO, |a, x| a.add(*x))?;
+        if total == Num::ZERO {
+            return None;
+        }
+        let quotas: Vec<Num> = weights.iter().map(|x| s.mul(*x).and_then(|y| y.div(total))).collect::<Option<_>>()?;
+        let floors = quotas.iter().try_fold(Num::ZERO, |a, q| a.add(q.floor()))?;
+        let left = s.sub(floors)?.as_i64()?.max(0) as usize;
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by(|&a, &b| quotas[b].fract().cmp(&quotas[a].fract()));
+        let tied: Vec<usize> = if left > 0 && left <= order.len() {
+            let cut = quotas[order[left - 1]].fract();
+            let t: Vec<usize> = order.iter().copied().filter(|&i| quotas[i].fract() == cut).collect();
+            let sure = order.iter().filter(|&&i| quotas[i].fract() > cut).count();
+            if t.len() > left - sure { t } else { Vec::new() }
+        } else {
+            Vec::new()
+        };
+        let given: Vec<String> = match &w.value {
+            Some(Value::List(xs)) => xs.iter().map(|x| self.show(x, &Type::Int)).collect(),
+            _ => vec!["?".into(); items.len()],
+        };
+        let rows: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(i, (x, wt))| {
+                let row = self.m(
+                    "apportion-row",
+                    &[
+                        ("item", Arg::Text(&self.show(x, elem))),
+                        ("weight", Arg::Text(&self.show(wt, &Type::Int))),
+                        ("quota", Arg::Text(&show::number(quotas[i], self.lang, 0))),
+                        ("whole", Arg::Text(&show::number(quotas[i].floor(), self.lang, 0))),
+                        ("seats", Arg::Text(given.get(i).map_or("?", String::as_str))),
+                    ],
+                );
+                if tied.contains(&i) { format!("{row} {}", word(self.lang, "tied-on-remainder")) } else { row }
+            })
+            .collect();
+        Some(self.m(
+            "apportion",
+            &[
+                ("seats", Arg::Text(&self.show(seats, &Type::Int))),
+                ("total", Arg::Text(&show::number(total, self.lang, 0))),
+                ("left", Arg::Num(left as i64)),
+                ("rows", Arg::Text(&rows.join(" · "))),
+            ],
+        ))
+    }
+
+    /// A condition as a sentence: `2,150 … is not less than 2,000`.
+    fn condition(&self, w: &Work, holds: bool) -> Option<String> {
+        let mut notes = Vec::new();
+        // "the masterpoints … is 2,150" — or the bare value when it has no name of its own.
+        let named = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+            Some(l) => self.m("subject", &[("left", Arg::Text(&l)), ("value", Arg::Text(&self.val(x)))]),
+            None => {
+                let e = self.expr(x, notes, None);
+                let v = self.val(x);
+                if e == v { v } else { format!("{e} = {v}") }
+            }
+        };
+        let right = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+            Some(l) => format!("{l} ({})", self.val(x)),
+            None => self.expr(x, notes, None),
+        };
+        let yes = if holds { "yes" } else { "no" };
+        let s = match &w.kind {
+            WorkKind::Not(x) => return self.condition(x, !holds),
+            WorkKind::Binary(BinaryOp::And | BinaryOp::Or, a, b) => {
+                let parts: Vec<String> = [a, b]
+                    .iter()
+                    .filter_map(|x| self.condition(x, x.value.as_ref().and_then(Value::as_bool).unwrap_or(false)))
+                    .collect();
+                parts.join(&format!(" {} ", word(self.lang, "and")))
+            }
+            WorkKind::Binary(op, a, b) if op.is_comparison() => {
+                let l = named(a, &mut notes);
+                let r = right(b, &mut notes);
+                let id = format!("cmp-{}-{yes}", cmp_name(*op));
+                self.m(&id, &[("subject", Arg::Text(&l)), ("right", Arg::Text(&r))])
+            }
+            WorkKind::InRange { x, lo, hi, inclusive } => {
+                let l = named(x, &mut notes);
+                let lo = lo.as_ref().map(|v| self.val(v));
+                let hi = hi.as_ref().map(|v| self.val(v));
+                let (id, a, b) = match (lo, hi) {
+                    (Some(lo), Some(hi)) if *inclusive => ("range", lo, hi),
+                    (Some(lo), Some(hi)) => ("range-open", lo, hi),
+                    (Some(lo), None) => ("range-from", lo, String::new()),
+                    (None, Some(hi)) if *inclusive => ("range-to", String::new(), hi),
+                    (None, Some(hi)) => ("range-below", String::new(), hi),
+                    (None, None) => return None,
+                };
+                self.m(
+                    &format!("{id}-{yes}"),
+                    &[("subject", Arg::Text(&l)), ("lo", Arg::Text(&a)), ("hi", Arg::Text(&b))],
+                )
+            }
+            WorkKind::InList(x, list) => {
+                let l = named(x, &mut notes);
+                let items = match (&list.value, &list.ty) {
+                    (Some(Value::List(xs)), Type::List(e)) if xs.len() <= LIST_MAX => {
+                        self.list(&xs.iter().collect::<Vec<_>>(), e)
+                    }
+                    _ => right(list, &mut notes),
+                };
+                self.m(&format!("among-{yes}"), &[("subject", Arg::Text(&l)), ("list", Arg::Text(&items))])
+            }
+            _ => {
+                let l = self.label(w).unwrap_or_else(|| self.expr(w, &mut notes, None));
+                self.m(&format!("holds-{yes}"), &[("left", Arg::Text(&l))])
+            }
+        };
+        notes.push(s);
+        Some(notes.join("; "))
+    }
+
+    /// A condition of a rule (held or not), in words.
+    pub(crate) fn atom_sentence(&self, a: &Atom) -> String {
+        match &a.work {
+            Some(w) => self.condition(w, a.holds).unwrap_or_default(),
+            None => String::new(),
+        }
+    }
+}
+
+fn join_and(e: &Explainer, xs: &[String]) -> String {
+    match xs {
+        [] => String::new(),
+        [x] => x.clone(),
+        [init @ .., last] => format!("{} {} {last}", init.join(", "), word(e.lang, "and")),
+    }
+}
+
+fn is_arith(op: BinaryOp) -> bool {
+    matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div)
+}
+
+fn is_leafish(w: &Work) -> bool {
+    matches!(
+        w.kind,
+        WorkKind::Leaf
+            | WorkKind::Fact(_)
+            | WorkKind::FactPath(..)
+            | WorkKind::Field(..)
+            | WorkKind::Def(_)
+            | WorkKind::Decision(_)
+    )
+}
+
+fn needs_parens(op: BinaryOp, parent: Option<(BinaryOp, bool)>) -> bool {
+    let prec = |o: BinaryOp| if matches!(o, BinaryOp::Mul | BinaryOp::Div) { 2 } else { 1 };
+    match parent {
+        None => false,
+        Some((p, right)) => {
+            prec(op) < prec(p) || (right && prec(op) == prec(p) && matches!(p, BinaryOp::Sub | BinaryOp::Div))
+        }
+    }
+}
+
+fn op_id(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "op-add",
+        BinaryOp::Sub => "op-sub",
+        BinaryOp::Mul => "op-mul",
+        _ => "op-div",
+    }
+}
+
+fn round_id(name: &str) -> &'static str {
+    match name {
+        "ceil" => "rounded-up",
+        "floor" => "rounded-down",
+        "round" => "rounded",
+        _ => "without-sign",
+    }
+}
+
+fn cmp_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Lt => "lt",
+        BinaryOp::Le => "le",
+        BinaryOp::Gt => "gt",
+        BinaryOp::Ge => "ge",
+        BinaryOp::Eq => "eq",
+        _ => "ne",
+    }
+}
