@@ -50,9 +50,14 @@ pub struct Expectation {
     /// A part of the expected error message.
     #[serde(default)]
     pub error: Option<String>,
-    /// Citations that must appear among the ruling's cited clauses.
+    /// Citations that must appear among the clauses the brief explanation cites: those whose
+    /// rules decided, the exceptions that changed the answer, the clauses of what is needed.
     #[serde(default)]
     pub cites: Vec<String>,
+    /// Citations that must appear among the clauses of the full derivation (rules that did not
+    /// apply included).
+    #[serde(default)]
+    pub cites_full: Vec<String>,
 }
 
 /// One failed expectation, or a case that could not run.
@@ -159,7 +164,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
             }
         }
         let explainer = Explainer { p, sources: &book.sources, lang, inputs: &inputs };
-        let report = explainer.report(&ruling, true);
+        let report = explainer.report(&ruling, false);
         let explanation = || Some(crate::explain::text::render(&report, false));
         let mut problems: Vec<String> = Vec::new();
         match (&ruling.outcome, exp) {
@@ -228,6 +233,15 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
             if !report.clauses.iter().any(|x| x.citation == *c) {
                 let got: Vec<&str> = report.clauses.iter().map(|x| x.citation.as_str()).collect();
                 problems.push(format!("expected `{c}` among the cited clauses, got: {}", got.join("; ")));
+            }
+        }
+        if !exp.cites_full.is_empty() {
+            let full = explainer.report(&ruling, true);
+            for c in &exp.cites_full {
+                if !full.clauses.iter().any(|x| x.citation == *c) {
+                    let got: Vec<&str> = full.clauses.iter().map(|x| x.citation.as_str()).collect();
+                    problems.push(format!("expected `{c}` in the full derivation, got: {}", got.join("; ")));
+                }
             }
         }
         if problems.is_empty() {

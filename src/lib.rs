@@ -3,9 +3,10 @@
 //! Pipeline: [`syntax`] (parse `.cond` files) → [`check`] (resolve, type, lower to
 //! a [`check::Program`]) → [`eval`] (rule on facts, exactly) → [`explain`] (cited,
 //! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
-//! validates facts files.
+//! validates facts files. [`api`] is the facade for programs that embed the library.
 
 pub mod analysis;
+pub mod api;
 pub mod ask;
 pub mod batch;
 pub mod cases;

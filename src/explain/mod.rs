@@ -290,7 +290,10 @@ impl<'a> Explainer<'a> {
         let mut decisions: Vec<u32> = Vec::new();
         if let Some(t) = &ruling.trace {
             for n in &t.nodes {
-                cited.extend(self.p.defs[n.def as usize].clause);
+                // A definition's clause is cited only in full: the brief cites what decided.
+                if full || n.decided_by.is_none() {
+                    cited.extend(self.p.defs[n.def as usize].clause);
+                }
                 cited.extend(n.decided_by.and_then(|r| self.p.rules[r as usize].clause));
                 cited.extend(n.overridden.iter().filter_map(|&r| self.p.rules[r as usize].clause));
                 cited.extend(n.also.iter().filter_map(|&r| self.p.rules[r as usize].clause));
@@ -305,7 +308,9 @@ impl<'a> Explainer<'a> {
                 decisions.extend(&n.decisions);
             }
         }
-        cited.extend(info.clause);
+        if full || ruling.trace.as_ref().is_none_or(|t| t.nodes.is_empty()) {
+            cited.extend(info.clause);
+        }
         cited.extend(&nearest);
         for n in needs.iter() {
             if let Some(c) = &n.citation

@@ -1,0 +1,516 @@
+//! The library facade for programs that embed `conditions` (an entry form, a scoring
+//! program, a web service): load a rulebook once, read facts from JSON or any
+//! [`serde::Serialize`] value, rule, and explain — without the internals' types.
+//!
+//! It owns no logic of its own: loading is [`crate::loader`], reading facts is
+//! [`crate::facts`], ruling is [`crate::eval`] and explaining is [`crate::explain`].
+//!
+//! ```
+//! use conditions::api::{Format, Rulebook, Status};
+//!
+//! let gnt = Rulebook::bundled("gnt")?;
+//! let flights = gnt.ruling("flights")?;
+//! let facts = gnt.facts(&serde_json::json!({
+//!     "player": { "masterpoints": 2150, "life_master": true }
+//! }))?;
+//! let outcome = flights.rule(&facts)?;
+//! assert_eq!(outcome.status(), Status::Decided);
+//! assert_eq!(outcome.answer().unwrap().to_string(), "Championship Flight, Flight A");
+//! assert!(outcome.explain(gnt.language(), Format::Text).contains("Stage 1 D"));
+//! # Ok::<(), conditions::api::Error>(())
+//! ```
+#![warn(missing_docs)]
+
+mod error;
+
+pub use crate::eval::show::Lang;
+pub use error::{Error, ErrorKind, Problem};
+
+use crate::check::Checked;
+use crate::check::program::DefId;
+use crate::diagnostic::Diagnostic;
+use crate::eval::interp::Inputs;
+use crate::explain::{Explainer, Report};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A checked rulebook, ready to rule. Cheap to clone and shared between threads.
+#[derive(Clone)]
+pub struct Rulebook {
+    book: Arc<Checked>,
+}
+
+impl fmt::Debug for Rulebook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rulebook").field("name", &self.name()).finish()
+    }
+}
+
+impl Rulebook {
+    /// Loads and checks the rulebook in a folder of `.cond` files (or one `.cond` file).
+    ///
+    /// ```
+    /// let dbf = conditions::api::Rulebook::load(concat!(env!("CARGO_MANIFEST_DIR"), "/conditions/dbf"))?;
+    /// assert_eq!(dbf.name(), "dbf");
+    /// # Ok::<(), conditions::api::Error>(())
+    /// ```
+    pub fn load(path: impl AsRef<Path>) -> Result<Rulebook, Error> {
+        let path = path.as_ref();
+        if !path.exists() {
+            let shown = path.display().to_string();
+            return Err(Error::bare(
+                ErrorKind::Load,
+                Diagnostic::error("conditions::io", format!("no such file or folder `{shown}`"))
+                    .in_path(shown)
+                    .help("give the folder of a rulebook, or a `.cond` file"),
+            ));
+        }
+        Self::from_loader(&path.to_string_lossy())
+    }
+
+    /// One of the rulebooks bundled into the library (`gnt`, `dbf`).
+    ///
+    /// ```
+    /// let err = conditions::api::Rulebook::bundled("gtn").unwrap_err();
+    /// assert_eq!(err.kind(), conditions::api::ErrorKind::Load);
+    /// ```
+    pub fn bundled(name: &str) -> Result<Rulebook, Error> {
+        if !crate::loader::bundled_names().contains(&name) {
+            let names = crate::loader::bundled_names();
+            return Err(Error::bare(
+                ErrorKind::Load,
+                Diagnostic::error("conditions::no_such_rulebook", format!("no bundled rulebook `{name}`")).help(
+                    crate::diagnostic::did_you_mean(name, names.iter().copied())
+                        .unwrap_or_else(|| format!("bundled rulebooks: {}", names.join(", "))),
+                ),
+            ));
+        }
+        Self::from_loader(name)
+    }
+
+    /// The names of the bundled rulebooks.
+    pub fn bundled_names() -> Vec<&'static str> {
+        crate::loader::bundled_names()
+    }
+
+    fn from_loader(spec: &str) -> Result<Rulebook, Error> {
+        match crate::loader::load(spec) {
+            Ok(book) => Ok(Rulebook { book: Arc::new(book) }),
+            Err(e) => Err(Error::new(ErrorKind::Load, &e.diagnostics, &e.sources)),
+        }
+    }
+
+    /// The rulebook's short name (`gnt`).
+    pub fn name(&self) -> &str {
+        &self.book.program.rulebook.name
+    }
+
+    /// The rulebook's title, as printed.
+    pub fn title(&self) -> &str {
+        &self.book.program.rulebook.title
+    }
+
+    /// The language the rulebook is written in (English when it names another).
+    pub fn language(&self) -> Lang {
+        Lang::parse(&self.book.program.rulebook.language).unwrap_or(Lang::En)
+    }
+
+    /// The names of its rulings, in the rulebook's order.
+    pub fn rulings(&self) -> Vec<&str> {
+        self.book.program.rulings().map(|(_, d)| d.name.as_str()).collect()
+    }
+
+    /// The ruling of that name; an unknown name is an error naming the nearest.
+    ///
+    /// ```
+    /// let gnt = conditions::api::Rulebook::bundled("gnt")?;
+    /// let err = gnt.ruling("flight").unwrap_err();
+    /// assert!(err.to_string().contains("no ruling `flight`"));
+    /// # Ok::<(), conditions::api::Error>(())
+    /// ```
+    pub fn ruling(&self, name: &str) -> Result<Ruling, Error> {
+        let p = &self.book.program;
+        match p.def_by_name(name).filter(|d| p.defs[*d as usize].is_ruling()) {
+            Some(def) => Ok(Ruling { book: self.clone(), def }),
+            None => Err(Error::bare(
+                ErrorKind::UnknownRuling,
+                Diagnostic::error("conditions::unknown_ruling", format!("no ruling `{name}` in `{}`", self.name()))
+                    .maybe_help(crate::diagnostic::did_you_mean(name, self.rulings())),
+            )),
+        }
+    }
+
+    /// Reads facts given as JSON data, checked against the declared facts, decisions and
+    /// draws. A fact given as `null`, or a record field left out, is not yet known: a
+    /// ruling that needs it is undetermined and says so.
+    pub fn facts_from_json(&self, tree: &serde_json::Value) -> Result<Facts, Error> {
+        self.read_facts(tree, false)
+    }
+
+    /// As [`Rulebook::facts_from_json`], but a record field left out is an error (machine feeds).
+    pub fn facts_from_json_strict(&self, tree: &serde_json::Value) -> Result<Facts, Error> {
+        self.read_facts(tree, true)
+    }
+
+    /// Reads facts from any serialisable value: a `serde_json::Value`, a map, or the
+    /// embedder's own structs. Numbers must be exact: give a decimal as a string or as
+    /// a JSON number, never through a float that cannot hold it.
+    pub fn facts<T: serde::Serialize + ?Sized>(&self, facts: &T) -> Result<Facts, Error> {
+        let tree = serde_json::to_value(facts).map_err(|e| {
+            Error::bare(
+                ErrorKind::Facts,
+                Diagnostic::error("conditions::facts_serialize", format!("cannot read the facts: {e}")),
+            )
+        })?;
+        self.facts_from_json(&tree)
+    }
+
+    /// A builder of facts, fact by fact.
+    ///
+    /// ```
+    /// let gnt = conditions::api::Rulebook::bundled("gnt")?;
+    /// let facts = gnt.facts_builder().set("player.masterpoints", 1200).set("player.life_master", false).build()?;
+    /// let outcome = gnt.ruling("flights")?.rule(&facts)?;
+    /// assert_eq!(outcome.answer().unwrap().to_json(), serde_json::json!(["Championship", "A", "B"]));
+    /// # Ok::<(), conditions::api::Error>(())
+    /// ```
+    pub fn facts_builder(&self) -> FactsBuilder<'_> {
+        FactsBuilder { book: self, tree: serde_json::Map::new(), error: None }
+    }
+
+    fn read_facts(&self, tree: &serde_json::Value, strict: bool) -> Result<Facts, Error> {
+        let p = &self.book.program;
+        let read = if strict {
+            crate::facts::validate(p, tree, "facts")
+        } else {
+            crate::facts::validate_open(p, tree, "facts")
+        };
+        match read {
+            Ok(inputs) => Ok(Facts { book: self.clone(), inputs }),
+            Err(diags) => Err(Error::new(ErrorKind::Facts, &diags, &self.book.sources)),
+        }
+    }
+}
+
+/// Facts read for one rulebook, to rule on as many times as needed.
+#[derive(Clone)]
+pub struct Facts {
+    book: Rulebook,
+    inputs: Inputs,
+}
+
+impl fmt::Debug for Facts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Facts").field("rulebook", &self.book.name()).finish_non_exhaustive()
+    }
+}
+
+/// Builds facts one by one, by their dotted names (`player.masterpoints`); see
+/// [`Rulebook::facts_builder`].
+#[derive(Debug)]
+pub struct FactsBuilder<'a> {
+    book: &'a Rulebook,
+    tree: serde_json::Map<String, serde_json::Value>,
+    error: Option<Error>,
+}
+
+impl FactsBuilder<'_> {
+    /// Sets a fact, a record field (`player.masterpoints`), a decision or a draw.
+    pub fn set(mut self, name: &str, value: impl serde::Serialize) -> Self {
+        match serde_json::to_value(value) {
+            Ok(v) => insert(&mut self.tree, name, v),
+            Err(e) => {
+                self.error.get_or_insert(Error::bare(
+                    ErrorKind::Facts,
+                    Diagnostic::error("conditions::facts_serialize", format!("cannot read the value of `{name}`: {e}"))
+                        .in_path(name.to_string()),
+                ));
+            }
+        }
+        self
+    }
+
+    /// The facts, checked as [`Rulebook::facts_from_json`] checks them.
+    pub fn build(self) -> Result<Facts, Error> {
+        match self.error {
+            Some(e) => Err(e),
+            None => self.book.facts_from_json(&serde_json::Value::Object(self.tree)),
+        }
+    }
+}
+
+/// Sets `a.b.c` in a JSON object, making the objects on the way.
+fn insert(tree: &mut serde_json::Map<String, serde_json::Value>, name: &str, value: serde_json::Value) {
+    match name.split_once('.') {
+        None => {
+            tree.insert(name.to_string(), value);
+        }
+        Some((head, rest)) => {
+            let slot = tree.entry(head.to_string()).or_insert_with(|| serde_json::Value::Object(Default::default()));
+            if !slot.is_object() {
+                *slot = serde_json::Value::Object(Default::default());
+            }
+            if let serde_json::Value::Object(m) = slot {
+                insert(m, rest, value);
+            }
+        }
+    }
+}
+
+/// One ruling of a rulebook (`flights`), to apply to facts. Cheap to clone, shared
+/// between threads.
+#[derive(Clone)]
+pub struct Ruling {
+    book: Rulebook,
+    def: DefId,
+}
+
+impl fmt::Debug for Ruling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ruling").field("rulebook", &self.book.name()).field("name", &self.name()).finish()
+    }
+}
+
+impl Ruling {
+    /// Its name in the rulebook.
+    pub fn name(&self) -> &str {
+        &self.book.book.program.defs[self.def as usize].name
+    }
+
+    /// The question it answers, as the rulebook words it.
+    pub fn question(&self) -> Option<&str> {
+        self.book.book.program.defs[self.def as usize].doc.as_deref()
+    }
+
+    /// Rules on the facts. Facts read for another rulebook are an error.
+    pub fn rule<'f>(&self, facts: &'f Facts) -> Result<Outcome<'f>, Error> {
+        if !Arc::ptr_eq(&self.book.book, &facts.book.book) {
+            return Err(Error::bare(
+                ErrorKind::OtherRulebook,
+                Diagnostic::error(
+                    "conditions::other_rulebook",
+                    format!("the facts were read for `{}`, not for `{}`", facts.book.name(), self.book.name()),
+                )
+                .help("read the facts with the rulebook of the ruling"),
+            ));
+        }
+        let p = &facts.book.book.program;
+        let ruling = crate::eval::needed::refine(p, &facts.inputs, crate::eval::rule(p, &facts.inputs, self.def, true));
+        Ok(Outcome { facts, ruling })
+    }
+}
+
+/// Whether a ruling was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The answer is known.
+    Decided,
+    /// It waits for facts, decisions or draws not yet given ([`Outcome::needs`]).
+    Undetermined,
+    /// The conditions do not decide it: no rule applies to these facts.
+    Silent,
+    /// The rulebook cannot rule: rules conflict, or a table has a gap.
+    Error,
+}
+
+/// How [`Outcome::explain`] renders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Terminal text, as `conditions rule` prints it.
+    Text,
+    /// Markdown.
+    Markdown,
+    /// A self-contained HTML page.
+    Html,
+    /// The stable JSON format of `docs/json.md`, pretty-printed.
+    Json,
+}
+
+/// A ruling on some facts: its status, answer, what it still needs, and its explanation.
+pub struct Outcome<'f> {
+    facts: &'f Facts,
+    ruling: crate::eval::Ruling,
+}
+
+impl fmt::Debug for Outcome<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Outcome").field("status", &self.status()).field("answer", &self.answer()).finish()
+    }
+}
+
+impl<'f> Outcome<'f> {
+    fn explainer(&self, lang: Lang) -> Explainer<'f> {
+        let book = &self.facts.book.book;
+        Explainer { p: &book.program, sources: &book.sources, lang, inputs: &self.facts.inputs }
+    }
+
+    fn report(&self, lang: Lang, full: bool) -> Report {
+        self.explainer(lang).report(&self.ruling, full)
+    }
+
+    /// Whether a ruling was made.
+    pub fn status(&self) -> Status {
+        use crate::eval::Outcome as O;
+        match &self.ruling.outcome {
+            O::Decided(_) => Status::Decided,
+            O::Undetermined(_) => Status::Undetermined,
+            O::Silent(_) => Status::Silent,
+            O::Error(_) => Status::Error,
+        }
+    }
+
+    /// The answer, when decided.
+    pub fn answer(&self) -> Option<Answer<'_>> {
+        match &self.ruling.outcome {
+            crate::eval::Outcome::Decided(value) => Some(Answer { outcome: self, value }),
+            _ => None,
+        }
+    }
+
+    /// What the ruling still waits for, when undetermined, in the rulebook's language.
+    pub fn needs(&self) -> Vec<Need> {
+        self.needs_in(self.facts.book.language())
+    }
+
+    /// As [`Outcome::needs`], with the sentences in `lang`.
+    pub fn needs_in(&self, lang: Lang) -> Vec<Need> {
+        let Some(needs) = (match &self.ruling.outcome {
+            crate::eval::Outcome::Undetermined(ns) => Some(ns),
+            _ => None,
+        }) else {
+            return Vec::new();
+        };
+        let ex = self.explainer(lang);
+        needs
+            .iter()
+            .map(|n| {
+                let v = ex.need(n);
+                Need { kind: v.kind, name: v.name, who: v.who, citation: v.citation, sentence: v.sentence }
+            })
+            .collect()
+    }
+
+    /// The ruling as the stable JSON report of `docs/json.md`, in the rulebook's language.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.report(self.facts.book.language(), false)).unwrap_or_default()
+    }
+
+    /// The brief explanation: the answer, why, the facts used and the clauses cited,
+    /// with the frame in `lang` (clauses are quoted as written, glossed when `lang` is
+    /// not the rulebook's language).
+    pub fn explain(&self, lang: Lang, format: Format) -> String {
+        self.render(lang, format, false)
+    }
+
+    /// As [`Outcome::explain`], keeping every repeated sub-step.
+    pub fn explain_full(&self, lang: Lang, format: Format) -> String {
+        self.render(lang, format, true)
+    }
+
+    fn render(&self, lang: Lang, format: Format, full: bool) -> String {
+        let r = self.report(lang, full);
+        match format {
+            Format::Text => crate::explain::text::render(&r, full),
+            Format::Markdown => crate::explain::markdown::render(&r, full),
+            Format::Html => crate::explain::html::render(&r, full),
+            Format::Json => serde_json::to_string_pretty(&r).unwrap_or_default(),
+        }
+    }
+}
+
+/// A decided answer: shown to a person with [`fmt::Display`] (in the rulebook's
+/// language) or [`Answer::show`], or as data with [`Answer::to_json`].
+pub struct Answer<'a> {
+    outcome: &'a Outcome<'a>,
+    value: &'a crate::eval::value::Value,
+}
+
+impl Answer<'_> {
+    fn ty(&self) -> &crate::check::types::Type {
+        let p = &self.outcome.facts.book.book.program;
+        &p.defs[self.outcome.ruling.def as usize].ty
+    }
+
+    /// The answer as a person reads it in `lang` (`2.150`, `ja` in Danish).
+    pub fn show(&self, lang: Lang) -> String {
+        crate::eval::show::value(&self.outcome.facts.book.book.program, self.value, self.ty(), lang)
+    }
+
+    /// The answer as data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.
+    pub fn to_json(&self) -> serde_json::Value {
+        crate::explain::to_json(&self.outcome.facts.book.book.program, self.value, self.ty())
+    }
+}
+
+impl fmt::Display for Answer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.show(self.outcome.facts.book.language()))
+    }
+}
+
+impl fmt::Debug for Answer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Answer({})", self.to_json())
+    }
+}
+
+/// Something an undetermined ruling waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Need {
+    /// `fact`, `field`, `decision` or `lot`.
+    pub kind: &'static str,
+    /// Its name in the facts (`player.masterpoints`).
+    pub name: String,
+    /// Who decides or draws, for a decision or a lot.
+    pub who: Option<String>,
+    /// The clause that asks for it.
+    pub citation: Option<String>,
+    /// One sentence for a person.
+    pub sentence: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn the_facade_is_send_and_sync() {
+        send_sync::<Rulebook>();
+        send_sync::<Ruling>();
+        send_sync::<Facts>();
+        send_sync::<Outcome<'static>>();
+        send_sync::<Error>();
+    }
+
+    #[test]
+    fn a_fact_of_the_wrong_type_is_an_error_naming_its_path() {
+        let gnt = Rulebook::bundled("gnt").expect("bundled");
+        let err = gnt.facts(&serde_json::json!({ "player": { "masterpoints": "many" } })).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Facts);
+        assert!(err.problems()[0].path().is_some_and(|p| p.contains("player.masterpoints")), "{err:?}");
+        assert!(miette::Diagnostic::code(&err).is_some());
+    }
+
+    #[test]
+    fn facts_of_another_rulebook_are_refused() {
+        let gnt = Rulebook::bundled("gnt").expect("bundled");
+        let other = Rulebook::bundled("gnt").expect("bundled");
+        let facts = other.facts(&serde_json::json!({})).expect("empty facts");
+        let err = gnt.ruling("flights").expect("a ruling").rule(&facts).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::OtherRulebook);
+    }
+
+    #[test]
+    fn a_dotted_name_makes_the_records_on_the_way() {
+        let mut m = serde_json::Map::new();
+        insert(&mut m, "player.masterpoints", serde_json::json!(5));
+        insert(&mut m, "player.life_master", serde_json::json!(true));
+        assert_eq!(
+            serde_json::Value::Object(m),
+            serde_json::json!({ "player": { "masterpoints": 5, "life_master": true } })
+        );
+    }
+}
