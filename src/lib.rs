@@ -5,6 +5,7 @@
 //! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
 //! validates facts files. [`api`] is the facade for programs that embed the library.
 
+pub mod analysis;
 pub mod api;
 pub mod ask;
 pub mod batch;
@@ -20,6 +21,7 @@ pub mod facts;
 pub mod format;
 pub mod lint;
 pub mod loader;
+pub mod lsp;
 pub mod sarif;
 pub mod source;
 pub mod syntax;

@@ -47,8 +47,17 @@ const DEPENDS_ON_ALL_FILES: &[&str] = &[
 /// Checks the files read, after problems met while reading them (unreadable or non-UTF-8
 /// files): those files declare nothing, so what depends on them is not reported.
 pub fn check_read(sources: SourceMap, read_problems: Vec<Diagnostic>) -> Checked {
+    check_read_with(sources, read_problems, |id, text| parse_file(text, id))
+}
+
+/// [`check_read`] with the parsing given (see [`check_sources_with`]).
+pub fn check_read_with(
+    sources: SourceMap,
+    read_problems: Vec<Diagnostic>,
+    parse: impl FnMut(ast::FileId, &str) -> Result<ast::File, Diagnostic>,
+) -> Checked {
     let failed = !read_problems.is_empty();
-    let mut checked = check_sources(sources);
+    let mut checked = check_sources_with(sources, parse);
     if failed {
         checked.diagnostics.retain(|d| !DEPENDS_ON_ALL_FILES.contains(&d.code));
     }
@@ -60,6 +69,14 @@ pub fn check_read(sources: SourceMap, read_problems: Vec<Diagnostic>) -> Checked
 
 /// Parses and checks every file in `sources` as one rulebook.
 pub fn check_sources(sources: SourceMap) -> Checked {
+    check_sources_with(sources, |id, text| parse_file(text, id))
+}
+
+/// [`check_sources`] with the parsing given: an editor reuses the trees of unchanged files.
+pub fn check_sources_with(
+    sources: SourceMap,
+    mut parse: impl FnMut(ast::FileId, &str) -> Result<ast::File, Diagnostic>,
+) -> Checked {
     let mut diagnostics = Vec::new();
     let mut files = Vec::new();
     for (id, f) in sources.files() {
@@ -71,7 +88,7 @@ pub fn check_sources(sources: SourceMap) -> Checked {
             );
             continue;
         }
-        match parse_file(&f.text, id) {
+        match parse(id, &f.text) {
             Ok(file) => files.push(file),
             Err(d) => diagnostics.push(d),
         }

@@ -268,6 +268,12 @@ enum Command {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
     },
+    /// Serve editors: a language server over standard input and output (docs/editors.md).
+    Lsp {
+        /// Accepted for editors that pass it; standard input and output are the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Run case files: of rulebooks (`cases/*.toml`), a folder of case files, or one case file.
     Test {
         /// Rulebook folders or bundled names (`gnt`, `dbf`), folders of case files, or case files.
@@ -353,6 +359,13 @@ pub fn run() -> ExitCode {
         Command::Test { paths, filter, verbose, format, coverage, min_coverage } => {
             test_cmd::run(test_cmd::TestArgs { paths, filter, verbose, format, coverage, min_coverage })
         }
+        Command::Lsp { stdio: _ } => match conditions::lsp::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Diff { old, new, cases, facts, format, fail_on_change } => {
             diff_cmd::run(diff_cmd::DiffArgs { old, new, cases, facts, format, fail_on_change })
