@@ -56,8 +56,8 @@ fn from_git(spec: &str, rev: &str, path: &str) -> Result<SourceMap, Diagnostic> 
 /// Reads and checks one version; a version with errors is reported and refused.
 fn version(spec: &str) -> Result<(Version, Option<PathBuf>), ExitCode> {
     let refuse = |diags: &[Diagnostic], sources: &SourceMap| {
-        eprint!("{}", render(diags, sources, super::plain_stderr()));
-        eprintln!("error: `{spec}` cannot be read or does not check; nothing compared");
+        err!("{}", render(diags, sources, super::plain_stderr()));
+        errln!("error: `{spec}` cannot be read or does not check; nothing compared");
         ExitCode::from(2)
     };
     let git_spec = (!Path::new(spec).exists()).then(|| spec.split_once(':')).flatten();
@@ -114,7 +114,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
     };
     for d in dirs.iter().chain(&args.facts) {
         if !d.exists() {
-            eprintln!("error[conditions::io]: `{}` does not exist", d.display());
+            errln!("error[conditions::io]: `{}` does not exist", d.display());
             return ExitCode::from(2);
         }
     }

@@ -362,7 +362,7 @@ pub fn run() -> ExitCode {
         Command::Lsp { stdio: _ } => match conditions::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 ExitCode::from(2)
             }
         },

@@ -45,12 +45,12 @@ fn read_loop(input: &mut impl BufRead, out: &Sender<Message>) {
             Ok(Some(t)) => t,
             Ok(None) => return,
             Err(e) => {
-                eprintln!("conditions lsp: {e}");
+                let _ = writeln!(std::io::stderr(), "conditions lsp: {e}");
                 return;
             }
         };
         let Some(msg) = serde_json::from_str::<Value>(&text).ok().and_then(message) else {
-            eprintln!("conditions lsp: not a JSON-RPC message: {text}");
+            let _ = writeln!(std::io::stderr(), "conditions lsp: not a JSON-RPC message: {text}");
             continue;
         };
         let exit = matches!(&msg, Message::Notification(n) if n.method == "exit");

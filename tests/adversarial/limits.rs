@@ -68,3 +68,17 @@ fn a_closed_standard_error_is_no_crash() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(1), "an error in the rulebook, reported or not, and no panic (101)");
 }
+
+#[test]
+fn a_closed_standard_error_is_no_crash_in_diff() {
+    let missing = std::env::temp_dir().join(format!("conditions-adv-no-such-{}", std::process::id()));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
+        .args(["diff", missing.to_str().unwrap(), missing.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2), "a version that cannot be read, reported or not, and no panic (101)");
+}
