@@ -240,7 +240,7 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    /// The definition the conditions are silent on, with its arguments (`boards(Flight B)`).
+    /// The definition the conditions are silent on, with its arguments shown as values.
     fn silent_what(&self, s: &crate::eval::interp::Silence) -> String {
         let info = &self.p.defs[s.def as usize];
         if s.args.is_empty() {

@@ -63,16 +63,19 @@ fn records_in(p: &Program, ty: &Type) -> Vec<u32> {
     out
 }
 
+/// A number, or a sign such as a paragraph or section mark: neither a letter, a space nor
+/// ordinary punctuation.
+fn is_numbering(ch: char) -> bool {
+    ch.is_numeric() || !(ch.is_alphabetic() || ch.is_whitespace() || ch.is_ascii_punctuation())
+}
+
 /// The longest citation of a clause of `p` that `doc` contains as a whole phrase. Only numbered
-/// citations count (`§ 301C1`, `Stage 1 A`, `Qualification ¶1`): a bare heading such as
-/// `National Finals` is as often the name of the thing as a citation of its clause.
+/// citations count (those with a number or a numbering sign): a bare heading is
+/// as often the name of the thing as a citation of its clause.
 fn cited_clause<'p>(p: &'p Program, doc: &str) -> Option<&'p str> {
     let mut best: Option<&str> = None;
     for c in p.citations.keys() {
-        if c.chars().any(|ch| ch.is_ascii_digit() || ch == '¶' || ch == '§')
-            && contains_phrase(doc, c)
-            && best.is_none_or(|b| c.len() > b.len())
-        {
+        if c.chars().any(is_numbering) && contains_phrase(doc, c) && best.is_none_or(|b| c.len() > b.len()) {
             best = Some(c.as_str());
         }
     }

@@ -58,27 +58,26 @@ fn a_closed_standard_error_is_no_crash() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("t.cond"), "rulebook \"t\" { title \"t\" language \"en\" }\nruling r: int = nosuch\n")
         .unwrap();
+    let code = exit_code_with_closed_stderr(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "an error in the rulebook, reported or not, and no panic (101)");
+}
+
+/// The exit code of the command run with its standard error closed at once.
+fn exit_code_with_closed_stderr(args: &[&str]) -> Option<i32> {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
-        .args(["check", dir.to_str().unwrap()])
+        .args(args)
         .stderr(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
     drop(child.stderr.take());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(1), "an error in the rulebook, reported or not, and no panic (101)");
+    child.wait().unwrap().code()
 }
 
 #[test]
 fn a_closed_standard_error_is_no_crash_in_diff() {
     let missing = std::env::temp_dir().join(format!("conditions-adv-no-such-{}", std::process::id()));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
-        .args(["diff", missing.to_str().unwrap(), missing.to_str().unwrap()])
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    drop(child.stderr.take());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(2), "a version that cannot be read, reported or not, and no panic (101)");
+    let missing = missing.to_str().unwrap();
+    let code = exit_code_with_closed_stderr(&["diff", missing, missing]);
+    assert_eq!(code, Some(2), "a version that cannot be read, reported or not, and no panic (101)");
 }
