@@ -7,8 +7,8 @@ use conditions::ask::{Next, Session};
 use conditions::cases::{CaseFile, find_cases};
 use conditions::eval::interp::Inputs;
 use conditions::eval::needed::{self, Key};
+use conditions::eval::rule;
 use conditions::eval::show::Lang;
-use conditions::eval::{Outcome, rule};
 use serde_json::Value as J;
 use std::path::Path;
 
@@ -25,14 +25,7 @@ fn at<'a>(tree: &'a J, path: &str) -> Option<&'a J> {
     (!v.is_null()).then_some(v)
 }
 
-fn key(o: &Outcome) -> Key {
-    match o {
-        Outcome::Decided(v) => Key::Value(v.clone()),
-        Outcome::Silent(_) => Key::Silent,
-        Outcome::Error(e) => Key::Error(e.message.clone()),
-        Outcome::Undetermined(_) => Key::Open,
-    }
-}
+use conditions::eval::needed::key;
 
 /// The ruling with these inputs, or what every missing input leaves it at.
 fn settled(p: &conditions::check::Program, inputs: &Inputs, def: u32) -> Key {

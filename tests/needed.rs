@@ -11,14 +11,7 @@ use conditions::eval::needed::{self, Hole, HoleKind, Key, Step};
 use conditions::eval::{Outcome, rule};
 use std::path::Path;
 
-fn key(o: &Outcome) -> Key {
-    match o {
-        Outcome::Decided(v) => Key::Value(v.clone()),
-        Outcome::Silent(_) => Key::Silent,
-        Outcome::Error(e) => Key::Error(e.message.clone()),
-        Outcome::Undetermined(_) => Key::Open,
-    }
-}
+use conditions::eval::needed::key;
 
 /// The hole left by removing the input at `path` (a fact, or a field of one read
 /// through record fields), or `None` when the path goes through a list.

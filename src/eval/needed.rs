@@ -63,7 +63,8 @@ pub enum Key {
     Open,
 }
 
-fn key(o: &Outcome) -> Key {
+/// The part of an outcome that tells two rulings apart.
+pub fn key(o: &Outcome) -> Key {
     match o {
         Outcome::Decided(v) => Key::Value(v.clone()),
         Outcome::Silent(_) => Key::Silent,
