@@ -248,3 +248,16 @@ fn the_header_flags_make_the_page_header() {
     let err = String::from_utf8_lossy(&text.stderr);
     assert!(err.contains("`--event`") && err.contains("--format html"), "{err}");
 }
+
+/// The page's body (its stylesheet is left out), as reviewed in the browser's screenshots.
+fn body(html: &str) -> &str {
+    &html[html.find("<body>").expect("body")..]
+}
+
+#[test]
+fn sample_pages_as_reviewed() {
+    for name in ["gnt-en", "dbf-304b1-en"] {
+        let s = pages::samples().iter().find(|s| s.name == name).expect("sample");
+        insta::assert_snapshot!(format!("page-{name}"), body(&s.html));
+    }
+}

@@ -100,6 +100,7 @@ fn build() -> Vec<Sample> {
         Sample { name: "gnt-flights-en".into(), html: page("gnt", &GNT[..1], Lang::En, &Page::default()) },
         Sample { name: "dbf-da".into(), html: page("dbf", DBF, Lang::Da, &dbf_header) },
         Sample { name: "dbf-en".into(), html: page("dbf", DBF, Lang::En, &dbf_header) },
+        Sample { name: "dbf-304b1-en".into(), html: page("dbf", &DBF[..2], Lang::En, &Page::default()) },
         Sample { name: "hostile".into(), html: hostile() },
     ]
 }

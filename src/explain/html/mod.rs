@@ -87,6 +87,9 @@ fn id_safe(prefix: &str) -> String {
     prefix.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect()
 }
 
+/// The steps already shown, by definition and arguments.
+type Seen<'s> = std::collections::HashSet<(&'s String, &'s Vec<String>)>;
+
 /// One ruling's section as it is being written: its language, its id and the ids of its clauses.
 pub(super) struct Ctx {
     lang: Lang,
@@ -105,13 +108,33 @@ impl Ctx {
     }
 }
 
-/// A ruling's title: its question, or its name made readable.
+/// A ruling's title: its question, or its name made readable, with a capital first letter.
 fn title(r: &Report) -> String {
-    r.question.clone().unwrap_or_else(|| r.ruling.replace('_', " "))
+    let t = r.question.clone().unwrap_or_else(|| r.ruling.replace('_', " "));
+    let mut chars = t.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => t,
+    }
+}
+
+/// An answer short enough for the contents list: cut at a word after about 80 characters.
+fn summary(answer: &str) -> String {
+    const ROOM: usize = 80;
+    if answer.chars().count() <= ROOM {
+        return answer.to_string();
+    }
+    let cut: String = answer.chars().take(ROOM).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head).trim_end_matches([',', ';', ' ']);
+    format!("{cut} …")
 }
 
 /// One step of the brief explanation: what it is, its value, and how it was reached.
-fn brief_step(out: &mut String, ctx: &Ctx, s: &Step, depth: usize) {
+/// A step repeated under another (the same definition on the same arguments) is shown once.
+fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: &mut Seen<'s>) {
+    if !seen.insert((&s.name, &s.args)) {
+        return;
+    }
     let mut lines: Vec<String> = s.working.iter().chain(&s.because).map(|l| format!("<li>{}</li>", rich(l))).collect();
     // Where nothing decided, the rules considered are the explanation.
     if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
@@ -144,7 +167,7 @@ fn brief_step(out: &mut String, ctx: &Ctx, s: &Step, depth: usize) {
         out.push_str("</li>\n");
     }
     for c in &s.children {
-        brief_step(out, ctx, c, depth + 1);
+        brief_step(out, ctx, c, depth + 1, seen);
     }
 }
 
@@ -188,8 +211,9 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
     }
     if !r.steps.is_empty() {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"working\">", escape(&word(lang, "why")));
+        let mut seen = Seen::new();
         for s in &r.steps {
-            brief_step(out, &ctx, s, 0);
+            brief_step(out, &ctx, s, 0, &mut seen);
         }
         out.push_str("</ul>\n");
     }
@@ -232,8 +256,9 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
             if open { " open" } else { "" },
             escape(&word(lang, "page-full"))
         );
+        let mut seen = Seen::new();
         for s in &r.steps {
-            tree::step(out, &ctx, s);
+            tree::step(out, &ctx, s, &mut seen);
         }
         out.push_str("</ul>\n</details>\n");
     }
@@ -316,7 +341,7 @@ fn body(out: &mut String, reports: &[Report], page: &Page) {
                 "<li><a href=\"#{prefix}r{}\">{}</a>: <span class=\"sum\">{}</span></li>",
                 i + 1,
                 escape(&title(r)),
-                escape(&r.answer)
+                escape(&summary(&r.answer))
             );
         }
         out.push_str("</ol>\n</nav>\n");
@@ -366,6 +391,14 @@ mod tests {
     #[test]
     fn escapes_markup_and_quotes() {
         assert_eq!(escape(r#"<script>"a" & 'b'"#), "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;");
+    }
+
+    #[test]
+    fn a_long_answer_is_cut_at_a_word_in_the_contents() {
+        assert_eq!(summary("5"), "5");
+        let long = "district North; places 5, ".repeat(10);
+        let s = summary(&long);
+        assert!(s.ends_with(" …") && s.chars().count() <= 82, "{s}");
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub const STYLE: &str = r#".conditions{font-family:Georgia,"Times New Roman",ser
 .conditions .contents h2{font-size:1.05rem;margin:0}
 .conditions .contents .sum{color:#444}
 .conditions .ruling{margin:1.5rem 0 2.5rem}
+.conditions .ruling+.ruling{border-top:3px double #bbb;padding-top:1.2rem}
 .conditions .answer{font-size:1.2rem;margin:.6rem 0;padding:.6rem .9rem;border-left:5px solid #2a7a46;background:#eef8f1}
 .conditions .answer .label{display:block;font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#444}
 .conditions .undetermined .answer{border-color:#b86e00;background:#fdf5e8}

@@ -1,7 +1,7 @@
 //! The full derivation behind the page's toggle: every step with its definition's name,
 //! the rule that decided it, the exceptions and the rules that did not apply.
 
-use super::{Ctx, escape, rich};
+use super::{Ctx, Seen, escape, rich};
 use crate::explain::Step;
 use crate::explain::i18n::words;
 use std::fmt::Write;
@@ -10,10 +10,15 @@ fn rule(ctx: &Ctx, label: &str, citation: &Option<String>) -> String {
     format!("<code>{}</code>{}", escape(label), ctx.cite(citation))
 }
 
-/// One step and its sub-steps, as a nested list item.
-pub(super) fn step(out: &mut String, ctx: &Ctx, s: &Step) {
+/// One step and its sub-steps, as a nested list item; a step shown before (the same
+/// definition on the same arguments) is only named, with its value.
+pub(super) fn step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, seen: &mut Seen<'s>) {
     let w = words(ctx.lang);
     let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) };
+    if !seen.insert((&s.name, &s.args)) {
+        let _ = writeln!(out, "<li><code>{}</code> = <strong>{}</strong></li>", escape(&head), escape(&s.answer));
+        return;
+    }
     let by = match (&s.decided_by, s.row) {
         (Some(r), _) => format!(" — {} {}", w.rule, rule(ctx, &r.label, &r.citation)),
         (None, Some(row)) => format!(" — {} {}{}", w.row, row + 1, ctx.cite(&s.citation)),
@@ -39,7 +44,7 @@ pub(super) fn step(out: &mut String, ctx: &Ctx, s: &Step) {
         );
     }
     for c in &s.children {
-        step(&mut inner, ctx, c);
+        step(&mut inner, ctx, c, seen);
     }
     if !inner.is_empty() {
         let _ = write!(out, "<ul>{inner}</ul>");
