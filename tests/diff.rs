@@ -92,7 +92,9 @@ fn raising_flight_b_changes_exactly_the_case_files_worked_out_by_hand() {
     assert_eq!(broken, changed);
     assert_eq!(report.clauses.len(), 1);
     assert_eq!(report.clauses[0].citation, "Stage 1 D ¶4");
-    insta::assert_snapshot!("gnt_flight_b_2500_markdown", render::markdown(&report));
+    // the number of case files is counted, not written into the snapshot
+    let rendered = render::markdown(&report).replace(&format!("of {} case files", gnt_case_count()), "of N case files");
+    insta::assert_snapshot!("gnt_flight_b_2500_markdown", rendered);
 }
 
 /// The number of GNT case files, counted from the folder rather than written down, so that a
