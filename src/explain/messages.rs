@@ -94,9 +94,10 @@ mod tests {
     #[test]
     fn ordinals_from_the_files() {
         let place = |lang, n| msg(lang, "place", &[("rank", Arg::Num(n))]);
-        assert_eq!([1, 2, 3, 4, 7, 11, 12, 13, 21, 22].map(|n| place(Lang::En, n)), [
-            "1st", "2nd", "3rd", "4th", "7th", "11th", "12th", "13th", "21st", "22nd"
-        ]);
+        assert_eq!(
+            [1, 2, 3, 4, 7, 11, 12, 13, 21, 22].map(|n| place(Lang::En, n)),
+            ["1st", "2nd", "3rd", "4th", "7th", "11th", "12th", "13th", "21st", "22nd"]
+        );
         assert_eq!(place(Lang::Da, 7), "7.");
     }
 }

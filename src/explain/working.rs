@@ -404,7 +404,8 @@ impl Explainer<'_> {
                     self.m(&id, &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))])
                 } else {
                     let l = named(a, &mut notes);
-                    let same = matches!(op, BinaryOp::Eq) == holds && r == self.val(a) && self.label(b).is_none();
+                    let equal = (*op == BinaryOp::Eq && holds) || (*op == BinaryOp::Ne && !holds);
+                    let same = equal && r == self.val(a) && self.label(b).is_none();
                     if same {
                         l
                     } else {
@@ -478,7 +479,8 @@ impl Explainer<'_> {
                 let op = if want { *op } else { complement(*op) };
                 let l = subject(a, &mut notes);
                 let r = right(b, &mut notes);
-                let rel = self.m(&format!("rel-{}", cmp_name(op)), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
+                let rel =
+                    self.m(&format!("rel-{}", cmp_name(op)), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
                 if self.label(a).is_some() { format!("{rel} {}", here(a)) } else { rel }
             }
             WorkKind::InRange { x, lo, hi, inclusive } => {
