@@ -34,6 +34,7 @@ some-hold = det gælder { $items }
 ## Placeringer og fordelinger
 # En placering som ordenstal: 1., 2., 11.
 place = { $rank }.
+ordinal-place = { $place }.
 ranking-row = { place } { $item } { $key }
 tied-at-cut = (lige ved grænsen, kommer med)
 tied-on-remainder = (lige på brøkdelen om den sidste plads)
@@ -43,6 +44,14 @@ ranking-top = Stilling: { $table }. De første { $places } pladser, inklusive de
   }
 ranking-first-out = { $item } er nr. { $rank } med { $key }, under grænsen
 ranking-best = { $table }
+ordered-by = efter { $key }: { $values }
+tie-broken = { $items } står lige; { $key } skiller dem: { $values }
+tie-broken-bare = { $items } står lige; { $key } skiller dem
+tie-kept = { $items } står lige efter alle kriterier og deler pladsen
+order-key = kriterium { $n }
+standings-row = { ordinal-place } { $items }
+standings-shared = { ordinal-place } { $items } (deler pladsen)
+standings = Stilling: { $table }
 apportion = { $seats } pladser fordelt efter vægt (i alt { $total }), hver kvotens hele tal, { $left ->
     [0] ingen pladser tilovers
     [one] den 1 plads tilovers til den største brøkdel

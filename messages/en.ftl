@@ -39,6 +39,13 @@ place = { NUMBER($rank, type: "ordinal") ->
     [few] { $rank }rd
    *[other] { $rank }th
   }
+# The same, for a place given as $place.
+ordinal-place = { NUMBER($place, type: "ordinal") ->
+    [one] { $place }st
+    [two] { $place }nd
+    [few] { $place }rd
+   *[other] { $place }th
+  }
 ranking-row = { place } { $item } { $key }
 tied-at-cut = (tied at the cut, included)
 tied-on-remainder = (tied on the remainder for the last place)
@@ -48,6 +55,14 @@ ranking-top = Standings: { $table }. The first { $places } places, ties at the c
   }
 ranking-first-out = { $item } is { place } with { $key }, below the cut
 ranking-best = { $table }
+ordered-by = by { $key }: { $values }
+tie-broken = { $items } are level; { $key } separates them: { $values }
+tie-broken-bare = { $items } are level; { $key } separates them
+tie-kept = { $items } are level on every tie-break and share the place
+order-key = criterion { $n }
+standings-row = { ordinal-place } { $items }
+standings-shared = { ordinal-place } { $items } (sharing the place)
+standings = Standings: { $table }
 apportion = { $seats } places shared by weight (total { $total }), each its quota's whole number, { $left ->
     [0] none left over
     [one] the 1 place left over to the largest remainder
