@@ -28,6 +28,10 @@ pub struct Report {
     pub rulebook: String,
     pub rulebook_title: String,
     pub lang: &'static str,
+    /// The language the rulebook is printed in: that of the quoted clause texts and headings
+    /// (glosses are English). Not in the JSON format.
+    #[serde(skip)]
+    pub rulebook_lang: String,
     pub ruling: String,
     pub question: Option<String>,
     /// `decided`, `undetermined`, `silent` or `error`.
@@ -205,11 +209,18 @@ impl<'a> Explainer<'a> {
             crate::eval::trace::Outcome::Silent(_) => self.w().not_decided.to_string(),
             crate::eval::trace::Outcome::Error(e) => e.clone(),
         };
+        // A definition read for more than a few items (one step per match of a round robin, say)
+        // is left out of the brief explanation: the working above it gives its values.
+        let many = |c: &usize| {
+            let def = nodes[*c].def;
+            !self.p.defs[def as usize].params.is_empty()
+                && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
+        };
         // A sub-result used in several places is explained once, where it first appears.
         let children = n
             .children
             .iter()
-            .filter(|c| !seen.contains(c))
+            .filter(|c| !seen.contains(c) && (full || !many(c)))
             .copied()
             .collect::<Vec<_>>()
             .into_iter()
@@ -346,6 +357,7 @@ impl<'a> Explainer<'a> {
             rulebook: self.p.rulebook.name.clone(),
             rulebook_title: self.p.rulebook.title.clone(),
             lang: self.lang.code(),
+            rulebook_lang: self.p.rulebook.language.clone(),
             ruling: info.name.clone(),
             question: info.doc.as_deref().map(|d| self.gloss(d)),
             status,
