@@ -99,5 +99,15 @@ fn main() {
             let c = book(&defs.join("\n"));
             let _ = conditions::diagnostic::render(&c.diagnostics, &c.sources, true);
         });
+        let sizes = [2_500, 5_000, 10_000, 20_000];
+        let books: Vec<Checked> = sizes
+            .iter()
+            .map(|&n| book(&(0..n).map(|i| format!("ruling r{i}: int = true")).collect::<Vec<_>>().join("\n")))
+            .collect();
+        series("n type errors, JSON (checking not timed)", &sizes, |n| {
+            let c = &books[sizes.iter().position(|&s| s == n).unwrap()];
+            let json: Vec<_> = c.diagnostics.iter().map(|d| conditions::diagnostic::to_json(d, &c.sources)).collect();
+            assert!(json.len() >= n);
+        });
     }));
 }
