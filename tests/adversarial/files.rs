@@ -83,3 +83,47 @@ fn dev_zero_as_facts_is_refused_at_the_limit() {
     let e = conditions::loader::read_limited(std::path::Path::new("/dev/zero"), 1 << 20).unwrap_err();
     assert!(e.to_string().contains("larger than the limit"), "{e}");
 }
+
+/// A rulebook folder whose published document and one case file are sparse 1 GB files.
+fn sparse_rulebook(name: &str) -> PathBuf {
+    let d = temp(name);
+    std::fs::write(
+        d.join("rulebook.cond"),
+        "rulebook \"t\" {\n  title \"t\"\n  language \"en\"\n  source \"doc.txt\"\n}\n\nclause \"1\" {\n  text \"One.\"\n  fact n: int \"a number\"\n  ruling r: bool = n < 5\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(d.join("cases")).unwrap();
+    std::fs::File::create(d.join("cases/big.toml")).unwrap().set_len(1 << 30).unwrap();
+    std::fs::File::create(d.join("doc.txt")).unwrap().set_len(1 << 30).unwrap();
+    d
+}
+
+fn cli(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_conditions")).args(args).output().unwrap()
+}
+
+#[test]
+fn a_sparse_1_gb_case_file_is_refused_before_it_is_read() {
+    let d = sparse_rulebook("bigcase");
+    let out = cli(&["test".as_ref(), d.as_os_str()]);
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains("big.toml") && all.contains("larger than the limit"), "{all}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_sparse_1_gb_published_document_is_refused_before_it_is_read() {
+    let d = sparse_rulebook("bigdoc");
+    let out = cli(&["coverage".as_ref(), d.as_os_str()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("doc.txt") && err.contains("larger than the limit"), "{err}");
+    let out = cli(&["coverage".as_ref(), d.as_os_str(), "--source".as_ref(), d.join("doc.txt").as_os_str()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than the limit"));
+    // `check` lints against the same document: an error naming it, not a 1 GB read.
+    let out = cli(&["check".as_ref(), d.as_os_str()]);
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(all.contains("doc.txt") && all.contains("larger than the limit"), "{all}");
+    let _ = std::fs::remove_dir_all(&d);
+}
