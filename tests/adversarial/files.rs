@@ -127,3 +127,66 @@ fn a_sparse_1_gb_published_document_is_refused_before_it_is_read() {
     assert!(all.contains("doc.txt") && all.contains("larger than the limit"), "{all}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A real appender runs while the file is formatted, over and over: every line it
+/// appends is in the file afterwards, exactly once, whether `fmt` refused (the file
+/// changed before the comparison), swapped cleanly, or found text written in the last
+/// moment and kept it after the formatted text.
+#[test]
+fn a_concurrent_appender_loses_no_line_to_fmt() {
+    use std::io::Write;
+    let d = temp("race");
+    let f = d.join("a.cond");
+    let (mut refused, mut swapped, mut kept_late) = (0, 0, 0);
+    for round in 0..200u64 {
+        std::fs::write(&f, "old").unwrap();
+        let go = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let appender = {
+            let (f, go) = (f.clone(), go.clone());
+            std::thread::spawn(move || {
+                go.wait();
+                // Start later each round, so that the appends fall before, across and after the swap.
+                std::thread::sleep(std::time::Duration::from_micros(round * 25));
+                for i in 0..40 {
+                    // As `echo … >> file` does: open, append, close.
+                    let mut w = std::fs::OpenOptions::new().append(true).open(&f).unwrap();
+                    w.write_all(format!("\nline {round}.{i}").as_bytes()).unwrap();
+                    drop(w);
+                    if i % 8 == 0 {
+                        std::thread::yield_now();
+                    }
+                }
+            })
+        };
+        go.wait();
+        let outcome = rewrite(&f, "old", "new");
+        appender.join().unwrap();
+        let text = std::fs::read_to_string(&f).unwrap();
+        match outcome {
+            Err(RewriteError::Changed) => {
+                refused += 1;
+                assert!(text.starts_with("old"), "{text}");
+            }
+            Ok(()) => {
+                swapped += 1;
+                assert!(text.starts_with("new"), "{text}");
+            }
+            Err(RewriteError::Appended) => {
+                kept_late += 1;
+                assert!(text.starts_with("new"), "{text}");
+            }
+            Err(e) => panic!("{e}"),
+        }
+        for i in 0..40 {
+            let line = format!("\nline {round}.{i}");
+            assert_eq!(
+                text.matches(&format!("{line}\n")).count() + usize::from(text.ends_with(&line)),
+                1,
+                "{line:?} in {text:?}"
+            );
+        }
+        assert!(leftovers(&d).is_empty());
+    }
+    // The outcomes seen (all three are allowed; none may lose a line).
+    eprintln!("refused {refused}, swapped {swapped}, kept late writes {kept_late}");
+}
