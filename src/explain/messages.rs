@@ -15,6 +15,14 @@ pub fn source(lang: Lang) -> &'static str {
     }
 }
 
+/// The Fluent source of a language's words on the HTML page (`page-…`).
+pub fn page_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => include_str!("../../messages/page.en.ftl"),
+        Lang::Da => include_str!("../../messages/page.da.ftl"),
+    }
+}
+
 type Bundle = FluentBundle<FluentResource>;
 
 fn bundle(lang: Lang) -> &'static Bundle {
@@ -31,6 +39,8 @@ fn bundle(lang: Lang) -> &'static Bundle {
         // The files are checked by a test; a broken entry is left out rather than stopping a ruling.
         let res = FluentResource::try_new(source(lang).to_string()).unwrap_or_else(|(res, _)| res);
         let _ = b.add_resource(res);
+        let page = FluentResource::try_new(page_source(lang).to_string()).unwrap_or_else(|(res, _)| res);
+        let _ = b.add_resource(page);
         b
     })
 }
@@ -81,6 +91,7 @@ mod tests {
     #[test]
     fn every_language_has_every_message() {
         assert_eq!(ids(source(Lang::En)), ids(source(Lang::Da)));
+        assert_eq!(ids(page_source(Lang::En)), ids(page_source(Lang::Da)));
     }
 
     #[test]

@@ -28,6 +28,10 @@ pub struct Report {
     pub rulebook: String,
     pub rulebook_title: String,
     pub lang: &'static str,
+    /// The language the rulebook is printed in: that of the quoted clause texts and headings
+    /// (glosses are English). Not in the JSON format.
+    #[serde(skip)]
+    pub rulebook_lang: String,
     pub ruling: String,
     pub question: Option<String>,
     /// `decided`, `undetermined`, `silent` or `error`.
@@ -346,6 +350,7 @@ impl<'a> Explainer<'a> {
             rulebook: self.p.rulebook.name.clone(),
             rulebook_title: self.p.rulebook.title.clone(),
             lang: self.lang.code(),
+            rulebook_lang: self.p.rulebook.language.clone(),
             ruling: info.name.clone(),
             question: info.doc.as_deref().map(|d| self.gloss(d)),
             status,
