@@ -206,7 +206,8 @@ fn render(b: &Rulebook, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: 
         Vec::new()
     };
     let session = Session::new(p, r.def(), facts.inputs().clone(), tree.clone(), lang);
-    let explanation = body_of(&outcome.explain(lang, Format::Html));
+    let page_opts = crate::api::Page { id_prefix: "x-".into(), ..Default::default() };
+    let explanation = crate::api::html_fragment(std::slice::from_ref(&outcome), lang, &page_opts);
     let status = match outcome.status() {
         Status::Decided => "decided",
         Status::Undetermined => "undetermined",
@@ -259,13 +260,6 @@ fn render(b: &Rulebook, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: 
 fn short_answer(o: &crate::api::Outcome, lang: Lang) -> String {
     let j = serde_json::from_str::<J>(&o.explain(lang, Format::Json)).unwrap_or_default();
     j["answer"].as_str().unwrap_or("").to_string()
-}
-
-/// The inside of the `<body>` of a page made by the explanation renderer.
-fn body_of(doc: &str) -> String {
-    let start = doc.find("<body").and_then(|i| doc[i..].find('>').map(|j| i + j + 1)).unwrap_or(0);
-    let end = doc.rfind("</body>").unwrap_or(doc.len());
-    doc[start..end.max(start)].to_string()
 }
 
 fn widget_for_hole(ctx: &Ctx, p: &Program, s: &Session, h: &needed::Hole, form: &Form) -> Markup {

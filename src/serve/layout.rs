@@ -171,8 +171,14 @@ pub fn error_page(status: StatusCode, lang: Lang, title: &str, message: &str) ->
 /// The stylesheet: readable at 360 px, nothing wider than the screen.
 pub const STYLE: &str = include_str!("style.css");
 
+/// The whole stylesheet: the pages', then the explanation's (`api::HTML_STYLE`).
+pub fn stylesheet() -> String {
+    format!("{STYLE}\n{}", crate::api::HTML_STYLE)
+}
+
 pub async fn style() -> Response {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "max-age=300")], STYLE).into_response()
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "max-age=300")], stylesheet())
+        .into_response()
 }
 
 /// Text with `code` spans, escaped.

@@ -2,7 +2,7 @@
 //! website: `index.html`, `style.css`, and per language `BOOK/LANG/index.html` and
 //! `BOOK/LANG/clause/SLUG.html`. Ruling pages need the server and are left out.
 
-use super::layout::{Ctx, STYLE, page, slug_in};
+use super::layout::{Ctx, page, slug_in, stylesheet};
 use super::pages::{clause_markup, index_markup, rulebook_markup};
 use super::shelf::State;
 use crate::api::Rulebook;
@@ -21,7 +21,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// Writes the site of the rulebooks into `out`; returns the number of pages written.
 pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     let mut pages = 0;
-    write(&out.join("style.css"), STYLE)?;
+    write(&out.join("style.css"), &stylesheet())?;
     let states: Vec<(String, Arc<State>)> =
         books.iter().map(|b| (b.name().to_string(), Arc::new(State::Ready(b.clone())))).collect();
     let lang0 = books.first().map(|b| b.language()).unwrap_or(Lang::En);
