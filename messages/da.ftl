@@ -38,6 +38,14 @@ ranking-top = Stilling: { $table }. De første { $places } pladser, inklusive de
   }
 ranking-first-out = { $item } er nr. { $rank } med { $key }, under grænsen
 ranking-best = Stilling: { $table }
+ordered-by = efter { $key }: { $values }
+tie-broken = { $items } står lige; { $key } skiller dem: { $values }
+tie-broken-bare = { $items } står lige; { $key } skiller dem
+tie-kept = { $items } står lige efter alle kriterier og deler pladsen
+order-key = kriterium { $n }
+standings-row = { $place }. { $items }
+standings-shared = { $place }. { $items } (deler pladsen)
+standings = Stilling: { $table }
 apportion = { $seats } pladser fordelt efter vægt (i alt { $total }), hver kvotens hele tal, { $left ->
     [0] ingen pladser tilovers
     [one] den 1 plads tilovers til den største brøkdel

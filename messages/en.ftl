@@ -38,6 +38,14 @@ ranking-top = Standings: { $table }. The first { $places } places, ties at the c
   }
 ranking-first-out = { $item } is { $rank }. with { $key }, below the cut
 ranking-best = Standings: { $table }
+ordered-by = by { $key }: { $values }
+tie-broken = { $items } are level; { $key } separates them: { $values }
+tie-broken-bare = { $items } are level; { $key } separates them
+tie-kept = { $items } are level on every tie-break and share the place
+order-key = criterion { $n }
+standings-row = { $place }. { $items }
+standings-shared = { $place }. { $items } (sharing the place)
+standings = Standings: { $table }
 apportion = { $seats } places shared by weight (total { $total }), each its quota's whole number, { $left ->
     [0] none left over
     [one] the 1 place left over to the largest remainder

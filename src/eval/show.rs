@@ -208,6 +208,17 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
                     Lang::En => "none".into(),
                     Lang::Da => "ingen".into(),
                 }
+            } else if let Type::List(inner) = &**elem {
+                // A list of groups (a ranking's tied groups): groups apart, each read as a group.
+                let and = crate::explain::messages::word(lang, "and");
+                let group = |g: &Value| match g {
+                    Value::List(ys) if ys.len() > 1 => {
+                        let shown: Vec<String> = ys.iter().map(|y| value(p, y, inner, lang)).collect();
+                        format!("{} {and} {}", shown[..shown.len() - 1].join(", "), shown[shown.len() - 1])
+                    }
+                    g => value(p, g, elem, lang),
+                };
+                xs.iter().map(group).collect::<Vec<_>>().join("; ")
             } else {
                 xs.iter().map(|x| value(p, x, elem, lang)).collect::<Vec<_>>().join(", ")
             }

@@ -209,11 +209,18 @@ impl<'a> Explainer<'a> {
             crate::eval::trace::Outcome::Silent(_) => self.w().not_decided.to_string(),
             crate::eval::trace::Outcome::Error(e) => e.clone(),
         };
+        // A definition read for more than a few items (one step per match of a round robin, say)
+        // is left out of the brief explanation: the working above it gives its values.
+        let many = |c: &usize| {
+            let def = nodes[*c].def;
+            !self.p.defs[def as usize].params.is_empty()
+                && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
+        };
         // A sub-result used in several places is explained once, where it first appears.
         let children = n
             .children
             .iter()
-            .filter(|c| !seen.contains(c))
+            .filter(|c| !seen.contains(c) && (full || !many(c)))
             .copied()
             .collect::<Vec<_>>()
             .into_iter()

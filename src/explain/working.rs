@@ -9,13 +9,13 @@ use super::messages::{Arg, msg, word};
 use crate::check::types::Type;
 use crate::eval::num::Num;
 use crate::eval::show;
-use crate::eval::trace::{Atom, Work, WorkKind};
+use crate::eval::trace::{Atom, KeyName, Work, WorkKind};
 use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::cmp::Ordering;
 
 /// Lists longer than this are shown by their count only.
-const LIST_MAX: usize = 12;
+pub(crate) const LIST_MAX: usize = 12;
 
 impl Explainer<'_> {
     fn show(&self, v: &Value, ty: &Type) -> String {
@@ -155,6 +155,10 @@ impl Explainer<'_> {
                 self.ranking(*builtin, items, elem, key, places.as_ref(), w)
             }
             WorkKind::Apportion { seats, items, elem } => self.apportion(seats, items, elem, w),
+            WorkKind::Standings { items, elem, keys, among, breaks, groups } => {
+                notes.extend(self.standings(items, elem, keys, among, breaks, groups));
+                None
+            }
             WorkKind::Map(inner) => {
                 notes.extend(self.sentences(inner));
                 None
@@ -290,6 +294,87 @@ impl Explainer<'_> {
             }
             None => self.m("ranking-best", &[("table", Arg::Text(&table))]),
         })
+    }
+
+    /// How a key of an ordering is named in a sentence.
+    fn key_label(&self, k: &KeyName) -> String {
+        match k {
+            KeyName::Def(d) => self.def_label(*d),
+            KeyName::Field(t, i) => match &self.p.types[*t as usize].kind {
+                crate::check::program::TypeKind::Record(fs) => fs.get(*i as usize).map_or_else(String::new, |f| {
+                    f.doc.as_deref().map_or_else(|| f.name.replace('_', " "), |d| self.gloss(d))
+                }),
+                _ => String::new(),
+            },
+            KeyName::Nth(n) => self.m("order-key", &[("n", Arg::Num(*n as i64))]),
+        }
+    }
+
+    /// An ordering in words: each key's values, every tie broken among the tied (which
+    /// criterion separated whom, with the values), and the standings with shared places.
+    fn standings(
+        &self,
+        items: &[Value],
+        elem: &Type,
+        keys: &[(KeyName, Type, Vec<Value>)],
+        among: &[(KeyName, Type)],
+        breaks: &[crate::eval::order::TieBreak],
+        groups: &[Vec<Value>],
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let valued = |xs: &[Value], vals: &[Value], ty: &Type| {
+            let parts: Vec<String> =
+                xs.iter().zip(vals).map(|(x, v)| format!("{} {}", self.show(x, elem), self.show(v, ty))).collect();
+            parts.join(", ")
+        };
+        if items.len() <= LIST_MAX {
+            for (name, ty, vals) in keys {
+                out.push(self.m(
+                    "ordered-by",
+                    &[("key", Arg::Text(&self.key_label(name))), ("values", Arg::Text(&valued(items, vals, ty)))],
+                ));
+            }
+        }
+        for b in breaks {
+            let members = self.list(&b.group.iter().collect::<Vec<_>>(), elem);
+            out.push(match &b.by {
+                Some((k, vals)) => {
+                    let (name, ty) = &among[*k];
+                    let (id, shown) = if b.group.len() <= LIST_MAX {
+                        ("tie-broken", valued(&b.group, vals, ty))
+                    } else {
+                        ("tie-broken-bare", String::new())
+                    };
+                    self.m(
+                        id,
+                        &[
+                            ("items", Arg::Text(&members)),
+                            ("key", Arg::Text(&self.key_label(name))),
+                            ("values", Arg::Text(&shown)),
+                        ],
+                    )
+                }
+                None => self.m("tie-kept", &[("items", Arg::Text(&members))]),
+            });
+        }
+        let mut place = 1;
+        let rows: Vec<String> = groups
+            .iter()
+            .map(|g| {
+                let id = if g.len() > 1 { "standings-shared" } else { "standings-row" };
+                let row = self.m(
+                    id,
+                    &[
+                        ("place", Arg::Num(place)),
+                        ("items", Arg::Text(&self.list(&g.iter().collect::<Vec<_>>(), elem))),
+                    ],
+                );
+                place += g.len() as i64;
+                row
+            })
+            .collect();
+        out.push(self.m("standings", &[("table", Arg::Text(&rows.join(" · ")))]));
+        out
     }
 
     fn apportion(&self, seats: &Value, items: &[(Value, Value)], elem: &Type, w: &Work) -> Option<String> {
