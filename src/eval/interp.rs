@@ -445,6 +445,19 @@ impl<'a> Interp<'a> {
                         return self.atoms_inner(b, frame, value);
                     }
                     Vec::new()
+                } else if !is_and && !value {
+                    // Neither side of an `or` holds: kept whole, since what the rule
+                    // required is one side or the other.
+                    vec![Atom {
+                        left: ir.span,
+                        left_value: Some(Value::Bool(false)),
+                        left_ty: Type::Bool,
+                        op: None,
+                        right: None,
+                        right_value: None,
+                        holds: false,
+                        work: self.work(ir, frame),
+                    }]
                 } else {
                     let mut out = self.atoms_inner(a, frame, value);
                     out.extend(self.atoms_inner(b, frame, value));

@@ -173,6 +173,10 @@ pub enum WorkKind {
     },
     /// `map` over another working (a ranking's names, say): the working of the list mapped.
     Map(Box<Work>),
+    /// `count` of a list without a condition: how many items the list has.
+    Size(Box<Work>),
+    /// A record built field by field: the record type and each given field's working.
+    Record(u32, Vec<(u32, Work)>),
     /// `rank …` / `sort …`: the items with each key's values, the ties broken among the tied,
     /// and the tied groups that result, best first.
     Standings {

@@ -106,6 +106,14 @@ impl Interp<'_> {
                 return self.work_inner(body, frame);
             }
             IrKind::Builtin(b, args, lam) => self.builtin_work(*b, args, lam.as_ref(), frame),
+            IrKind::Record(t, fields) => WorkKind::Record(
+                *t,
+                fields
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, f)| f.as_ref().map(|f| (i as u32, self.work_inner(f, frame))))
+                    .collect(),
+            ),
             IrKind::Order(o) => self.order_work(o, frame),
             _ => WorkKind::Leaf,
         };
@@ -152,6 +160,7 @@ impl Interp<'_> {
             (Min | Max, xs, _) if xs.len() > 1 => {
                 WorkKind::Clamp(b, xs.iter().map(|x| self.work_inner(x, frame)).collect())
             }
+            (Count, [list], None) => WorkKind::Size(Box::new(self.work_inner(list, frame))),
             (Count, _, None) => WorkKind::Leaf,
             (Count | Filter | All | Any, [list, ..], _) => {
                 let xs = self.list_of(list, frame);
