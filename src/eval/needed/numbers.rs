@@ -341,7 +341,7 @@ mod tests {
         );
         let mut t = vec![Num::int(65), Num::ratio(131, 2).unwrap()];
         // 64 | 65 | between | 65.5 | above
-        assert_eq!(nums(&representatives(&mut t, false).unwrap()), ["64", "65", "261/4", "131/2", "133/2"]);
+        assert_eq!(nums(&representatives(&mut t, false).unwrap()), ["64", "65", "65.25", "65.5", "66.5"]);
         let mut t = vec![Num::ratio(5, 2).unwrap()];
         // whole numbers: 2 (below 2.5), 3 (above)
         assert_eq!(nums(&representatives(&mut t, true).unwrap()), ["2", "3"]);
