@@ -109,8 +109,17 @@ fn assert_number_cannot_change(p: &Program, inputs: &Inputs, def: u32, gone: &Ho
         values.extend((1..40).map(|i| Num::ratio(2 * i + 1, 2).unwrap()));
     }
     for v in values {
-        let got = key(&needed::refine(p, &needed::fill(inputs, gone, Value::Num(v)), rule(p, &needed::fill(inputs, gone, Value::Num(v)), def, true)).outcome);
-        assert_eq!(got, *want, "{where_}: left out as unable to change the ruling, but `{}` = {v} changes it", gone.path);
+        let got = key(&needed::refine(
+            p,
+            &needed::fill(inputs, gone, Value::Num(v)),
+            rule(p, &needed::fill(inputs, gone, Value::Num(v)), def, true),
+        )
+        .outcome);
+        assert_eq!(
+            got, *want,
+            "{where_}: left out as unable to change the ruling, but `{}` = {v} changes it",
+            gone.path
+        );
     }
 }
 
@@ -162,7 +171,11 @@ fn removing_one_input_names_only_inputs_that_can_change_the_ruling() {
                     let where_ = format!("{}: `{}` without `{}`", path.display(), exp.ruling, gone.path);
                     let reported = needed::refine(p, &less, rule(p, &less, def, true));
                     let Some(n) = needed::needed(p, &less, def) else {
-                        assert_eq!(key(&reported.outcome), want, "{where_}: the ruling changed without becoming undetermined");
+                        assert_eq!(
+                            key(&reported.outcome),
+                            want,
+                            "{where_}: the ruling changed without becoming undetermined"
+                        );
                         unchanged += 1;
                         continue;
                     };

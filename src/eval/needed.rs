@@ -316,7 +316,12 @@ impl Search<'_> {
         self.tries += 1;
         let r = rule(self.p, inputs, self.def, false);
         let Outcome::Undetermined(needs) = &r.outcome else {
-            self.leaves.push(Leaf { given: given.clone(), key: key(&r.outcome), outcome: Some(r.outcome), waits: Vec::new() });
+            self.leaves.push(Leaf {
+                given: given.clone(),
+                key: key(&r.outcome),
+                outcome: Some(r.outcome),
+                waits: Vec::new(),
+            });
             return;
         };
         let hs = holes(self.p, inputs, needs);
@@ -417,13 +422,13 @@ pub fn refine(p: &Program, inputs: &Inputs, ruling: super::Ruling) -> super::Rul
     refine_with(p, inputs, ruling).0
 }
 
-/// Like [`refine`], also returning, for a settled ruling, the missing inputs it does not
-/// depend on (their facts-file paths or keys).
-pub fn refine_with(p: &Program, inputs: &Inputs, mut ruling: super::Ruling) -> (super::Ruling, Vec<String>) {
-    if !matches!(ruling.outcome, Outcome::Undetermined(_)) {
-        return (ruling, Vec::new());
-    }
-    let Some(n) = needed(p, inputs, ruling.def) else { return (ruling, Vec::new()) };
+/// Like [`refine`], also returning the missing inputs concerned: for a ruling still
+/// undetermined, those it names, in the same order; for a settled one, those it does not
+/// depend on.
+pub fn refine_with(p: &Program, inputs: &Inputs, mut ruling: super::Ruling) -> (super::Ruling, Vec<Hole>) {
+    let Outcome::Undetermined(needs) = &ruling.outcome else { return (ruling, Vec::new()) };
+    let first = holes(p, inputs, needs);
+    let Some(n) = needed(p, inputs, ruling.def) else { return (ruling, first) };
     if let Some(outcome) = n.outcome {
         // The derivation stays that of the inputs given; its head carries the settled answer.
         if let Some(head) = ruling.trace.as_mut().and_then(|t| t.nodes.first_mut()) {
@@ -435,17 +440,13 @@ pub fn refine_with(p: &Program, inputs: &Inputs, mut ruling: super::Ruling) -> (
             };
         }
         ruling.outcome = outcome;
-        return (ruling, n.met.into_iter().map(|h| h.path).collect());
+        return (ruling, n.met);
     }
-    if let Outcome::Undetermined(needs) = &ruling.outcome
-        && !n.holes.is_empty()
-    {
-        // Only those the ruling waits for now; those behind them are asked for later.
-        let first = holes(p, inputs, needs);
-        let now: Vec<Need> = n.holes.iter().filter(|h| first.iter().any(|f| f.path == h.path)).map(hole_need).collect();
-        if !now.is_empty() {
-            ruling.outcome = Outcome::Undetermined(now);
-        }
+    // Only those the ruling waits for now; those behind them are asked for later.
+    let now: Vec<Hole> = n.holes.into_iter().filter(|h| first.iter().any(|f| f.path == h.path)).collect();
+    if now.is_empty() {
+        return (ruling, first);
     }
-    (ruling, Vec::new())
+    ruling.outcome = Outcome::Undetermined(now.iter().map(hole_need).collect());
+    (ruling, now)
 }

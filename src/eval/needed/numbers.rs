@@ -120,9 +120,11 @@ impl Scan<'_> {
             let whole = match &ir.kind {
                 IrKind::Binary(_, a, b) | IrKind::InList(a, b) => holds(a) || holds(b),
                 IrKind::Draw(_, x, _) => holds(x),
-                IrKind::Builtin(B::Distinct | B::Contains | B::Position | B::Draw | B::Choose | B::Apportion, xs, _) => {
-                    xs.iter().any(holds)
-                }
+                IrKind::Builtin(
+                    B::Distinct | B::Contains | B::Position | B::Draw | B::Choose | B::Apportion,
+                    xs,
+                    _,
+                ) => xs.iter().any(holds),
                 _ => false,
             };
             if whole {
