@@ -21,6 +21,8 @@ pub struct RuleArgs {
     /// A record field left out is an error, not a question.
     pub strict: bool,
     pub fail_on: Option<super::FailOn>,
+    /// The HTML page's header (event, date, director).
+    pub page: html::Page,
 }
 
 fn read_facts(spec: &str) -> Result<(String, String), String> {
@@ -101,6 +103,13 @@ fn case_facts(tree: serde_json::Value) -> serde_json::Value {
 
 pub fn run(args: RuleArgs) -> ExitCode {
     let args = RuleArgs { ..args };
+    let header = [("--event", &args.page.event), ("--date", &args.page.date), ("--director", &args.page.director)];
+    if args.format != OutputFormat::Html
+        && let Some((flag, _)) = header.iter().find(|(_, v)| v.is_some())
+    {
+        errln!("error: `{flag}` is shown in the header of the HTML page only\n  help: add `--format html`");
+        return ExitCode::from(2);
+    }
     let book = match load_rulebook(&args.rulebook) {
         Ok(b) => b,
         Err(code) => return code,
@@ -171,9 +180,8 @@ pub fn run(args: RuleArgs) -> ExitCode {
             }
         }
         OutputFormat::Html => {
-            for (r, _) in &reports {
-                out!("{}", html::render(r, full));
-            }
+            let plain: Vec<conditions::explain::Report> = reports.iter().map(|(r, _)| r.clone()).collect();
+            out!("{}", html::document(&plain, &html::Page { full_open: full, ..args.page.clone() }))
         }
     }
     if reports.is_empty() && !skipped.is_empty() {

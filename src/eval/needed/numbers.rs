@@ -212,6 +212,10 @@ fn children(ir: &Ir, f: &mut impl FnMut(&Ir)) {
             f(b);
             f(c);
         }
+        IrKind::Order(o) => {
+            f(&o.list);
+            o.keys.iter().chain(o.among.iter().flat_map(|(_, k)| k)).for_each(|k| f(&k.key));
+        }
         IrKind::Builtin(_, xs, lam) => {
             xs.iter().for_each(&mut *f);
             if let Some(l) = lam {
