@@ -55,8 +55,8 @@ fn settled_ruling_is_decided_in_text_json_and_html() {
         "--format",
         "html",
     ]);
-    assert!(html.contains("<body class=\"decided\">"), "the page shows the settled ruling");
-    assert!(html.contains("<strong>4</strong>"), "the page shows the settled answer");
+    assert!(html.contains("class=\"ruling decided\""), "the page shows the settled ruling");
+    assert!(html.contains("<span class=\"label\">Svar</span> <strong>4</strong>"), "the page shows the settled answer");
 }
 
 /// Who is among the four depends on A6's distance: undetermined, naming the field, with how
