@@ -3,6 +3,9 @@
 
 none = ingen
 and = og
+or = eller
+yes = ja
+no = nej
 
 ## Regnestykker med værdierne sat ind
 op-add = +
@@ -29,7 +32,10 @@ none-holds = det gælder ingen af de { $n }
 some-hold = det gælder { $items }
 
 ## Placeringer og fordelinger
-ranking-row = { $rank }. { $item } { $key }
+# En placering som ordenstal: 1., 2., 11.
+place = { $rank }.
+ordinal-place = { $place }.
+ranking-row = { place } { $item } { $key }
 tied-at-cut = (lige ved grænsen, kommer med)
 tied-on-remainder = (lige på brøkdelen om den sidste plads)
 ranking-top = Stilling: { $table }. De første { $places } pladser, inklusive dem der står lige ved grænsen: { $n ->
@@ -37,7 +43,15 @@ ranking-top = Stilling: { $table }. De første { $places } pladser, inklusive de
    *[other] { $n } går videre
   }
 ranking-first-out = { $item } er nr. { $rank } med { $key }, under grænsen
-ranking-best = Stilling: { $table }
+ranking-best = { $table }
+ordered-by = efter { $key }: { $values }
+tie-broken = { $items } står lige; { $key } skiller dem: { $values }
+tie-broken-bare = { $items } står lige; { $key } skiller dem
+tie-kept = { $items } står lige efter alle kriterier og deler pladsen
+order-key = kriterium { $n }
+standings-row = { ordinal-place } { $items }
+standings-shared = { ordinal-place } { $items } (deler pladsen)
+standings = Stilling: { $table }
 apportion = { $seats } pladser fordelt efter vægt (i alt { $total }), hver kvotens hele tal, { $left ->
     [0] ingen pladser tilovers
     [one] den 1 plads tilovers til den største brøkdel
@@ -88,3 +102,29 @@ clauses = Citerede bestemmelser
 gloss = Engelsk oversættelse
 error = Bestemmelserne kan ikke afgøre dette
 does-not-apply = { $clause } finder ikke anvendelse: { $reason }
+waits-for = { $clause } kan endnu ikke anvendes: det kræver { $reason }
+requires = den gælder kun, når { $what }
+here = (her: { $value })
+number-of = antallet af { $what }
+
+## Hvad en regel krævede, sagt positivt
+rel-lt = { $left } er mindre end { $right }
+rel-le = { $left } er højst { $right }
+rel-gt = { $left } er mere end { $right }
+rel-ge = { $left } er mindst { $right }
+rel-eq = { $left } er { $right }
+rel-ne = { $left } ikke er { $right }
+rel-range = { $left } er fra { $lo } til { $hi }
+rel-not-range = { $left } ikke er fra { $lo } til { $hi }
+rel-range-open = { $left } er fra { $lo } og før { $hi }
+rel-not-range-open = { $left } er før { $lo } eller fra { $hi }
+rel-range-from = { $left } er { $lo } eller mere
+rel-not-range-from = { $left } er under { $lo }
+rel-range-to = { $left } er { $hi } eller mindre
+rel-not-range-to = { $left } er over { $hi }
+rel-range-below = { $left } er under { $hi }
+rel-not-range-below = { $left } er { $hi } eller mere
+rel-among = { $left } er en af { $list }
+rel-not-among = { $left } ikke er nogen af { $list }
+rel-bool = »{ $left }« er { $want } (her: { $have })
+bare-ne = { $left } er ikke { $right }

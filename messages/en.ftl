@@ -3,6 +3,9 @@
 
 none = none
 and = and
+or = or
+yes = yes
+no = no
 
 ## Arithmetic, with the values put in
 op-add = +
@@ -29,15 +32,37 @@ none-holds = none of the { $n } holds
 some-hold = it holds for { $items }
 
 ## Rankings and apportionments
-ranking-row = { $rank }. { $item } { $key }
+# An ordinal place: 1st, 2nd, 3rd, 4th, 11th, 21st.
+place = { NUMBER($rank, type: "ordinal") ->
+    [one] { $rank }st
+    [two] { $rank }nd
+    [few] { $rank }rd
+   *[other] { $rank }th
+  }
+# The same, for a place given as $place.
+ordinal-place = { NUMBER($place, type: "ordinal") ->
+    [one] { $place }st
+    [two] { $place }nd
+    [few] { $place }rd
+   *[other] { $place }th
+  }
+ranking-row = { place } { $item } { $key }
 tied-at-cut = (tied at the cut, included)
 tied-on-remainder = (tied on the remainder for the last place)
 ranking-top = Standings: { $table }. The first { $places } places, ties at the cut included: { $n ->
     [one] 1 goes through
    *[other] { $n } go through
   }
-ranking-first-out = { $item } is { $rank }. with { $key }, below the cut
-ranking-best = Standings: { $table }
+ranking-first-out = { $item } is { place } with { $key }, below the cut
+ranking-best = { $table }
+ordered-by = by { $key }: { $values }
+tie-broken = { $items } are level; { $key } separates them: { $values }
+tie-broken-bare = { $items } are level; { $key } separates them
+tie-kept = { $items } are level on every tie-break and share the place
+order-key = criterion { $n }
+standings-row = { ordinal-place } { $items }
+standings-shared = { ordinal-place } { $items } (sharing the place)
+standings = Standings: { $table }
 apportion = { $seats } places shared by weight (total { $total }), each its quota's whole number, { $left ->
     [0] none left over
     [one] the 1 place left over to the largest remainder
@@ -88,3 +113,29 @@ clauses = Clauses cited
 gloss = English gloss
 error = The conditions cannot rule on this
 does-not-apply = { $clause } does not apply: { $reason }
+waits-for = { $clause } cannot be applied yet: it needs { $reason }
+requires = it applies only when { $what }
+here = (here: { $value })
+number-of = the number of { $what }
+
+## What a rule required, stated positively
+rel-lt = { $left } is less than { $right }
+rel-le = { $left } is at most { $right }
+rel-gt = { $left } is more than { $right }
+rel-ge = { $left } is at least { $right }
+rel-eq = { $left } is { $right }
+rel-ne = { $left } is not { $right }
+rel-range = { $left } is from { $lo } to { $hi }
+rel-not-range = { $left } is not from { $lo } to { $hi }
+rel-range-open = { $left } is from { $lo } and before { $hi }
+rel-not-range-open = { $left } is before { $lo } or from { $hi }
+rel-range-from = { $left } is { $lo } or more
+rel-not-range-from = { $left } is below { $lo }
+rel-range-to = { $left } is { $hi } or less
+rel-not-range-to = { $left } is above { $hi }
+rel-range-below = { $left } is below { $hi }
+rel-not-range-below = { $left } is { $hi } or more
+rel-among = { $left } is one of { $list }
+rel-not-among = { $left } is none of { $list }
+rel-bool = “{ $left }” is { $want } (here: { $have })
+bare-ne = { $left } is not { $right }

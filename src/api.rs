@@ -24,6 +24,7 @@
 mod error;
 
 pub use crate::eval::show::Lang;
+pub use crate::explain::html::{Page, STYLE as HTML_STYLE};
 pub use error::{Error, ErrorKind, Problem};
 
 use crate::check::Checked;
@@ -425,6 +426,38 @@ impl<'f> Outcome<'f> {
             Format::Json => serde_json::to_string_pretty(&r).unwrap_or_default(),
         }
     }
+}
+
+/// Any number of rulings as one self-contained HTML5 page for a player, in `lang`: a
+/// header from `page` (event, date, director), a contents list when there are two or
+/// more, then for each ruling the answer, the working, the facts used and the clauses
+/// quoted with their glosses, with the full derivation behind a toggle. Every id on the
+/// page is unique and every value escaped; no scripts, no external assets.
+///
+/// ```
+/// use conditions::api::{Lang, Page, Rulebook};
+///
+/// let gnt = Rulebook::bundled("gnt")?;
+/// let facts = gnt.facts(&serde_json::json!({ "player": { "masterpoints": 2150, "life_master": true } }))?;
+/// let flights = gnt.ruling("flights")?.rule(&facts)?;
+/// let page = Page::with_header(Some("District 17 GNT".into()), Some("1 December 2026".into()), None);
+/// let html = conditions::api::html_page(&[flights], Lang::En, &page);
+/// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("District 17 GNT"));
+/// # Ok::<(), conditions::api::Error>(())
+/// ```
+pub fn html_page(outcomes: &[Outcome<'_>], lang: Lang, page: &Page) -> String {
+    crate::explain::html::document(&reports(outcomes, lang, page.full_open), page)
+}
+
+/// As [`html_page`], but a fragment (`<div class="conditions">…</div>`) to put inside the
+/// embedder's own page; style it with [`HTML_STYLE`], and give each fragment on one page
+/// its own [`Page::id_prefix`].
+pub fn html_fragment(outcomes: &[Outcome<'_>], lang: Lang, page: &Page) -> String {
+    crate::explain::html::fragment(&reports(outcomes, lang, page.full_open), page)
+}
+
+fn reports(outcomes: &[Outcome<'_>], lang: Lang, full: bool) -> Vec<Report> {
+    outcomes.iter().map(|o| o.report(lang, full)).collect()
 }
 
 /// A decided answer: shown to a person with [`fmt::Display`] (in the rulebook's

@@ -10,6 +10,7 @@
 //! ruling = "qualifiers"
 //! value = ["T1", "T2", …]            # or: answer = "…", undetermined = ["name"], silent = ["clause"], error = "…"
 //! cites = ["Stage 1 I"]
+//! steps_under = 100000               # optional: the ruling takes fewer evaluation steps
 //! ```
 
 use crate::check::Checked;
@@ -58,6 +59,9 @@ pub struct Expectation {
     /// apply included).
     #[serde(default)]
     pub cites_full: Vec<String>,
+    /// The ruling (without its explanation) must take fewer evaluation steps than this.
+    #[serde(default)]
+    pub steps_under: Option<u64>,
 }
 
 /// One failed expectation, or a case that could not run.
@@ -242,6 +246,12 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
                     let got: Vec<&str> = full.clauses.iter().map(|x| x.citation.as_str()).collect();
                     problems.push(format!("expected `{c}` in the full derivation, got: {}", got.join("; ")));
                 }
+            }
+        }
+        if let Some(limit) = exp.steps_under {
+            let steps = eval::rule(p, &inputs, def, false).steps;
+            if steps >= limit {
+                problems.push(format!("expected fewer than {limit} evaluation steps, took {steps}"));
             }
         }
         if problems.is_empty() {

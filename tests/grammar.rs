@@ -225,13 +225,16 @@ fn coverage(g: &Grammar, text: &str) -> Vec<Vec<bool>> {
     out
 }
 
+/// The `.cond` files of the bundled rulebooks and of the test rulebooks.
 fn bundled_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions");
     let mut out = Vec::new();
-    for book in std::fs::read_dir(&root).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()) {
-        for f in std::fs::read_dir(&book).unwrap().filter_map(|e| e.ok()).map(|e| e.path()) {
-            if f.extension().is_some_and(|x| x == "cond") {
-                out.push(f);
+    for root in ["conditions", "tests/rulebooks"] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
+        for book in std::fs::read_dir(&root).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()) {
+            for f in std::fs::read_dir(&book).unwrap().filter_map(|e| e.ok()).map(|e| e.path()) {
+                if f.extension().is_some_and(|x| x == "cond") {
+                    out.push(f);
+                }
             }
         }
     }

@@ -7,6 +7,10 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 
 const KEYWORDS: &[&str] = &[
+    "by",
+    "among",
+    "ascending",
+    "descending",
     "and",
     "or",
     "not",
@@ -132,9 +136,28 @@ fn expr() -> impl Strategy<Value = Expr> {
                 Box::new(e)
             )),
             (ident(), inner.clone(), inner.clone()).prop_map(|(n, v, b)| ExprKind::Let(n, Box::new(v), Box::new(b))),
+            (
+                any::<bool>(),
+                ident(),
+                inner.clone(),
+                prop::collection::vec(order_key(inner.clone()), 1..3),
+                prop::option::of((ident(), prop::collection::vec(order_key(inner.clone()), 1..3))),
+            )
+                .prop_map(|(sort, item, list, keys, among)| ExprKind::Order(Box::new(Order {
+                    kind: if sort { OrderKind::Sort } else { OrderKind::Rank },
+                    item,
+                    list,
+                    keys,
+                    among,
+                }))),
         ]
         .prop_map(|kind| Expr { kind, span: sp() })
     })
+}
+
+fn order_key(inner: impl Strategy<Value = Expr> + Clone) -> impl Strategy<Value = OrderKey> {
+    let direction = prop_oneof![Just(None), Just(Some(Direction::Ascending)), Just(Some(Direction::Descending))];
+    (inner, direction).prop_map(|(key, direction)| OrderKey { key, direction })
 }
 
 fn type_expr() -> impl Strategy<Value = TypeExpr> {

@@ -349,6 +349,17 @@ impl Walker<'_> {
                 self.expr(v);
                 self.scoped(id, body);
             }
+            ExprKind::Order(o) => {
+                self.expr(&o.list);
+                let depth = self.scope.len();
+                self.bind(&o.item);
+                o.keys.iter().for_each(|k| self.expr(&k.key));
+                if let Some((group, keys)) = &o.among {
+                    self.bind(group);
+                    keys.iter().for_each(|k| self.expr(&k.key));
+                }
+                self.scope.truncate(depth);
+            }
         }
     }
 }

@@ -54,6 +54,8 @@ fn usage(b: Builtin) -> &'static str {
         Builtin::Concat => "concat(list, list, …)",
         Builtin::At => "at(list, n): the n-th item, counting from 1",
         Builtin::Position => "position(list, value): where the value stands, counting from 1",
+        Builtin::Place => "place(ranking, value): 1 + the number ranked ahead of the value in a `rank …`",
+        Builtin::Quotient => "quotient(a, b, if_zero: value): a / b, or the value when b is 0",
     }
 }
 
@@ -284,6 +286,38 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             let (list, elem) = list_arg(l, a.positional[0]);
             let x = l.lower_as(a.positional[1], &elem, "the value");
             mk(IrKind::Builtin(b, vec![list, x], None), Type::Int)
+        }
+        Builtin::Place => {
+            if a.positional.len() != 2 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected a ranking and a value");
+            }
+            let (ranking, group) = list_arg(l, a.positional[0]);
+            let elem = match group {
+                Type::List(t) => *t,
+                Type::Error => Type::Error,
+                _ => return bad(l, b, a.positional[0].span, "the first argument is a ranking (`rank … by …`)"),
+            };
+            let x = l.lower_as(a.positional[1], &elem, "the value");
+            mk(IrKind::Builtin(b, vec![ranking, x], None), Type::Int)
+        }
+        Builtin::Quotient => {
+            let [(name, value)] = a.named.as_slice() else {
+                return bad(l, b, span, "expected two numbers and `if_zero: value`");
+            };
+            if a.positional.len() != 2 || a.lambda.is_some() || name.name != "if_zero" {
+                return bad(l, b, span, "expected two numbers and `if_zero: value`");
+            }
+            let x = l.lower(a.positional[0]);
+            let y = l.lower(a.positional[1]);
+            let ty = match (&x.ty, &y.ty) {
+                (Type::Error, _) | (_, Type::Error) => Type::Error,
+                (p, q) if p.is_numeric() && q.is_numeric() => {
+                    Type::Quantity(p.unit().unwrap_or_default().div(&q.unit().unwrap_or_default()))
+                }
+                _ => return bad(l, b, span, "both parts of a quotient are numbers"),
+            };
+            let z = l.lower_as(value, &ty, "the value when the divisor is 0");
+            mk(IrKind::Builtin(b, vec![x, y, z], None), ty)
         }
         Builtin::Concat => {
             if a.positional.is_empty() || a.lambda.is_some() || !a.named.is_empty() {

@@ -291,6 +291,7 @@ impl<'p> Lowerer<'p> {
                 };
                 Ir { kind: IrKind::If(Box::new(ci), Box::new(ti), Box::new(fi)), ty, span }
             }
+            ExprKind::Order(o) => self.order(o, span),
             ExprKind::Let(name, v, body) => {
                 let vi = self.lower(v);
                 let slot = self.bind(&name.name, vi.ty.clone());
@@ -484,8 +485,14 @@ impl<'p> Lowerer<'p> {
             }
             Lt | Le | Gt | Ge => {
                 // Enums are ordered as declared: `rank >= Regional` reads "Regional or higher".
-                let ordered = |t: &Type| t.is_numeric() || matches!(t, Type::Date | Type::Error | Type::Enum(_));
-                if !ordered(&lt) || !ordered(&rt) || !(lt.fits(&rt) || rt.fits(&lt)) {
+                // Lists compare item by item (lexicographically): `[vp, imps] > [vp2, imps2]`.
+                fn comparable(t: &Type) -> bool {
+                    match t {
+                        Type::List(e) => comparable(e),
+                        t => t.is_numeric() || matches!(t, Type::Date | Type::Error | Type::Enum(_)),
+                    }
+                }
+                if !comparable(&lt) || !comparable(&rt) || !(lt.fits(&rt) || rt.fits(&lt)) {
                     self.mismatch(op, &lt, &rt, l, r);
                 }
                 Type::Bool
@@ -594,7 +601,7 @@ impl<'p> Lowerer<'p> {
                     .help(did_you_mean(&func.name, candidates.iter().copied()).unwrap_or_else(|| {
                         "functions are definitions with parameters and the builtins (count, sum, all, any, filter, \
                          map, most, least, top, min, max, ceil, floor, round, abs, age, apportion, draw, choose, distinct, first, only, concat, at, position, \
-                         contains)"
+                         contains, place, quotient)"
                             .into()
                     })),
                 );
@@ -603,12 +610,68 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    fn order(&mut self, o: &ast::Order, span: Span) -> Ir {
+        let list = self.lower(&o.list);
+        let elem = match &list.ty {
+            Type::List(t) => (**t).clone(),
+            Type::Error => Type::Error,
+            other => {
+                let d = self.describe(other);
+                self.diags.push(
+                    Diagnostic::error("conditions::type_mismatch", format!("expected a list to order, found `{d}`"))
+                        .at(o.list.span, format!("this is `{d}`"))
+                        .help("write `rank t in teams by …` over a list"),
+                );
+                Type::Error
+            }
+        };
+        let item = self.bind(&o.item.name, elem.clone());
+        let keys = self.keys(&o.keys);
+        let among = o.among.as_ref().map(|(group, ks)| {
+            let slot = self.bind(&group.name, Type::List(Box::new(elem.clone())));
+            let keys = self.keys(ks);
+            self.unbind();
+            (slot, keys)
+        });
+        self.unbind();
+        let rank = o.kind == ast::OrderKind::Rank;
+        let list_ty = Type::List(Box::new(elem));
+        let ty = if rank { Type::List(Box::new(list_ty)) } else { list_ty };
+        Ir { kind: IrKind::Order(Box::new(OrderIr { rank, list, item, keys, among })), ty, span }
+    }
+
+    fn keys(&mut self, keys: &[ast::OrderKey]) -> Vec<KeyIr> {
+        keys.iter()
+            .map(|k| {
+                let key = self.lower(&k.key);
+                if !ordered(&key.ty) {
+                    let d = self.describe(&key.ty);
+                    self.diags.push(
+                        Diagnostic::error("conditions::type_mismatch", format!("cannot order by `{d}`"))
+                            .at(k.key.span, format!("this is `{d}`"))
+                            .help("order by numbers, dates, enums, texts or lists of them"),
+                    );
+                }
+                KeyIr { key, descending: k.descending() }
+            })
+            .collect()
+    }
+
     /// Lowers a lambda argument `x => body` over list elements of type `elem`.
     pub fn lambda(&mut self, name: &ast::Ident, body: &Expr, elem: Type) -> Lambda {
         let slot = self.bind(&name.name, elem);
         let b = self.lower(body);
         self.unbind();
         Lambda { slot, body: Box::new(b) }
+    }
+}
+
+/// Whether values of a type are ordered: numbers, dates, enums (as declared), texts, truth
+/// values, and lists of them (compared item by item, the first difference deciding).
+pub fn ordered(t: &Type) -> bool {
+    match t {
+        Type::List(e) => ordered(e),
+        t => t.is_numeric() || matches!(t, Type::Date | Type::Error | Type::Enum(_) | Type::Text | Type::Bool),
     }
 }
 

@@ -197,6 +197,10 @@ impl Ir {
                 b.visit(f);
                 c.visit(f);
             }
+            IrKind::Order(o) => {
+                o.list.visit(f);
+                o.keys.iter().chain(o.among.iter().flat_map(|(_, k)| k)).for_each(|k| k.key.visit(f));
+            }
             IrKind::Builtin(_, xs, lam) => {
                 xs.iter().for_each(|a| a.visit(f));
                 if let Some(l) = lam {
@@ -235,6 +239,8 @@ pub enum Builtin {
     Concat,
     At,
     Position,
+    Place,
+    Quotient,
 }
 
 impl Builtin {
@@ -266,6 +272,8 @@ impl Builtin {
             Builtin::Concat => "concat",
             Builtin::At => "at",
             Builtin::Position => "position",
+            Builtin::Place => "place",
+            Builtin::Quotient => "quotient",
         }
     }
     pub const ALL: &'static [Builtin] = &[
@@ -295,6 +303,8 @@ impl Builtin {
         Builtin::Concat,
         Builtin::At,
         Builtin::Position,
+        Builtin::Place,
+        Builtin::Quotient,
     ];
     pub fn from_name(s: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.name() == s)
@@ -333,6 +343,26 @@ pub enum IrKind {
     /// A draw of lot (or a person's choice) among candidates: `draw(home_team, [a, b])`;
     /// with a count, that many of them: `choose(right_holders, players, 2)`.
     Draw(DecisionId, Box<Ir>, Option<Box<Ir>>),
+    /// `sort …` / `rank …`: a list ordered by keys, ties broken among the tied.
+    Order(Box<OrderIr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct OrderIr {
+    /// The tied groups, best first (`rank`), rather than the items in order (`sort`).
+    pub rank: bool,
+    pub list: Ir,
+    /// The slot of the item the keys read.
+    pub item: u32,
+    pub keys: Vec<KeyIr>,
+    /// The slot of the tied group and the keys that break its tie.
+    pub among: Option<(u32, Vec<KeyIr>)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct KeyIr {
+    pub key: Ir,
+    pub descending: bool,
 }
 
 /// What a name at top level refers to.

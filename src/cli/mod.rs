@@ -243,6 +243,15 @@ enum Command {
         /// undetermined, silent or an error (`no-ruling`). For scripts.
         #[arg(long, value_enum, ignore_case = true)]
         fail_on: Option<FailOn>,
+        /// With `--format html`: the event, shown as the page's title (e.g. "District 17 GNT, Stage 1").
+        #[arg(long, conflicts_with = "batch", help_heading = "HTML page header")]
+        event: Option<String>,
+        /// With `--format html`: the date shown in the page's header, as it should be read (e.g. "1 December 2026").
+        #[arg(long, conflicts_with = "batch", help_heading = "HTML page header")]
+        date: Option<String>,
+        /// With `--format html`: the tournament director named in the page's header.
+        #[arg(long, conflicts_with = "batch", help_heading = "HTML page header")]
+        director: Option<String>,
     },
     /// Compare a rulebook with its published document: every line verbatim in a clause,
     /// every clause in the document; executable and informational clauses listed.
@@ -340,22 +349,34 @@ pub fn run() -> ExitCode {
         Command::Check { paths, format, deny, warn, allow, source } => {
             check_cmd::run(check_cmd::CheckArgs { paths, format, deny, warn, allow, source })
         }
-        Command::Rule { rulebook, facts, batch, rulings, format, lang, explain, strict, fail_on } => {
-            match (facts, batch) {
-                (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
-                (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs {
-                    rulebook,
-                    facts,
-                    rulings,
-                    format,
-                    lang,
-                    explain,
-                    strict,
-                    fail_on,
-                }),
-                (None, None) => ExitCode::from(2),
-            }
-        }
+        Command::Rule {
+            rulebook,
+            facts,
+            batch,
+            rulings,
+            format,
+            lang,
+            explain,
+            strict,
+            fail_on,
+            event,
+            date,
+            director,
+        } => match (facts, batch) {
+            (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
+            (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs {
+                rulebook,
+                facts,
+                rulings,
+                format,
+                lang,
+                explain,
+                strict,
+                fail_on,
+                page: conditions::explain::html::Page::with_header(event, date, director),
+            }),
+            (None, None) => ExitCode::from(2),
+        },
         Command::Test { paths, filter, verbose, format, coverage, min_coverage } => {
             test_cmd::run(test_cmd::TestArgs { paths, filter, verbose, format, coverage, min_coverage })
         }

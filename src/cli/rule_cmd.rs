@@ -20,6 +20,8 @@ pub struct RuleArgs {
     /// A record field left out is an error, not a question.
     pub strict: bool,
     pub fail_on: Option<super::FailOn>,
+    /// The HTML page's header (event, date, director).
+    pub page: html::Page,
 }
 
 fn read_facts(spec: &str) -> Result<(String, String), String> {
@@ -100,6 +102,13 @@ fn case_facts(tree: serde_json::Value) -> serde_json::Value {
 
 pub fn run(args: RuleArgs) -> ExitCode {
     let args = RuleArgs { ..args };
+    let header = [("--event", &args.page.event), ("--date", &args.page.date), ("--director", &args.page.director)];
+    if args.format != OutputFormat::Html
+        && let Some((flag, _)) = header.iter().find(|(_, v)| v.is_some())
+    {
+        errln!("error: `{flag}` is shown in the header of the HTML page only\n  help: add `--format html`");
+        return ExitCode::from(2);
+    }
     let book = match load_rulebook(&args.rulebook) {
         Ok(b) => b,
         Err(code) => return code,
@@ -164,9 +173,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
             }
         }
         OutputFormat::Html => {
-            for r in &reports {
-                out!("{}", html::render(r, full));
-            }
+            out!("{}", html::document(&reports, &html::Page { full_open: full, ..args.page.clone() }))
         }
     }
     if reports.is_empty() && !skipped.is_empty() {

@@ -178,6 +178,27 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 .map(|i| Value::int(i as i128 + 1))
                 .ok_or_else(|| error("the value is not in the list", span))
         }
+        Builtin::Place => {
+            let groups = list(me, &args[0], frame)?;
+            let x = me.eval(&args[1], frame)?;
+            let mut ahead = 0usize;
+            for g in groups.iter() {
+                let g = g.as_list().ok_or_else(|| error("not a ranking", span))?;
+                if g.contains(&x) {
+                    return Ok(Value::int(ahead as i128 + 1));
+                }
+                ahead += g.len();
+            }
+            Err(error("the value is not in the ranking", span))
+        }
+        Builtin::Quotient => {
+            let a = num(&me.eval(&args[0], frame)?, span)?;
+            let b = num(&me.eval(&args[1], frame)?, span)?;
+            if b == Num::ZERO {
+                return me.eval(&args[2], frame);
+            }
+            a.div(b).map(Value::Num).ok_or_else(|| error("number too large for exact arithmetic", span))
+        }
         Builtin::Concat => {
             let mut out = Vec::new();
             for a in args {

@@ -14,6 +14,7 @@ use super::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
+use std::collections::HashMap;
 
 /// The facts and decisions of one case, indexed like the program's declarations.
 #[derive(Clone, Debug, Default)]
@@ -86,8 +87,9 @@ pub fn merge(mut a: Vec<Need>, b: Vec<Need>) -> Vec<Need> {
 pub struct Interp<'a> {
     pub p: &'a Program,
     pub inputs: &'a Inputs,
-    /// Results of definitions without parameters, evaluated once per ruling (few: a short list).
-    memo: Vec<(DefId, R, Option<usize>)>,
+    /// Results of definitions, evaluated once per argument list within a ruling, by definition:
+    /// the result and the trace node that explains it.
+    memo: Vec<HashMap<Vec<Value>, (R, Option<usize>)>>,
     /// Frames of finished rules, kept for reuse.
     pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
@@ -115,7 +117,7 @@ impl<'a> Interp<'a> {
         Interp {
             p,
             inputs,
-            memo: Vec::new(),
+            memo: vec![HashMap::new(); p.defs.len()],
             pool: Vec::new(),
             trace: tracing.then(Trace::default),
             stack: Vec::new(),
@@ -163,8 +165,7 @@ impl<'a> Interp<'a> {
 
     /// Evaluates a definition with arguments; the entry point for rulings.
     pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
-        let memoizable = args.is_empty();
-        if memoizable && let Some((_, r, node)) = self.memo.iter().find(|(d, _, _)| *d == def) {
+        if let Some((r, node)) = self.memo.get(def as usize).and_then(|m| m.get(args.as_slice())) {
             let (r, node) = (r.clone(), *node);
             if let (Some(n), true) = (node, self.tracing())
                 && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
@@ -221,8 +222,12 @@ impl<'a> Interp<'a> {
                 };
             }
         }
-        if memoizable && self.quiet == 0 {
-            self.memo.push((def, result.clone(), node));
+        // A result found while explaining quietly has no trace node: it is kept only when
+        // there is no trace to link it into.
+        if (self.quiet == 0 || self.trace.is_none())
+            && let Some(m) = self.memo.get_mut(def as usize)
+        {
+            m.insert(args, (result.clone(), node));
         }
         self.depth -= 1;
         result
@@ -440,6 +445,19 @@ impl<'a> Interp<'a> {
                         return self.atoms_inner(b, frame, value);
                     }
                     Vec::new()
+                } else if !is_and && !value {
+                    // Neither side of an `or` holds: kept whole, since what the rule
+                    // required is one side or the other.
+                    vec![Atom {
+                        left: ir.span,
+                        left_value: Some(Value::Bool(false)),
+                        left_ty: Type::Bool,
+                        op: None,
+                        right: None,
+                        right_value: None,
+                        holds: false,
+                        work: self.work(ir, frame),
+                    }]
                 } else {
                     let mut out = self.atoms_inner(a, frame, value);
                     out.extend(self.atoms_inner(b, frame, value));
@@ -644,6 +662,7 @@ impl<'a> Interp<'a> {
                 self.eval(body, frame)
             }
             IrKind::Builtin(b, args, lam) => builtins::eval(self, *b, args, lam.as_ref(), ir, frame),
+            IrKind::Order(o) => self.order(o, frame),
             IrKind::Draw(lot, cands, count) => {
                 self.note_decision(*lot);
                 let Value::List(cands) = self.eval(cands, frame)? else { return Err(error("not a list", ir.span)) };
@@ -778,6 +797,17 @@ fn show_args(p: &Program, args: &[Value]) -> String {
 
 pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     match (a, b) {
+        // Item by item; the first difference decides, a shorter list that is a start of the
+        // other comes first.
+        (Value::List(xs), Value::List(ys)) => {
+            for (x, y) in xs.iter().zip(ys.iter()) {
+                match compare(x, y)? {
+                    std::cmp::Ordering::Equal => {}
+                    o => return Some(o),
+                }
+            }
+            Some(xs.len().cmp(&ys.len()))
+        }
         (Value::Num(x), Value::Num(y)) => Some(x.cmp(y)),
         (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),

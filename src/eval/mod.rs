@@ -9,6 +9,7 @@ pub mod fast;
 pub mod interp;
 pub mod needed;
 pub mod num;
+pub mod order;
 pub mod show;
 pub mod trace;
 pub mod value;
@@ -37,6 +38,8 @@ pub struct Ruling {
     pub outcome: Outcome,
     /// The derivation, when asked for.
     pub trace: Option<Trace>,
+    /// The evaluation steps the ruling took (explaining it included, when asked for).
+    pub steps: u64,
 }
 
 /// Rules on one definition (a ruling, usually) with the given inputs.
@@ -48,5 +51,5 @@ pub fn rule(program: &Program, inputs: &Inputs, def: DefId, explain: bool) -> Ru
         Err(Halt::Silent(s)) => Outcome::Silent(s),
         Err(Halt::Error(e)) => Outcome::Error(e),
     };
-    Ruling { def, outcome, trace: interp.trace }
+    Ruling { def, outcome, steps: interp.steps, trace: interp.trace }
 }

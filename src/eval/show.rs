@@ -58,7 +58,8 @@ fn variant_name(p: &Program, t: u32, i: u32, lang: Lang) -> String {
 }
 
 fn group(int_part: &str, sep: char) -> String {
-    let (sign, digits) = int_part.strip_prefix('-').map_or(("", int_part), |d| ("-", d));
+    // A person reads the minus sign (−), not the hyphen.
+    let (sign, digits) = int_part.strip_prefix('-').map_or(("", int_part), |d| ("−", d));
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -91,19 +92,26 @@ pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
     if n.is_terminating() {
         decimal(n, None)
     } else {
-        format!("{}/{} (≈ {})", n.numer(), n.denom(), decimal(n, Some(2)))
+        format!("{}/{} (≈ {})", group(&n.numer().to_string(), thousands), n.denom(), decimal(n, Some(2)))
+    }
+}
+
+/// An amount of money in the language's style.
+/// A rate (`cents`) always shows its øre or cents: "DKK 2.00 per km".
+fn money(c: &str, n: Num, lang: Lang, cents: bool) -> String {
+    let places = if cents || !n.is_integer() { 2 } else { 0 };
+    match (c, lang) {
+        ("USD", _) => format!("${}", number(n, lang, 2)),
+        ("DKK", Lang::Da) => format!("{} kr.", number(n, lang, places)),
+        ("DKK", Lang::En) => format!("DKK {}", number(n, lang, places)),
+        (c, _) => format!("{} {c}", number(n, lang, 2)),
     }
 }
 
 fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
     let one = n == Num::ONE;
     if let Some(c) = u.currency() {
-        return match (c, lang) {
-            ("USD", _) => format!("${}", number(n, lang, 2)),
-            ("DKK", Lang::Da) => format!("{} kr.", number(n, lang, if n.is_integer() { 0 } else { 2 })),
-            ("DKK", Lang::En) => format!("DKK {}", number(n, lang, if n.is_integer() { 0 } else { 2 })),
-            (c, _) => format!("{} {c}", number(n, lang, 2)),
-        };
+        return money(c, n, lang, false);
     }
     if u.is_time() {
         let (count, unit_en, unit_da) = if n.is_integer() && n.numer() % 10080 == 0 && n.numer() != 0 {
@@ -142,6 +150,12 @@ fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
         Lang::En => "per",
         Lang::Da => "pr.",
     };
+    // An amount per unit reads as money: "DKK 2.00 per km", "2,00 kr. pr. km".
+    if let ([c], false) = (pos.as_slice(), neg.is_empty())
+        && crate::check::types::is_currency(c)
+    {
+        return format!("{} {per} {}", money(c, n, lang, true), neg.join("·"));
+    }
     let mut s = number(n, lang, if pos.iter().any(|p| crate::check::types::is_currency(p)) { 2 } else { 0 });
     if !pos.is_empty() {
         s = format!("{s} {}", pos.join("·"));
@@ -208,6 +222,17 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
                     Lang::En => "none".into(),
                     Lang::Da => "ingen".into(),
                 }
+            } else if let Type::List(inner) = &**elem {
+                // A list of groups (a ranking's tied groups): groups apart, each read as a group.
+                let and = crate::explain::messages::word(lang, "and");
+                let group = |g: &Value| match g {
+                    Value::List(ys) if ys.len() > 1 => {
+                        let shown: Vec<String> = ys.iter().map(|y| value(p, y, inner, lang)).collect();
+                        format!("{} {and} {}", shown[..shown.len() - 1].join(", "), shown[shown.len() - 1])
+                    }
+                    g => value(p, g, elem, lang),
+                };
+                xs.iter().map(group).collect::<Vec<_>>().join("; ")
             } else {
                 xs.iter().map(|x| value(p, x, elem, lang)).collect::<Vec<_>>().join(", ")
             }
@@ -247,7 +272,8 @@ mod tests {
         assert_eq!(number(n, Lang::Da, 0), "2.150");
         assert_eq!(number(Num::ratio(15, 4).unwrap(), Lang::Da, 0), "3,75");
         assert_eq!(number(Num::ratio(40, 3).unwrap(), Lang::En, 0), "40/3 (≈ 13.33)");
-        assert_eq!(number(Num::int(-1234567), Lang::En, 2), "-1,234,567.00");
+        assert_eq!(number(Num::int(-1234567), Lang::En, 2), "−1,234,567.00");
+        assert_eq!(number(Num::ratio(-40, 3).unwrap(), Lang::En, 0), "−40/3 (≈ −13.33)");
     }
 }
 

@@ -173,4 +173,31 @@ pub enum WorkKind {
     },
     /// `map` over another working (a ranking's names, say): the working of the list mapped.
     Map(Box<Work>),
+    /// `count` of a list without a condition: how many items the list has.
+    Size(Box<Work>),
+    /// A record built field by field: the record type and each given field's working.
+    Record(u32, Vec<(u32, Work)>),
+    /// `rank …` / `sort …`: the items with each key's values, the ties broken among the tied,
+    /// and the tied groups that result, best first.
+    Standings {
+        items: Vec<Value>,
+        elem: Type,
+        /// Each key: how it is named, its type, and its value for each item.
+        keys: Vec<(KeyName, Type, Vec<Value>)>,
+        /// The tie-break keys: how each is named and its type.
+        among: Vec<(KeyName, Type)>,
+        breaks: Vec<super::order::TieBreak>,
+        groups: Vec<Vec<Value>>,
+    },
+}
+
+/// How a key of an ordering is named in words.
+#[derive(Clone, Debug)]
+pub enum KeyName {
+    /// A definition: by its `says` phrase or description.
+    Def(DefId),
+    /// A field of a record: by the field's description.
+    Field(u32, u32),
+    /// Anything else: by its number among the keys, from 1.
+    Nth(usize),
 }

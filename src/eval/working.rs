@@ -5,13 +5,25 @@
 //! Only built when tracing; the evaluation proper never reads it.
 
 use super::interp::{Interp, MAX_STEPS};
-use super::trace::{Work, WorkKind};
+use super::trace::{KeyName, Work, WorkKind};
 use super::value::Value;
-use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
+use crate::check::program::{Builtin, Ir, IrKind, Lambda, OrderIr, RuleId};
 use crate::check::types::Type;
 
 /// Most evaluation steps the working of one value may take.
 const WORK_BUDGET: u64 = 200_000;
+
+/// How a key is named: by the definition it calls, the field it reads, else its number.
+fn key_name(key: &Ir, k: usize) -> KeyName {
+    match &key.kind {
+        IrKind::Call(d, _) => KeyName::Def(*d),
+        IrKind::Field(inner, i) => match &inner.ty {
+            Type::Record(t) => KeyName::Field(*t, *i),
+            _ => KeyName::Nth(k + 1),
+        },
+        _ => KeyName::Nth(k + 1),
+    }
+}
 
 /// The type of a list's items.
 fn elem(ty: &Type) -> Type {
@@ -94,9 +106,44 @@ impl Interp<'_> {
                 return self.work_inner(body, frame);
             }
             IrKind::Builtin(b, args, lam) => self.builtin_work(*b, args, lam.as_ref(), frame),
+            IrKind::Record(t, fields) => WorkKind::Record(
+                *t,
+                fields
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, f)| f.as_ref().map(|f| (i as u32, self.work_inner(f, frame))))
+                    .collect(),
+            ),
+            IrKind::Order(o) => self.order_work(o, frame),
             _ => WorkKind::Leaf,
         };
         Work { value, ty: ir.ty.clone(), span: ir.span, kind }
+    }
+
+    fn order_work(&mut self, o: &OrderIr, frame: &mut Vec<Value>) -> WorkKind {
+        let mut breaks = Vec::new();
+        let Ok((xs, groups)) = self.order_groups(o, frame, Some(&mut breaks)) else { return WorkKind::Leaf };
+        let all: Vec<usize> = (0..xs.len()).collect();
+        let Ok(vals) = self.key_values(o, &o.keys, &xs, &all, frame) else { return WorkKind::Leaf };
+        let keys = o
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(k, key)| {
+                (key_name(&key.key, k), key.key.ty.clone(), vals.iter().map(|row| row[k].clone()).collect())
+            })
+            .collect();
+        let among = o.among.as_ref().map_or_else(Vec::new, |(_, ks)| {
+            ks.iter().enumerate().map(|(k, key)| (key_name(&key.key, k), key.key.ty.clone())).collect()
+        });
+        WorkKind::Standings {
+            items: xs.to_vec(),
+            elem: elem(&o.list.ty),
+            keys,
+            among,
+            breaks,
+            groups: groups.iter().map(|g| g.iter().map(|&i| xs[i].clone()).collect()).collect(),
+        }
     }
 
     fn list_of(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Vec<Value> {
@@ -113,6 +160,7 @@ impl Interp<'_> {
             (Min | Max, xs, _) if xs.len() > 1 => {
                 WorkKind::Clamp(b, xs.iter().map(|x| self.work_inner(x, frame)).collect())
             }
+            (Count, [list], None) => WorkKind::Size(Box::new(self.work_inner(list, frame))),
             (Count, _, None) => WorkKind::Leaf,
             (Count | Filter | All | Any, [list, ..], _) => {
                 let xs = self.list_of(list, frame);

@@ -84,8 +84,9 @@ fn brief_step(out: &mut String, s: &Step, depth: usize, lang: Lang) {
     if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
-                let line = msg(lang, "does-not-apply", &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-                let _ = writeln!(out, "  - ✗ {}", escape(&line));
+                let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+                let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
+                let _ = writeln!(out, "  - {mark} {}", escape(&line));
             }
         }
     }

@@ -15,6 +15,14 @@ pub fn source(lang: Lang) -> &'static str {
     }
 }
 
+/// The Fluent source of a language's words on the HTML page (`page-…`).
+pub fn page_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => include_str!("../../messages/page.en.ftl"),
+        Lang::Da => include_str!("../../messages/page.da.ftl"),
+    }
+}
+
 type Bundle = FluentBundle<FluentResource>;
 
 fn bundle(lang: Lang) -> &'static Bundle {
@@ -28,9 +36,13 @@ fn bundle(lang: Lang) -> &'static Bundle {
         let id: unic_langid::LanguageIdentifier = lang.code().parse().unwrap_or_default();
         let mut b = FluentBundle::new_concurrent(vec![id]);
         b.set_use_isolating(false);
+        // NUMBER() chooses ordinal forms in the files ("7th").
+        let _ = b.add_builtins();
         // The files are checked by a test; a broken entry is left out rather than stopping a ruling.
         let res = FluentResource::try_new(source(lang).to_string()).unwrap_or_else(|(res, _)| res);
         let _ = b.add_resource(res);
+        let page = FluentResource::try_new(page_source(lang).to_string()).unwrap_or_else(|(res, _)| res);
+        let _ = b.add_resource(page);
         b
     })
 }
@@ -81,11 +93,22 @@ mod tests {
     #[test]
     fn every_language_has_every_message() {
         assert_eq!(ids(source(Lang::En)), ids(source(Lang::Da)));
+        assert_eq!(ids(page_source(Lang::En)), ids(page_source(Lang::Da)));
     }
 
     #[test]
     fn plural_and_arguments() {
         assert_eq!(msg(Lang::Da, "test-places", &[("n", Arg::Num(1))]), "1 plads");
         assert_eq!(msg(Lang::Da, "test-places", &[("n", Arg::Num(2))]), "2 pladser");
+    }
+
+    #[test]
+    fn ordinals_from_the_files() {
+        let place = |lang, n| msg(lang, "place", &[("rank", Arg::Num(n))]);
+        assert_eq!(
+            [1, 2, 3, 4, 7, 11, 12, 13, 21, 22].map(|n| place(Lang::En, n)),
+            ["1st", "2nd", "3rd", "4th", "7th", "11th", "12th", "13th", "21st", "22nd"]
+        );
+        assert_eq!(place(Lang::Da, 7), "7.");
     }
 }

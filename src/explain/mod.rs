@@ -28,6 +28,10 @@ pub struct Report {
     pub rulebook: String,
     pub rulebook_title: String,
     pub lang: &'static str,
+    /// The language the rulebook is printed in: that of the quoted clause texts and headings
+    /// (glosses are English). Not in the JSON format.
+    #[serde(skip)]
+    pub rulebook_lang: String,
     pub ruling: String,
     pub question: Option<String>,
     /// `decided`, `undetermined`, `silent` or `error`.
@@ -89,6 +93,9 @@ pub struct Step {
 #[derive(Clone, Debug, Serialize)]
 pub struct WhyNotView {
     pub rule: RuleRef,
+    /// `pattern` (another case), `condition` (its condition did not hold) or `unknown`
+    /// (whether it applies waits for what is still needed; `reason` names it).
+    pub kind: &'static str,
     pub reason: String,
 }
 
@@ -156,6 +163,16 @@ impl<'a> Explainer<'a> {
         }
     }
 
+    /// What a need is, for a player: its description, else its name.
+    fn need_words(&self, n: &Need) -> String {
+        let doc = match n {
+            Need::Fact(f) => self.p.facts[*f as usize].doc.clone(),
+            Need::Decision(d) | Need::Lot { lot: d, .. } => self.p.decisions[*d as usize].doc.clone(),
+            Need::Field { .. } => None,
+        };
+        doc.map(|d| self.gloss(&d)).unwrap_or_else(|| self.need(n).name.replace('_', " "))
+    }
+
     fn decision_need(&self, d: DecisionId, candidates: &[String]) -> NeedView {
         let w = self.w();
         let info = &self.p.decisions[d as usize];
@@ -185,13 +202,21 @@ impl<'a> Explainer<'a> {
                 w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang))
             }
             WhyNot::Condition(atoms) => {
-                let parts: Vec<String> =
-                    atoms.iter().map(|a| self.atom_sentence(a)).filter(|s| !s.is_empty()).collect();
-                if parts.is_empty() { w.condition_false().to_string() } else { parts.join(&format!(" {} ", w.and())) }
+                // What the rule required, and what the facts were.
+                let parts: Vec<String> = atoms
+                    .iter()
+                    .filter_map(|a| a.work.as_ref().and_then(|wk| self.requirement(wk, !a.holds)))
+                    .collect();
+                if parts.is_empty() {
+                    w.condition_false().to_string()
+                } else {
+                    let what = parts.join(&format!(" {} ", w.and()));
+                    messages::msg(self.lang, "requires", &[("what", messages::Arg::Text(&what))])
+                }
             }
             WhyNot::Unknown(needs) => {
-                let names: Vec<String> = needs.iter().map(|n| self.need(n).name).collect();
-                w.unknown(&names.join(", "))
+                let names: Vec<String> = needs.iter().map(|n| self.need_words(n)).collect();
+                names.join(&format!(" {} ", w.and()))
             }
         }
     }
@@ -205,11 +230,18 @@ impl<'a> Explainer<'a> {
             crate::eval::trace::Outcome::Silent(_) => self.w().not_decided.to_string(),
             crate::eval::trace::Outcome::Error(e) => e.clone(),
         };
+        // A definition read for more than a few items (one step per match of a round robin, say)
+        // is left out of the brief explanation: the working above it gives its values.
+        let many = |c: &usize| {
+            let def = nodes[*c].def;
+            !self.p.defs[def as usize].params.is_empty()
+                && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
+        };
         // A sub-result used in several places is explained once, where it first appears.
         let children = n
             .children
             .iter()
-            .filter(|c| !seen.contains(c))
+            .filter(|c| !seen.contains(c) && (full || !many(c)))
             .copied()
             .collect::<Vec<_>>()
             .into_iter()
@@ -234,7 +266,15 @@ impl<'a> Explainer<'a> {
             not_applied: n
                 .not_applied
                 .iter()
-                .map(|(r, why)| WhyNotView { rule: self.rule_ref(*r), reason: self.why_not(n.def, why) })
+                .map(|(r, why)| WhyNotView {
+                    rule: self.rule_ref(*r),
+                    kind: match why {
+                        WhyNot::Pattern { .. } => "pattern",
+                        WhyNot::Condition(_) => "condition",
+                        WhyNot::Unknown(_) => "unknown",
+                    },
+                    reason: self.why_not(n.def, why),
+                })
                 .collect(),
             children,
         }
@@ -346,6 +386,7 @@ impl<'a> Explainer<'a> {
             rulebook: self.p.rulebook.name.clone(),
             rulebook_title: self.p.rulebook.title.clone(),
             lang: self.lang.code(),
+            rulebook_lang: self.p.rulebook.language.clone(),
             ruling: info.name.clone(),
             question: info.doc.as_deref().map(|d| self.gloss(d)),
             status,

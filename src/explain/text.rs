@@ -97,8 +97,9 @@ fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
     if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
-                let line = msg(lang, "does-not-apply", &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-                out.push_str(&wrap(&format!("✗ {line}"), "      ", 100));
+                let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+                let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
+                out.push_str(&wrap(&format!("{mark} {line}"), "      ", 100));
             }
         }
     }

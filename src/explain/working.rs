@@ -9,13 +9,13 @@ use super::messages::{Arg, msg, word};
 use crate::check::types::Type;
 use crate::eval::num::Num;
 use crate::eval::show;
-use crate::eval::trace::{Atom, Work, WorkKind};
+use crate::eval::trace::{Atom, KeyName, Work, WorkKind};
 use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::cmp::Ordering;
 
 /// Lists longer than this are shown by their count only.
-const LIST_MAX: usize = 12;
+pub(crate) const LIST_MAX: usize = 12;
 
 impl Explainer<'_> {
     fn show(&self, v: &Value, ty: &Type) -> String {
@@ -74,6 +74,7 @@ impl Explainer<'_> {
                 let di = &self.p.decisions[*d as usize];
                 Some(di.doc.as_deref().map_or_else(|| di.name.replace('_', " "), |d| self.gloss(d)))
             }
+            WorkKind::Size(inner) => self.label(inner).map(|l| self.m("number-of", &[("what", Arg::Text(&l))])),
             _ => None,
         }
     }
@@ -155,8 +156,31 @@ impl Explainer<'_> {
                 self.ranking(*builtin, items, elem, key, places.as_ref(), w)
             }
             WorkKind::Apportion { seats, items, elem } => self.apportion(seats, items, elem, w),
+            WorkKind::Standings { items, elem, keys, among, breaks, groups } => {
+                notes.extend(self.standings(items, elem, keys, among, breaks, groups));
+                None
+            }
             WorkKind::Map(inner) => {
                 notes.extend(self.sentences(inner));
+                None
+            }
+            WorkKind::Record(t, fields) => {
+                // Each field worked out: "of which gold points: 40 × 1 / 3 = 40/3".
+                let names: Vec<(String, Option<String>)> = match &self.p.types[*t as usize].kind {
+                    crate::check::program::TypeKind::Record(fs) => {
+                        fs.iter().map(|f| (f.name.replace('_', " "), f.doc.as_deref().map(|d| self.gloss(d)))).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for (i, fw) in fields {
+                    let said = self.sentences(fw);
+                    if said.is_empty() {
+                        continue;
+                    }
+                    let name = names.get(*i as usize).map(|(n, d)| d.clone().unwrap_or_else(|| n.clone()));
+                    let name = name.unwrap_or_default();
+                    notes.push(format!("{name}: {}", said.join("; ")));
+                }
                 None
             }
             _ => None,
@@ -292,6 +316,87 @@ impl Explainer<'_> {
         })
     }
 
+    /// How a key of an ordering is named in a sentence.
+    fn key_label(&self, k: &KeyName) -> String {
+        match k {
+            KeyName::Def(d) => self.def_label(*d),
+            KeyName::Field(t, i) => match &self.p.types[*t as usize].kind {
+                crate::check::program::TypeKind::Record(fs) => fs.get(*i as usize).map_or_else(String::new, |f| {
+                    f.doc.as_deref().map_or_else(|| f.name.replace('_', " "), |d| self.gloss(d))
+                }),
+                _ => String::new(),
+            },
+            KeyName::Nth(n) => self.m("order-key", &[("n", Arg::Num(*n as i64))]),
+        }
+    }
+
+    /// An ordering in words: each key's values, every tie broken among the tied (which
+    /// criterion separated whom, with the values), and the standings with shared places.
+    fn standings(
+        &self,
+        items: &[Value],
+        elem: &Type,
+        keys: &[(KeyName, Type, Vec<Value>)],
+        among: &[(KeyName, Type)],
+        breaks: &[crate::eval::order::TieBreak],
+        groups: &[Vec<Value>],
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let valued = |xs: &[Value], vals: &[Value], ty: &Type| {
+            let parts: Vec<String> =
+                xs.iter().zip(vals).map(|(x, v)| format!("{} {}", self.show(x, elem), self.show(v, ty))).collect();
+            parts.join(", ")
+        };
+        if items.len() <= LIST_MAX {
+            for (name, ty, vals) in keys {
+                out.push(self.m(
+                    "ordered-by",
+                    &[("key", Arg::Text(&self.key_label(name))), ("values", Arg::Text(&valued(items, vals, ty)))],
+                ));
+            }
+        }
+        for b in breaks {
+            let members = self.list(&b.group.iter().collect::<Vec<_>>(), elem);
+            out.push(match &b.by {
+                Some((k, vals)) => {
+                    let (name, ty) = &among[*k];
+                    let (id, shown) = if b.group.len() <= LIST_MAX {
+                        ("tie-broken", valued(&b.group, vals, ty))
+                    } else {
+                        ("tie-broken-bare", String::new())
+                    };
+                    self.m(
+                        id,
+                        &[
+                            ("items", Arg::Text(&members)),
+                            ("key", Arg::Text(&self.key_label(name))),
+                            ("values", Arg::Text(&shown)),
+                        ],
+                    )
+                }
+                None => self.m("tie-kept", &[("items", Arg::Text(&members))]),
+            });
+        }
+        let mut place = 1;
+        let rows: Vec<String> = groups
+            .iter()
+            .map(|g| {
+                let id = if g.len() > 1 { "standings-shared" } else { "standings-row" };
+                let row = self.m(
+                    id,
+                    &[
+                        ("place", Arg::Num(place)),
+                        ("items", Arg::Text(&self.list(&g.iter().collect::<Vec<_>>(), elem))),
+                    ],
+                );
+                place += g.len() as i64;
+                row
+            })
+            .collect();
+        out.push(self.m("standings", &[("table", Arg::Text(&rows.join(" · ")))]));
+        out
+    }
+
     fn apportion(&self, seats: &Value, items: &[(Value, Value)], elem: &Type, w: &Work) -> Option<String> {
         let s = seats.as_num()?;
         let weights: Vec<Num> = items.iter().map(|(_, v)| v.as_num()).collect::<Option<_>>()?;
@@ -358,7 +463,11 @@ impl Explainer<'_> {
         };
         let right = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
             Some(l) => format!("{l} ({})", self.val(x)),
-            None => self.expr(x, notes, None),
+            None => {
+                let e = self.expr(x, notes, None);
+                let v = self.val(x);
+                if e == v { v } else { format!("{e} = {v}") }
+            }
         };
         let yes = if holds { "yes" } else { "no" };
         let s = match &w.kind {
@@ -371,10 +480,24 @@ impl Explainer<'_> {
                 parts.join(&format!(" {} ", word(self.lang, "and")))
             }
             WorkKind::Binary(op, a, b) if op.is_comparison() => {
-                let l = named(a, &mut notes);
                 let r = right(b, &mut notes);
-                let id = format!("cmp-{}-{yes}", cmp_name(*op));
-                self.m(&id, &[("subject", Arg::Text(&l)), ("right", Arg::Text(&r))])
+                if self.label(a).is_none() {
+                    // Two bare values: "70 is more than 40".
+                    let l = named(a, &mut notes);
+                    let op = if holds { *op } else { complement(*op) };
+                    let id = if op == BinaryOp::Ne { "bare-ne".to_string() } else { format!("rel-{}", cmp_name(op)) };
+                    self.m(&id, &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))])
+                } else {
+                    let l = named(a, &mut notes);
+                    let equal = (*op == BinaryOp::Eq && holds) || (*op == BinaryOp::Ne && !holds);
+                    let same = equal && r == self.val(a) && self.label(b).is_none();
+                    if same {
+                        l
+                    } else {
+                        let id = format!("cmp-{}-{yes}", cmp_name(*op));
+                        self.m(&id, &[("subject", Arg::Text(&l)), ("right", Arg::Text(&r))])
+                    }
+                }
             }
             WorkKind::InRange { x, lo, hi, inclusive } => {
                 let l = named(x, &mut notes);
@@ -406,6 +529,81 @@ impl Explainer<'_> {
             _ => {
                 let l = self.label(w).unwrap_or_else(|| self.expr(w, &mut notes, None));
                 self.m(&format!("holds-{yes}"), &[("left", Arg::Text(&l))])
+            }
+        };
+        notes.push(s);
+        Some(notes.join("; "))
+    }
+
+    /// What a condition required, with the value found: "the number of … is more than 1
+    /// (here: 1)". `want` is the truth the rule needed.
+    pub(crate) fn requirement(&self, w: &Work, want: bool) -> Option<String> {
+        let mut notes = Vec::new();
+        let subject = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+            Some(l) => l,
+            None => self.expr(x, notes, None),
+        };
+        let right = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+            Some(l) => format!("{l} ({})", self.val(x)),
+            None => {
+                let e = self.expr(x, notes, None);
+                let v = self.val(x);
+                if e == v { v } else { format!("{e} = {v}") }
+            }
+        };
+        let here = |x: &Work| self.m("here", &[("value", Arg::Text(&self.val(x)))]);
+        let s = match &w.kind {
+            WorkKind::Not(x) => return self.requirement(x, !want),
+            WorkKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
+                // "a and b" wanted false is "not a or not b"; "a or b" wanted false is "not a and not b".
+                let joiner = if (*op == BinaryOp::And) == want { "and" } else { "or" };
+                let parts: Vec<String> = [a, b].iter().filter_map(|x| self.requirement(x, want)).collect();
+                return (!parts.is_empty()).then(|| parts.join(&format!(" {} ", word(self.lang, joiner))));
+            }
+            WorkKind::Binary(op, a, b) if op.is_comparison() => {
+                let op = if want { *op } else { complement(*op) };
+                let l = subject(a, &mut notes);
+                let r = right(b, &mut notes);
+                let rel =
+                    self.m(&format!("rel-{}", cmp_name(op)), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
+                if self.label(a).is_some() { format!("{rel} {}", here(a)) } else { rel }
+            }
+            WorkKind::InRange { x, lo, hi, inclusive } => {
+                let l = subject(x, &mut notes);
+                let lo = lo.as_ref().map(|v| self.val(v));
+                let hi = hi.as_ref().map(|v| self.val(v));
+                let (id, a, b) = match (lo, hi) {
+                    (Some(lo), Some(hi)) if *inclusive => ("range", lo, hi),
+                    (Some(lo), Some(hi)) => ("range-open", lo, hi),
+                    (Some(lo), None) => ("range-from", lo, String::new()),
+                    (None, Some(hi)) if *inclusive => ("range-to", String::new(), hi),
+                    (None, Some(hi)) => ("range-below", String::new(), hi),
+                    (None, None) => return None,
+                };
+                let id = if want { format!("rel-{id}") } else { format!("rel-not-{id}") };
+                let rel = self.m(&id, &[("left", Arg::Text(&l)), ("lo", Arg::Text(&a)), ("hi", Arg::Text(&b))]);
+                format!("{rel} {}", here(x))
+            }
+            WorkKind::InList(x, list) => {
+                let l = subject(x, &mut notes);
+                let items = match (&list.value, &list.ty) {
+                    (Some(Value::List(xs)), Type::List(e)) if xs.len() <= LIST_MAX => {
+                        self.list(&xs.iter().collect::<Vec<_>>(), e)
+                    }
+                    _ => right(list, &mut notes),
+                };
+                let id = if want { "rel-among" } else { "rel-not-among" };
+                let rel = self.m(id, &[("left", Arg::Text(&l)), ("list", Arg::Text(&items))]);
+                format!("{rel} {}", here(x))
+            }
+            _ => {
+                let l = self.label(w).unwrap_or_else(|| self.expr(w, &mut notes, None));
+                let yes_no = |b: bool| word(self.lang, if b { "yes" } else { "no" });
+                let have = w.value.as_ref().and_then(Value::as_bool).unwrap_or(!want);
+                self.m(
+                    "rel-bool",
+                    &[("left", Arg::Text(&l)), ("want", Arg::Text(&yes_no(want))), ("have", Arg::Text(&yes_no(have)))],
+                )
             }
         };
         notes.push(s);
@@ -470,6 +668,18 @@ fn round_id(name: &str) -> &'static str {
         "floor" => "rounded-down",
         "round" => "rounded",
         _ => "without-sign",
+    }
+}
+
+/// The comparison that holds exactly when `op` does not.
+fn complement(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Ge,
+        BinaryOp::Le => BinaryOp::Gt,
+        BinaryOp::Gt => BinaryOp::Le,
+        BinaryOp::Ge => BinaryOp::Lt,
+        BinaryOp::Eq => BinaryOp::Ne,
+        _ => BinaryOp::Eq,
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod citations;
 pub mod fact_citations;
 pub mod logic;
+pub mod orders;
 pub mod rules;
 pub mod space;
 pub mod tables;
@@ -40,6 +41,7 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::source_missing", Severity::Error, "lines of the published document in no clause"),
     ("lint::source_stray", Severity::Error, "clause text that is not in the published document"),
     ("lint::fact_cites_own_clause", Severity::Warning, "facts whose description cites a clause of the same rulebook"),
+    ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -63,6 +65,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(citations::numbering(p));
     out.extend(citations::text_references(p));
     out.extend(fact_citations::lint(p));
+    out.extend(orders::lint(p));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
     }

@@ -402,14 +402,64 @@ pub enum ExprKind {
     Literal(Literal),
     Name(Ident),
     Field(Box<Expr>, Ident),
-    Call { func: Ident, args: Vec<Arg> },
+    Call {
+        func: Ident,
+        args: Vec<Arg>,
+    },
     List(Vec<Expr>),
-    Record { ty: Ident, fields: Vec<(Ident, Expr)> },
+    Record {
+        ty: Ident,
+        fields: Vec<(Ident, Expr)>,
+    },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     In(Box<Expr>, Box<Collection>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Let(Ident, Box<Expr>, Box<Expr>),
+    /// `sort t in teams by …` or `rank t in teams by … among tied by …`.
+    Order(Box<Order>),
+}
+
+/// An ordering of a list by keys: `rank t in teams by total_vp(t) descending among tied by
+/// vp_among(t, tied) descending, imp_difference(t) descending`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Order {
+    /// `rank` (the tied groups, best first) or `sort` (the items, in order).
+    pub kind: OrderKind,
+    /// The name each item goes by in the keys.
+    pub item: Ident,
+    pub list: Expr,
+    /// Keys compared in turn; items equal on every key stay tied (in their order in the list).
+    pub keys: Vec<OrderKey>,
+    /// The tie-break among a tied group: the group's name and its keys, which may read it.
+    /// Whenever a key separates the group, each smaller tied group starts again from the
+    /// first key, among itself.
+    pub among: Option<(Ident, Vec<OrderKey>)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderKind {
+    Sort,
+    Rank,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderKey {
+    pub key: Expr,
+    /// `ascending` or `descending` as written (ascending when not written).
+    pub direction: Option<Direction>,
+}
+
+impl OrderKey {
+    pub fn descending(&self) -> bool {
+        self.direction == Some(Direction::Descending)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Ascending,
+    Descending,
 }
 
 #[derive(Clone, Debug, PartialEq)]

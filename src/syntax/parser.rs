@@ -231,11 +231,16 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         | Rule::neg_expr
         | Rule::postfix
         | Rule::let_expr
-        | Rule::if_expr => "an expression",
+        | Rule::if_expr
+        | Rule::order_expr => "an expression",
         Rule::cmp_op => "a comparison",
         Rule::sum_op | Rule::prod_op => "an operator",
         Rule::kw_and | Rule::kw_or => "`and` or `or`",
         Rule::kw_in => "`in`",
+        Rule::kw_by => "`by`",
+        Rule::kw_among => "`among`",
+        Rule::direction | Rule::kw_ascending | Rule::kw_descending => "`ascending` or `descending`",
+        Rule::order_key | Rule::order_keys => "a key to order by",
         Rule::kw_then => "`then`",
         Rule::kw_else => "`else`",
         Rule::kw_when => "`when`",
@@ -688,6 +693,19 @@ impl Builder<'_> {
         false
     }
 
+    fn order_keys(&self, p: P) -> Vec<OrderKey> {
+        p.into_inner()
+            .map(|k| {
+                let mut ki = k.into_inner();
+                let key = self.expr(next(&mut ki));
+                let direction = ki
+                    .next()
+                    .map(|d| if d.as_str() == "descending" { Direction::Descending } else { Direction::Ascending });
+                OrderKey { key, direction }
+            })
+            .collect()
+    }
+
     fn expr_at(&self, p: P, span: Span) -> Expr {
         match p.as_rule() {
             Rule::expr | Rule::not_expr | Rule::neg_expr | Rule::postfix if p.clone().into_inner().count() == 1 => {
@@ -710,6 +728,26 @@ impl Builder<'_> {
                 let t = parts.next().unwrap_or_else(|| unreachable!());
                 let e = parts.next().unwrap_or_else(|| unreachable!());
                 Expr { kind: ExprKind::If(Box::new(c), Box::new(t), Box::new(e)), span }
+            }
+            Rule::order_expr => {
+                let mut it = p.into_inner();
+                let kind = match next(&mut it).as_str() {
+                    "sort" => OrderKind::Sort,
+                    _ => OrderKind::Rank,
+                };
+                let item = self.ident(next(&mut it));
+                it.next(); // `in`
+                let list = self.expr(next(&mut it));
+                it.next(); // `by`
+                let keys = self.order_keys(next(&mut it));
+                let among = it.next().map(|a| {
+                    let mut ai = a.into_inner();
+                    ai.next(); // `among`
+                    let group = self.ident(next(&mut ai));
+                    ai.next(); // `by`
+                    (group, self.order_keys(next(&mut ai)))
+                });
+                Expr { kind: ExprKind::Order(Box::new(Order { kind, item, list, keys, among })), span }
             }
             Rule::or_expr | Rule::and_expr | Rule::sum_expr | Rule::prod_expr => self.binary_chain(p),
             Rule::not_expr => {

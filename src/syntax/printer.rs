@@ -450,7 +450,7 @@ impl Printer<'_> {
                         self.out.push(')');
                     }
                     self.out.push_str(" => ");
-                    self.expr(&row.value, 0);
+                    self.list_item(&row.value);
                     self.out.push_str(",\n");
                 }
                 let _ = write!(self.out, "{pad}}}");
@@ -544,14 +544,14 @@ impl Printer<'_> {
                         self.out.push_str(", ");
                     }
                     match a {
-                        Arg::Positional(x) => self.expr(x, 0),
+                        Arg::Positional(x) => self.list_item(x),
                         Arg::Named(n, x) => {
                             let _ = write!(self.out, "{}: ", n.name);
-                            self.expr(x, 0);
+                            self.list_item(x);
                         }
                         Arg::Lambda(n, x) => {
                             let _ = write!(self.out, "{} => ", n.name);
-                            self.expr(x, 0);
+                            self.list_item(x);
                         }
                     }
                 }
@@ -563,7 +563,7 @@ impl Printer<'_> {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.expr(x, 0);
+                    self.list_item(x);
                 }
                 self.out.push(']');
             }
@@ -574,7 +574,7 @@ impl Printer<'_> {
                         self.out.push_str(", ");
                     }
                     let _ = write!(self.out, "{}: ", n.name);
-                    self.expr(x, 0);
+                    self.list_item(x);
                 }
                 self.out.push_str(" }");
             }
@@ -628,16 +628,60 @@ impl Printer<'_> {
                 self.out.push_str(" in ");
                 self.expr(b, 0);
             }
+            ExprKind::Order(o) => {
+                self.out.push_str(match o.kind {
+                    OrderKind::Sort => "sort ",
+                    OrderKind::Rank => "rank ",
+                });
+                let _ = write!(self.out, "{} in ", o.item.name);
+                self.expr(&o.list, 5);
+                self.out.push_str(" by ");
+                self.order_keys(&o.keys);
+                if let Some((group, keys)) = &o.among {
+                    let _ = write!(self.out, " among {} by ", group.name);
+                    self.order_keys(keys);
+                }
+            }
         }
         if paren {
             self.out.push(')');
         }
     }
+
+    fn order_keys(&mut self, keys: &[OrderKey]) {
+        for (i, k) in keys.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.expr(&k.key, 5);
+            match k.direction {
+                Some(Direction::Ascending) => self.out.push_str(" ascending"),
+                Some(Direction::Descending) => self.out.push_str(" descending"),
+                None => {}
+            }
+        }
+    }
+
+    /// An item of a comma-separated list (arguments, list items, fields): an ordering at its
+    /// end would take the following commas as its keys, so it is parenthesised.
+    fn list_item(&mut self, x: &Expr) {
+        self.expr(x, if ends_in_order(x) { 1 } else { 0 });
+    }
+}
+
+/// Whether an expression ends in an ordering's keys (which run on over commas).
+fn ends_in_order(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Order(_) => true,
+        ExprKind::If(_, _, f) => ends_in_order(f),
+        ExprKind::Let(_, _, b) => ends_in_order(b),
+        _ => false,
+    }
 }
 
 fn expr_precedence(e: &Expr) -> u8 {
     match &e.kind {
-        ExprKind::Let(..) | ExprKind::If(..) => 0,
+        ExprKind::Let(..) | ExprKind::If(..) | ExprKind::Order(_) => 0,
         ExprKind::Binary(op, ..) => op.precedence(),
         ExprKind::Unary(UnaryOp::Not, _) => 3,
         ExprKind::In(..) => 4,

@@ -1,0 +1,176 @@
+//! Ordering a list by keys (`sort …`, `rank …`): keys compared in turn, each ascending or
+//! descending; items equal on every key stay tied, in their order in the list. A tie is then
+//! broken among the tied (`among tied by …`): the tie-break keys are read with the tied group
+//! at hand, the first key that separates the group splits it, and each smaller tied group
+//! starts again from the first tie-break key among itself.
+
+use super::interp::{Halt, Interp, R, compare, error, merge};
+use super::value::Value;
+use crate::check::program::{KeyIr, OrderIr};
+use crate::syntax::ast::Span;
+use std::cmp::Ordering;
+
+/// One tie broken (or kept) among a group, for the explanation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TieBreak {
+    /// The tied items.
+    pub group: Vec<Value>,
+    /// The tie-break key that separated them, with each item's value of it; `None` when no
+    /// key separates them (they stay tied).
+    pub by: Option<(usize, Vec<Value>)>,
+}
+
+impl Interp<'_> {
+    /// Evaluates an ordering: the tied groups, best first (`rank`), or the items in order (`sort`).
+    pub(crate) fn order(&mut self, o: &OrderIr, frame: &mut Vec<Value>) -> R {
+        let (xs, groups) = self.order_groups(o, frame, None)?;
+        let pick = |g: &[usize]| g.iter().map(|&i| xs[i].clone()).collect::<Vec<_>>();
+        Ok(if o.rank {
+            Value::list(groups.iter().map(|g| Value::list(pick(g))).collect())
+        } else {
+            Value::list(groups.iter().flat_map(|g| pick(g)).collect())
+        })
+    }
+
+    /// The list ordered and its tied groups (indices into the list), best first; with
+    /// `breaks`, every tie broken (or kept) among a group is recorded.
+    pub(crate) fn order_groups(
+        &mut self,
+        o: &OrderIr,
+        frame: &mut Vec<Value>,
+        mut breaks: Option<&mut Vec<TieBreak>>,
+    ) -> Result<(std::sync::Arc<[Value]>, Vec<Vec<usize>>), Halt> {
+        let xs = match self.eval(&o.list, frame)? {
+            Value::List(xs) => xs,
+            _ => return Err(error("not a list", o.list.span)),
+        };
+        let all: Vec<usize> = (0..xs.len()).collect();
+        let mut groups = self.split(o, &o.keys, &xs, &all, frame)?;
+        if let Some((slot, keys)) = &o.among {
+            let mut out = Vec::new();
+            for g in groups {
+                if g.len() > 1 {
+                    self.break_tie(o, *slot, keys, &xs, g, frame, &mut out, breaks.as_deref_mut())?;
+                } else {
+                    out.push(g);
+                }
+            }
+            groups = out;
+        }
+        Ok((xs, groups))
+    }
+
+    /// Splits `group` (indices into `xs`) into runs equal on every key, best first.
+    fn split(
+        &mut self,
+        o: &OrderIr,
+        keys: &[KeyIr],
+        xs: &[Value],
+        group: &[usize],
+        frame: &mut Vec<Value>,
+    ) -> Result<Vec<Vec<usize>>, Halt> {
+        let vals = self.key_values(o, keys, xs, group, frame)?;
+        let span = o.list.span;
+        runs(group, &vals, keys, span)
+    }
+
+    /// Every key's value for every item of `group`, collecting what is undetermined.
+    pub(crate) fn key_values(
+        &mut self,
+        o: &OrderIr,
+        keys: &[KeyIr],
+        xs: &[Value],
+        group: &[usize],
+        frame: &mut Vec<Value>,
+    ) -> Result<Vec<Vec<Value>>, Halt> {
+        let mut out = Vec::with_capacity(group.len());
+        let mut needs = Vec::new();
+        for &i in group {
+            frame[o.item as usize] = xs[i].clone();
+            let mut row = Vec::with_capacity(keys.len());
+            for k in keys {
+                match self.eval(&k.key, frame) {
+                    Ok(v) => row.push(v),
+                    Err(Halt::Undetermined(n)) => needs = merge(needs, n),
+                    Err(e) => return Err(e),
+                }
+            }
+            out.push(row);
+        }
+        if needs.is_empty() { Ok(out) } else { Err(Halt::Undetermined(needs)) }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn break_tie(
+        &mut self,
+        o: &OrderIr,
+        slot: u32,
+        keys: &[KeyIr],
+        xs: &[Value],
+        group: Vec<usize>,
+        frame: &mut Vec<Value>,
+        out: &mut Vec<Vec<usize>>,
+        mut breaks: Option<&mut Vec<TieBreak>>,
+    ) -> Result<(), Halt> {
+        let members: Vec<Value> = group.iter().map(|&i| xs[i].clone()).collect();
+        for (k, key) in keys.iter().enumerate() {
+            frame[slot as usize] = Value::list(members.clone());
+            let vals = self.key_values(o, std::slice::from_ref(key), xs, &group, frame)?;
+            let parts = runs(&group, &vals, std::slice::from_ref(key), key.key.span)?;
+            if parts.len() > 1 {
+                if let Some(b) = breaks.as_deref_mut() {
+                    b.push(TieBreak { group: members, by: Some((k, vals.into_iter().flatten().collect())) });
+                }
+                for part in parts {
+                    if part.len() > 1 {
+                        self.break_tie(o, slot, keys, xs, part, frame, out, breaks.as_deref_mut())?;
+                    } else {
+                        out.push(part);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        if let Some(b) = breaks {
+            b.push(TieBreak { group: members, by: None });
+        }
+        out.push(group);
+        Ok(())
+    }
+}
+
+/// Orders `group` by its key values (stably: equal items keep their order) and cuts it into
+/// runs of items equal on every key.
+fn runs(group: &[usize], vals: &[Vec<Value>], keys: &[KeyIr], span: Span) -> Result<Vec<Vec<usize>>, Halt> {
+    let cmp = |a: &[Value], b: &[Value]| -> Option<Ordering> {
+        for ((x, y), k) in a.iter().zip(b).zip(keys) {
+            let o = compare(x, y)?;
+            let o = if k.descending { o.reverse() } else { o };
+            if o != Ordering::Equal {
+                return Some(o);
+            }
+        }
+        Some(Ordering::Equal)
+    };
+    // The keys must all be comparable before sorting.
+    for w in vals.windows(2) {
+        if cmp(&w[0], &w[1]).is_none() {
+            return Err(error("values cannot be compared", span));
+        }
+    }
+    let mut order: Vec<usize> = (0..group.len()).collect();
+    order.sort_by(|&a, &b| cmp(&vals[a], &vals[b]).unwrap_or(Ordering::Equal));
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (n, &i) in order.iter().enumerate() {
+        match n {
+            0 => out.push(vec![group[i]]),
+            _ if cmp(&vals[order[n - 1]], &vals[i]) == Some(Ordering::Equal) => {
+                if let Some(last) = out.last_mut() {
+                    last.push(group[i]);
+                }
+            }
+            _ => out.push(vec![group[i]]),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,48 @@
+//! The full derivation behind the page's toggle: every step with its definition's name,
+//! the rule that decided it, the exceptions and the rules that did not apply.
+
+use super::{Ctx, escape, rich};
+use crate::explain::Step;
+use crate::explain::i18n::words;
+use std::fmt::Write;
+
+fn rule(ctx: &Ctx, label: &str, citation: &Option<String>) -> String {
+    format!("<code>{}</code>{}", escape(label), ctx.cite(citation))
+}
+
+/// One step and its sub-steps, as a nested list item.
+pub(super) fn step(out: &mut String, ctx: &Ctx, s: &Step) {
+    let w = words(ctx.lang);
+    let head = if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) };
+    let by = match (&s.decided_by, s.row) {
+        (Some(r), _) => format!(" — {} {}", w.rule, rule(ctx, &r.label, &r.citation)),
+        (None, Some(row)) => format!(" — {} {}{}", w.row, row + 1, ctx.cite(&s.citation)),
+        _ => String::new(),
+    };
+    let _ = write!(out, "<li><code>{}</code> = <strong>{}</strong>{by}", escape(&head), escape(&s.answer));
+    let mut inner = String::new();
+    for o in &s.overridden {
+        let _ = write!(inner, "<li>{} {}</li>", w.overrides, rule(ctx, &o.label, &o.citation));
+    }
+    for a in &s.also {
+        let _ = write!(inner, "<li>{} {}</li>", w.also, rule(ctx, &a.label, &a.citation));
+    }
+    for b in s.working.iter().chain(&s.because) {
+        let _ = write!(inner, "<li>{}</li>", rich(b));
+    }
+    for n in &s.not_applied {
+        let _ = write!(
+            inner,
+            "<li class=\"no\">✗ {}: {}</li>",
+            rule(ctx, &n.rule.label, &n.rule.citation),
+            rich(&n.reason)
+        );
+    }
+    for c in &s.children {
+        step(&mut inner, ctx, c);
+    }
+    if !inner.is_empty() {
+        let _ = write!(out, "<ul>{inner}</ul>");
+    }
+    out.push_str("</li>\n");
+}
