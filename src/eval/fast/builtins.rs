@@ -194,6 +194,27 @@ impl Run<'_> {
                 let x = self.eval(&args[1])?;
                 xs.iter().position(|y| *y == x).map(|i| Value::int(i as i128 + 1)).ok_or(Stop::Halt)
             }
+            Builtin::Place => {
+                let groups = self.list(&args[0])?;
+                let x = self.eval(&args[1])?;
+                let mut ahead = 0usize;
+                for g in groups.iter() {
+                    let g = g.as_list().ok_or(Stop::Halt)?;
+                    if g.contains(&x) {
+                        return Ok(Value::int(ahead as i128 + 1));
+                    }
+                    ahead += g.len();
+                }
+                Err(Stop::Halt)
+            }
+            Builtin::Quotient => {
+                let a = num(&self.eval(&args[0])?)?;
+                let d = num(&self.eval(&args[1])?)?;
+                if d == Num::ZERO {
+                    return self.eval(&args[2]);
+                }
+                a.div(d).map(Value::Num).ok_or(Stop::Halt)
+            }
             Builtin::Concat => {
                 let mut out = Vec::new();
                 for a in args {

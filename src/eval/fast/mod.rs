@@ -37,6 +37,7 @@
 //! 4. add a case file using it: `tests/agreement.rs` compares both evaluators on it.
 
 mod builtins;
+mod order;
 mod run;
 
 use super::interp::{Inputs, matches_pattern};
@@ -83,6 +84,17 @@ pub(crate) enum Kind {
     Let(u32, Box<Node>, Box<Node>),
     Builtin(Builtin, Box<[Node]>, Option<(u32, Box<Node>)>),
     Draw(DecisionId, Box<Node>, Option<Box<Node>>),
+    Order(Box<OrderNode>),
+}
+
+/// `sort …` / `rank …` compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct OrderNode {
+    pub(crate) rank: bool,
+    pub(crate) list: Node,
+    pub(crate) item: u32,
+    pub(crate) keys: Box<[order::Key]>,
+    pub(crate) among: Option<(u32, Box<[order::Key]>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -149,8 +161,14 @@ pub fn compiled(p: &Program) -> &Compiled {
 /// by the interpreter, which names what it waits for (or why it cannot rule). Never
 /// traced: for explanations use [`super::rule`] with `explain`.
 pub fn rule(p: &Program, inputs: &Inputs, def: DefId, scratch: &mut Scratch) -> Ruling {
-    match decide(p, inputs, def, scratch) {
-        Some(v) => Ruling { def, outcome: Outcome::Decided(v), trace: None },
+    let decided = (inputs.facts.len() == p.facts.len() && inputs.decisions.len() == p.decisions.len())
+        .then(|| {
+            let mut run = run::Run::new(compiled(p), inputs, scratch);
+            run.ruling(def).ok().map(|v| (v, run.steps()))
+        })
+        .flatten();
+    match decided {
+        Some((v, steps)) => Ruling { def, outcome: Outcome::Decided(v), trace: None, steps },
         None => super::rule(p, inputs, def, false),
     }
 }
@@ -306,6 +324,18 @@ impl Lower<'_> {
                 Kind::Builtin(*b, self.nodes(args), lam.as_ref().map(|l| (l.slot, self.boxed(&l.body))))
             }
             IrKind::Draw(d, cands, n) => Kind::Draw(*d, self.boxed(cands), n.as_ref().map(|n| self.boxed(n))),
+            IrKind::Order(o) => {
+                let keys = |ks: &[KeyIr]| -> Box<[order::Key]> {
+                    ks.iter().map(|k| order::Key { key: self.node(&k.key), descending: k.descending }).collect()
+                };
+                Kind::Order(Box::new(OrderNode {
+                    rank: o.rank,
+                    list: self.node(&o.list),
+                    item: o.item,
+                    keys: keys(&o.keys),
+                    among: o.among.as_ref().map(|(slot, ks)| (*slot, keys(ks))),
+                }))
+            }
         };
         Node { kind }
     }

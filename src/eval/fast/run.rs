@@ -68,6 +68,12 @@ impl<'a> Run<'a> {
         Run { c, inputs, s, base: 0, steps: 0, depth: 0 }
     }
 
+    /// The evaluation steps taken so far (the interpreter's count, or more: results of
+    /// definitions with parameters are not remembered here).
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps
+    }
+
     pub(crate) fn ruling(&mut self, def: DefId) -> R {
         self.call(def, 0)
     }
@@ -324,6 +330,7 @@ impl<'a> Run<'a> {
             }
             Kind::Builtin(b, args, lam) => self.builtin(*b, args, lam.as_ref()),
             Kind::Draw(lot, cands, count) => self.draw(*lot, cands, count.as_deref()),
+            Kind::Order(o) => self.order(o),
         }
     }
 
