@@ -19,14 +19,17 @@ use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// The rulebooks compared: both bundled ones and the test rulebook of orderings.
+const BOOKS: [&str; 3] = ["gnt", "dbf", "round_robin"];
+
 fn book_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions").join(name)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if name == "round_robin" { root.join("tests/rulebooks").join(name) } else { root.join("conditions").join(name) }
 }
 
 fn book(name: &str) -> &'static Checked {
-    static GNT: OnceLock<Checked> = OnceLock::new();
-    static DBF: OnceLock<Checked> = OnceLock::new();
-    let cell = if name == "gnt" { &GNT } else { &DBF };
+    static BOOK: [OnceLock<Checked>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let cell = &BOOK[BOOKS.iter().position(|b| *b == name).expect("a compared rulebook")];
     cell.get_or_init(|| {
         let b = find_rulebooks(&book_dir(name)).expect("rulebook").remove(0);
         let (sources, problems) = read_rulebook(&b);
@@ -75,12 +78,12 @@ fn case_inputs(p: &Program, case: &Path) -> Option<(Inputs, Vec<String>)> {
 
 #[test]
 fn every_case_file_every_ruling() {
-    for name in ["gnt", "dbf"] {
+    for name in BOOKS {
         let p = &book(name).program;
         let mut scratch = Scratch::default();
         let mut tally = Tally::default();
         let cases = find_cases(&book_dir(name).join("cases"));
-        assert!(cases.len() > 20, "{name}: case files found");
+        assert!(cases.len() >= 4, "{name}: case files found");
         for case in &cases {
             let Some((inputs, asked)) = case_inputs(p, case) else { continue };
             // The rulings asked for, then every ruling and definition without parameters
@@ -200,10 +203,10 @@ fn generated(p: &Program, k: &Constants, seed: u64, gap: usize) -> Inputs {
 }
 
 fn agree_on_generated(name: &str, seed: u64, gap: usize) {
-    static CONSTANTS: OnceLock<(Constants, Constants)> = OnceLock::new();
-    let (g, d) = CONSTANTS.get_or_init(|| (constants(&book("gnt").program), constants(&book("dbf").program)));
+    static CONSTANTS: OnceLock<Vec<Constants>> = OnceLock::new();
+    let all = CONSTANTS.get_or_init(|| BOOKS.iter().map(|b| constants(&book(b).program)).collect());
     let p = &book(name).program;
-    let k = if name == "gnt" { g } else { d };
+    let k = &all[BOOKS.iter().position(|b| *b == name).expect("a compared rulebook")];
     let inputs = generated(p, k, seed, gap);
     let mut scratch = Scratch::default();
     let mut tally = Tally::default();
@@ -223,5 +226,10 @@ proptest! {
     #[test]
     fn generated_facts_dbf(seed in any::<u64>(), gap in prop_oneof![Just(3usize), Just(8), Just(1000)]) {
         agree_on_generated("dbf", seed, gap);
+    }
+
+    #[test]
+    fn generated_facts_round_robin(seed in any::<u64>(), gap in prop_oneof![Just(3usize), Just(8), Just(1000)]) {
+        agree_on_generated("round_robin", seed, gap);
     }
 }
