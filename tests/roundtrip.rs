@@ -9,6 +9,8 @@ use rust_decimal::Decimal;
 const KEYWORDS: &[&str] = &[
     "by",
     "among",
+    "div",
+    "mod",
     "ascending",
     "descending",
     "and",
@@ -108,6 +110,8 @@ fn expr() -> impl Strategy<Value = Expr> {
             BinaryOp::Sub,
             BinaryOp::Mul,
             BinaryOp::Div,
+            BinaryOp::IntDiv,
+            BinaryOp::Mod,
         ]);
         let arg = prop_oneof![
             inner.clone().prop_map(Arg::Positional),

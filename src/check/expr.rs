@@ -510,9 +510,27 @@ impl<'p> Lowerer<'p> {
                     Type::Error
                 }
             },
+            IntDiv | Mod => match (&lt, &rt) {
+                (Type::Error, _) | (_, Type::Error) => Type::Error,
+                (Type::Int, Type::Int) => Type::Int,
+                // Whole times a quantity goes into another of its unit, and what is left over.
+                (a, b) if a.is_numeric() && b.is_numeric() && a.unit() == b.unit() => {
+                    if op == IntDiv {
+                        Type::Int
+                    } else {
+                        a.clone()
+                    }
+                }
+                _ => {
+                    self.mismatch(op, &lt, &rt, l, r);
+                    Type::Error
+                }
+            },
             Mul | Div => match (&lt, &rt) {
                 (Type::Error, _) | (_, Type::Error) => Type::Error,
                 (Type::Int, Type::Int) if op == Mul => Type::Int,
+                // `n * (n - 1) / 2`: a whole number when the division provably leaves nothing over.
+                (Type::Int, Type::Int) if whole_quotient(&li, &ri) => Type::Int,
                 (a, b) if a.is_numeric() && b.is_numeric() => {
                     let (ua, ub) = (a.unit().unwrap_or_default(), b.unit().unwrap_or_default());
                     Type::Quantity(if op == Mul { ua.mul(&ub) } else { ua.div(&ub) })
@@ -533,6 +551,9 @@ impl<'p> Lowerer<'p> {
             BinaryOp::Sub => format!("cannot subtract `{b}` from `{a}`"),
             BinaryOp::Mul => format!("cannot multiply `{a}` by `{b}`"),
             BinaryOp::Div => format!("cannot divide `{a}` by `{b}`"),
+            BinaryOp::IntDiv | BinaryOp::Mod => {
+                format!("`{}` needs whole numbers or amounts of one unit, found `{a}` and `{b}`", op.symbol())
+            }
             _ => format!("cannot compare `{a}` with `{b}`"),
         };
         self.diags.push(
@@ -663,6 +684,58 @@ impl<'p> Lowerer<'p> {
         let b = self.lower(body);
         self.unbind();
         Lambda { slot, body: Box::new(b) }
+    }
+}
+
+/// Whether `a / b` is provably whole: `b` is a whole constant `k` and `a` a multiple of it, by
+/// its factors (`4 * n / 2`), its terms (`(2 * n + 4) / 2`) or, for `k = 2`, as the product of
+/// two consecutive whole numbers (`n * (n - 1) / 2`, the matches of a round robin).
+fn whole_quotient(a: &Ir, b: &Ir) -> bool {
+    let IrKind::Const(Value::Num(k)) = &b.kind else { return false };
+    k.is_integer() && k.numer() > 0 && multiple_of(a, k.numer())
+}
+
+fn multiple_of(e: &Ir, k: i128) -> bool {
+    if e.ty != Type::Int {
+        return false;
+    }
+    if k == 1 {
+        return true;
+    }
+    match &e.kind {
+        IrKind::Const(Value::Num(c)) => c.is_integer() && c.numer() % k == 0,
+        IrKind::Binary(BinaryOp::Mul, x, y) => {
+            multiple_of(x, k) || multiple_of(y, k) || (k == 2 && (next_to(x, y) || next_to(y, x)))
+        }
+        IrKind::Binary(BinaryOp::Add | BinaryOp::Sub, x, y) => multiple_of(x, k) && multiple_of(y, k),
+        IrKind::Neg(x) => multiple_of(x, k),
+        _ => false,
+    }
+}
+
+/// Whether `y` is `x + 1` or `x - 1`.
+fn next_to(x: &Ir, y: &Ir) -> bool {
+    match &y.kind {
+        IrKind::Binary(BinaryOp::Add | BinaryOp::Sub, z, one) => {
+            matches!(&one.kind, IrKind::Const(Value::Num(n)) if *n == Num::int(1)) && same(x, z)
+        }
+        _ => false,
+    }
+}
+
+/// Whether two expressions are the same reading of the same inputs (no lambdas, no lots).
+fn same(a: &Ir, b: &Ir) -> bool {
+    let all = |xs: &[Ir], ys: &[Ir]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y));
+    match (&a.kind, &b.kind) {
+        (IrKind::Const(x), IrKind::Const(y)) => x == y,
+        (IrKind::Local(x), IrKind::Local(y)) => x == y,
+        (IrKind::Fact(x), IrKind::Fact(y)) => x == y,
+        (IrKind::Call(d, xs), IrKind::Call(e, ys)) => d == e && all(xs, ys),
+        (IrKind::Field(x, i), IrKind::Field(y, j)) => i == j && same(x, y),
+        (IrKind::Builtin(p, xs, None), IrKind::Builtin(q, ys, None)) => p == q && all(xs, ys),
+        (IrKind::Binary(o, x1, x2), IrKind::Binary(p, y1, y2)) => o == p && same(x1, y1) && same(x2, y2),
+        (IrKind::Neg(x), IrKind::Neg(y)) => same(x, y),
+        _ => false,
     }
 }
 

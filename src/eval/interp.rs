@@ -753,12 +753,19 @@ impl<'a> Interp<'a> {
                     _ => ord.is_ge(),
                 }))
             }
-            Add | Sub | Mul | Div => match (x, y) {
+            Add | Sub | Mul | Div | IntDiv | Mod => match (x, y) {
                 (Value::Num(m), Value::Num(n)) => {
                     let r = match op {
                         Add => m.add(n),
                         Sub => m.sub(n),
                         Mul => m.mul(n),
+                        IntDiv | Mod => {
+                            if n == Num::ZERO {
+                                return Err(error("division by zero", ir.span));
+                            }
+                            let whole = m.div(n).map(|q| q.floor());
+                            if op == IntDiv { whole } else { whole.and_then(|q| q.mul(n)).and_then(|b| m.sub(b)) }
+                        }
                         _ => {
                             if n == Num::ZERO {
                                 return Err(error("division by zero", ir.span));

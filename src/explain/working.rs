@@ -129,6 +129,11 @@ impl Explainer<'_> {
                 let e = self.expr(w, &mut notes, None);
                 Some(format!("{e} = {}", self.val(w)))
             }
+            WorkKind::Binary(op @ (BinaryOp::IntDiv | BinaryOp::Mod), a, b) => {
+                let (x, y) = (self.expr(a, &mut notes, None), self.expr(b, &mut notes, None));
+                let id = if *op == BinaryOp::IntDiv { "whole-division" } else { "remainder" };
+                Some(self.m(id, &[("a", Arg::Text(&x)), ("b", Arg::Text(&y)), ("value", Arg::Text(&self.val(w)))]))
+            }
             WorkKind::Binary(..) | WorkKind::Not(_) | WorkKind::InRange { .. } | WorkKind::InList(..) => {
                 self.condition(w, w.value.as_ref().and_then(Value::as_bool).unwrap_or(false))
             }

@@ -495,6 +495,10 @@ pub enum BinaryOp {
     Sub,
     Mul,
     Div,
+    /// `a div b`: how many whole times `b` goes into `a` (rounded down).
+    IntDiv,
+    /// `a mod b`: what is left of `a` once `b` has gone into it `a div b` times.
+    Mod,
 }
 
 impl BinaryOp {
@@ -512,6 +516,8 @@ impl BinaryOp {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::IntDiv => "div",
+            BinaryOp::Mod => "mod",
         }
     }
     /// Binding strength; higher binds tighter.
@@ -521,7 +527,7 @@ impl BinaryOp {
             BinaryOp::And => 2,
             BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 4,
             BinaryOp::Add | BinaryOp::Sub => 5,
-            BinaryOp::Mul | BinaryOp::Div => 6,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::IntDiv | BinaryOp::Mod => 6,
         }
     }
     pub fn is_comparison(self) -> bool {

@@ -874,6 +874,8 @@ impl Builder<'_> {
                 "+" => BinaryOp::Add,
                 "-" => BinaryOp::Sub,
                 "*" => BinaryOp::Mul,
+                "div" => BinaryOp::IntDiv,
+                "mod" => BinaryOp::Mod,
                 _ => BinaryOp::Div,
             };
             let right = self.expr(next(&mut it));
