@@ -404,18 +404,17 @@ impl<'a> Run<'a> {
                     _ => ord.is_ge(),
                 }))
             }
-            Add | Sub | Mul | Div => match (x, y) {
+            Add | Sub | Mul | Div | IntDiv | Mod => match (x, y) {
                 (Value::Num(m), Value::Num(n)) => {
                     let r = match op {
                         Add => m.add(n),
                         Sub => m.sub(n),
                         Mul => m.mul(n),
-                        _ => {
-                            if n == Num::ZERO {
-                                return Err(Stop::Halt);
-                            }
-                            m.div(n)
-                        }
+                        Div | IntDiv | Mod if n == Num::ZERO => return Err(Stop::Halt),
+                        Div => m.div(n),
+                        IntDiv => m.div(n).map(|q| q.floor()),
+                        Mod => m.div(n).map(|q| q.floor()).and_then(|q| q.mul(n)).and_then(|b| m.sub(b)),
+                        Eq | Ne | Lt | Le | Gt | Ge | And | Or => return Err(Stop::Halt),
                     };
                     r.map(Value::Num).ok_or(Stop::Halt)
                 }
