@@ -90,6 +90,16 @@ impl Rulebook {
         Self::from_loader(name)
     }
 
+    /// A rulebook already loaded and checked (the server's reloads).
+    pub(crate) fn from_checked(book: Checked) -> Rulebook {
+        Rulebook { book: Arc::new(book) }
+    }
+
+    /// The checked rulebook, for the crate's own front ends (discovery, the server).
+    pub(crate) fn checked(&self) -> &Checked {
+        &self.book
+    }
+
     /// The names of the bundled rulebooks.
     pub fn bundled_names() -> Vec<&'static str> {
         crate::loader::bundled_names()
@@ -201,6 +211,13 @@ pub struct Facts {
     inputs: Inputs,
 }
 
+impl Facts {
+    /// The inputs read, for the crate's own front ends.
+    pub(crate) fn inputs(&self) -> &Inputs {
+        &self.inputs
+    }
+}
+
 impl fmt::Debug for Facts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Facts").field("rulebook", &self.book.name()).finish_non_exhaustive()
@@ -282,6 +299,11 @@ impl Ruling {
     /// The question it answers, as the rulebook words it.
     pub fn question(&self) -> Option<&str> {
         self.book.book.program.defs[self.def as usize].doc.as_deref()
+    }
+
+    /// The definition ruled on, for the crate's own front ends.
+    pub(crate) fn def(&self) -> DefId {
+        self.def
     }
 
     /// Rules on the facts. Facts read for another rulebook are an error.

@@ -3,7 +3,8 @@
 //! Pipeline: [`syntax`] (parse `.cond` files) → [`check`] (resolve, type, lower to
 //! a [`check::Program`]) → [`eval`] (rule on facts, exactly) → [`explain`] (cited,
 //! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
-//! validates facts files. [`api`] is the facade for programs that embed the library.
+//! validates facts files. [`api`] is the facade for programs that embed the library;
+//! [`serve`] puts it in a browser and behind a JSON API.
 
 pub mod analysis;
 pub mod api;
@@ -23,5 +24,6 @@ pub mod lint;
 pub mod loader;
 pub mod lsp;
 pub mod sarif;
+pub mod serve;
 pub mod source;
 pub mod syntax;

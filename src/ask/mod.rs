@@ -83,7 +83,8 @@ impl<'a> Session<'a> {
         }
     }
 
-    fn question(&self, hole: Hole) -> Question {
+    /// The question for a missing input: what it is, who decides, how to write it.
+    pub fn question(&self, hole: Hole) -> Question {
         let p = self.p;
         let (description, by, clause) = match &hole.kind {
             HoleKind::Fact(f) => {

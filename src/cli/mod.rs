@@ -49,6 +49,7 @@ mod fmt_cmd;
 mod list_cmd;
 mod rule_cmd;
 mod schema_cmd;
+mod serve_cmd;
 mod test_cmd;
 
 use clap::{Parser, Subcommand};
@@ -277,6 +278,27 @@ enum Command {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
     },
+    /// Serve the rulebooks in a browser and over a JSON API (docs/api.md): rulebook,
+    /// clause and ruling pages with forms for what a ruling still needs.
+    Serve {
+        /// Rulebook folders or bundled names (default: every bundled rulebook).
+        rulebooks: Vec<String>,
+        /// The address to listen on; loopback unless told otherwise.
+        #[arg(long, default_value = conditions::serve::DEFAULT_BIND)]
+        bind: String,
+        /// Reload a rulebook folder when its files change; while it does not check, every page shows why.
+        #[arg(long)]
+        watch: bool,
+    },
+    /// Write the rulebook and clause pages as static files, for a website.
+    Site {
+        /// Rulebook folders or bundled names.
+        #[arg(required = true)]
+        rulebooks: Vec<String>,
+        /// The folder to write into.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Serve editors: a language server over standard input and output (docs/editors.md).
     Lsp {
         /// Accepted for editors that pass it; standard input and output are the only transport.
@@ -387,6 +409,8 @@ pub fn run() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Command::Serve { rulebooks, bind, watch } => serve_cmd::run(&rulebooks, &bind, watch),
+        Command::Site { rulebooks, out } => serve_cmd::site(&rulebooks, &out),
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Diff { old, new, cases, facts, format, fail_on_change } => {
             diff_cmd::run(diff_cmd::DiffArgs { old, new, cases, facts, format, fail_on_change })

@@ -1,0 +1,213 @@
+//! The JSON API for programs (an entry form, a scoring program): the rulebooks, their
+//! rulings, a ruling's description and facts schema, a ruling on posted facts (the
+//! report of `docs/json.md`), and a batch of JSON lines (the records of
+//! `conditions rule --batch`). Documented in `docs/api.md`.
+
+use super::Shelf;
+use super::layout::lang_of;
+use super::safety::{ApiError, body_error, bounded};
+use super::shelf::State;
+use crate::api::{Rulebook, Ruling};
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State as Ext};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value as J, json};
+use std::sync::Arc;
+
+type Shared = Ext<Arc<Shelf>>;
+
+/// A rulebook that is loaded and checks.
+pub fn ready(shelf: &Shelf, name: &str) -> Result<Rulebook, ApiError> {
+    match shelf.get(name).as_deref() {
+        Some(State::Ready(b)) => Ok(b.clone()),
+        Some(State::Broken(diags)) => {
+            let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("the rulebook `{name}` does not check"))
+                .help("fix the condition files; the server reloads them when they change");
+            e.problems = diags.iter().map(|d| serde_json::to_value(d).unwrap_or_default()).collect();
+            Err(e)
+        }
+        None => {
+            let names: Vec<String> = shelf.all().into_iter().map(|(n, _)| n).collect();
+            Err(ApiError::new(StatusCode::NOT_FOUND, format!("no rulebook `{name}`"))
+                .help(format!("rulebooks served: {}", names.join(", "))))
+        }
+    }
+}
+
+fn ruling_of(book: &Rulebook, name: &str) -> Result<Ruling, ApiError> {
+    book.ruling(name).map_err(|e| ApiError::from_api(StatusCode::NOT_FOUND, &e))
+}
+
+/// `GET /api`: the routes.
+pub async fn index() -> Json<J> {
+    Json(json!({
+        "routes": [
+            "GET /api/rulebooks",
+            "GET /api/rulebooks/{rulebook}",
+            "GET /api/rulebooks/{rulebook}/rulings",
+            "GET /api/rulebooks/{rulebook}/rulings/{ruling}",
+            "GET /api/rulebooks/{rulebook}/rulings/{ruling}/schema",
+            "POST /api/rulebooks/{rulebook}/rulings/{ruling}",
+            "POST /api/rulebooks/{rulebook}/batch"
+        ],
+        "docs": "docs/api.md"
+    }))
+}
+
+fn summary(name: &str, state: &State) -> J {
+    match state {
+        State::Ready(b) => json!({
+            "name": b.name(), "title": b.title(), "language": b.language().code(),
+            "rulings": b.rulings().len(), "status": "ready"
+        }),
+        State::Broken(d) => json!({ "name": name, "status": "does not check", "problems": d }),
+    }
+}
+
+/// `GET /api/rulebooks`.
+pub async fn rulebooks(Ext(shelf): Shared) -> Json<J> {
+    Json(json!({ "rulebooks": shelf.all().iter().map(|(n, s)| summary(n, s)).collect::<Vec<_>>() }))
+}
+
+/// `GET /api/rulebooks/{book}`.
+pub async fn rulebook(Ext(shelf): Shared, Path(book): Path<String>) -> Result<Json<J>, ApiError> {
+    let b = ready(&shelf, &book)?;
+    let p = &b.checked().program;
+    Ok(Json(json!({
+        "name": b.name(), "title": b.title(), "language": b.language().code(),
+        "edition": p.rulebook.edition,
+        "rulings": b.rulings(),
+        "clauses": p.clauses.iter().map(|c| json!({
+            "citation": c.citation, "heading": c.heading, "text": c.text, "gloss": c.gloss
+        })).collect::<Vec<_>>(),
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    q: Option<String>,
+}
+
+/// `GET /api/rulebooks/{book}/rulings[?q=word]`: as `conditions list --format json`.
+pub async fn rulings(
+    Ext(shelf): Shared,
+    Path(book): Path<String>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<J>, ApiError> {
+    let b = ready(&shelf, &book)?;
+    let entries = crate::discover::list(&b.checked().program, q.q.as_deref(), false);
+    Ok(Json(json!({ "rulebook": b.name(), "entries": entries })))
+}
+
+/// `GET /api/rulebooks/{book}/rulings/{ruling}`: as `conditions describe --format json`.
+pub async fn describe(Ext(shelf): Shared, Path((book, ruling)): Path<(String, String)>) -> Result<Json<J>, ApiError> {
+    let b = ready(&shelf, &book)?;
+    let r = ruling_of(&b, &ruling)?;
+    let d = crate::discover::describe(&b.checked().program, r.def());
+    Ok(Json(serde_json::to_value(d).unwrap_or_default()))
+}
+
+/// `GET /api/rulebooks/{book}/rulings/{ruling}/schema`: the JSON Schema of its facts.
+pub async fn schema(Ext(shelf): Shared, Path((book, ruling)): Path<(String, String)>) -> Result<Response, ApiError> {
+    let b = ready(&shelf, &book)?;
+    let r = ruling_of(&b, &ruling)?;
+    let s = crate::discover::schema::schema(&b.checked().program, &[r.def()]);
+    Ok(([(header::CONTENT_TYPE, "application/schema+json")], Json(s)).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct RuleQuery {
+    lang: Option<String>,
+    /// `full`: every rule considered.
+    explain: Option<String>,
+    /// A record field left out is an error.
+    strict: Option<bool>,
+}
+
+/// Reads a JSON body as facts-file JSON: exact numbers, no key twice.
+pub fn read_json(body: &[u8]) -> Result<J, ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("the body is not UTF-8 text: {e}")))?;
+    crate::facts::read::json(crate::facts::read::strip_bom(text)).map_err(|e| {
+        ApiError::new(StatusCode::BAD_REQUEST, format!("the body is not valid JSON: {e}"))
+            .help("send one JSON object of facts, as a facts file writes them")
+    })
+}
+
+/// `POST /api/rulebooks/{book}/rulings/{ruling}`: the facts as JSON → the report.
+pub async fn rule(
+    Ext(shelf): Shared,
+    Path((book, ruling)): Path<(String, String)>,
+    Query(q): Query<RuleQuery>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(body_error)?;
+    let b = ready(&shelf, &book)?;
+    let r = ruling_of(&b, &ruling)?;
+    let tree = read_json(&body)?;
+    if !tree.is_object() {
+        return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "the facts must be a JSON object")
+            .help("for example `{\"player\": {\"masterpoints\": 2150}}`"));
+    }
+    let lang = lang_of(q.lang.as_deref(), b.language());
+    let full = q.explain.as_deref() == Some("full");
+    let strict = q.strict.unwrap_or(false);
+    let text = bounded(move || -> Result<String, ApiError> {
+        let facts = if strict { b.facts_from_json_strict(&tree) } else { b.facts_from_json(&tree) }
+            .map_err(|e| ApiError::from_api(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
+        let outcome = r.rule(&facts).map_err(|e| ApiError::from_api(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
+        let format = crate::api::Format::Json;
+        Ok(if full { outcome.explain_full(lang, format) } else { outcome.explain(lang, format) })
+    })
+    .await??;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct BatchQuery {
+    /// The rulings, comma-separated (default: every ruling).
+    ruling: Option<String>,
+}
+
+/// `POST /api/rulebooks/{book}/batch[?ruling=a,b]`: JSON lines in, one record per line out.
+pub async fn batch(
+    Ext(shelf): Shared,
+    Path(book): Path<String>,
+    Query(q): Query<BatchQuery>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(body_error)?;
+    let b = ready(&shelf, &book)?;
+    let defs = match &q.ruling {
+        Some(list) => list
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|n| ruling_of(&b, n.trim()).map(|r| r.def()))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => b.checked().program.rulings().map(|(d, _)| d).collect(),
+    };
+    let out = bounded(move || {
+        let p = &b.checked().program;
+        let mut out = String::new();
+        let mut lines: Vec<&[u8]> = body.split(|c| *c == b'\n').collect();
+        if lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        for (i, line) in lines.into_iter().enumerate() {
+            let rec = match std::str::from_utf8(line) {
+                Ok(l) if l.trim().is_empty() => json!({ "line": i + 1, "error": "a blank line holds no facts" }),
+                Ok(l) => crate::batch::rule_line(p, &defs, i + 1, l.trim_end_matches('\r')),
+                Err(_) => json!({ "line": i + 1, "error": "the line is not UTF-8 text" }),
+            };
+            out.push_str(&rec.to_string());
+            out.push('\n');
+        }
+        out
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+}
