@@ -24,6 +24,11 @@ fn time(f: impl Fn()) -> Duration {
 }
 
 fn series(name: &str, sizes: &[usize], f: impl Fn(usize)) {
+    // `cargo bench --bench growth -- table` runs only the series whose names contain "table".
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    if !filter.is_empty() && !filter.iter().any(|w| name.contains(w.as_str())) {
+        return;
+    }
     let mut prev: Option<Duration> = None;
     let mut line = format!("{name:<44}");
     for &n in sizes {
@@ -73,10 +78,36 @@ fn main() {
             ));
             let _ = conditions::lint::run(&conditions::lint::Context { checked: &c, document: None, tested: None });
         });
+        series("table of n range rows and `_`, pick first, lint", &[500, 1_000, 2_000, 4_000], |n| {
+            let rows: Vec<String> = (0..n).map(|i| format!("    {}..={} => {i}", 10 * i, 10 * i + 9)).collect();
+            let c = book(&format!(
+                "fact k: int\nruling r: int = t(k)\ntable t(k: int): int pick first {{\n{},\n    _ => 0\n}}",
+                rows.join(",\n")
+            ));
+            let _ = conditions::lint::run(&conditions::lint::Context { checked: &c, document: None, tested: None });
+        });
+        series("table of n×2 rows on two columns, lint", &[500, 1_000, 2_000, 4_000], |n| {
+            let rows: Vec<String> = (0..n).map(|i| format!("    ({i}, ..=4) => {i},\n    ({i}, 5..) => {i}")).collect();
+            let c = book(&format!(
+                "fact k: int\nfact j: int\nruling r: int = t(k, j)\ntable t(k: int, j: int): int pick unique {{\n{}\n}}",
+                rows.join(",\n")
+            ));
+            let _ = conditions::lint::run(&conditions::lint::Context { checked: &c, document: None, tested: None });
+        });
         series("n type errors, human rendering", &[2_500, 5_000, 10_000, 20_000], |n| {
             let defs: Vec<String> = (0..n).map(|i| format!("ruling r{i}: int = true")).collect();
             let c = book(&defs.join("\n"));
             let _ = conditions::diagnostic::render(&c.diagnostics, &c.sources, true);
+        });
+        let sizes = [2_500, 5_000, 10_000, 20_000];
+        let books: Vec<Checked> = sizes
+            .iter()
+            .map(|&n| book(&(0..n).map(|i| format!("ruling r{i}: int = true")).collect::<Vec<_>>().join("\n")))
+            .collect();
+        series("n type errors, JSON (checking not timed)", &sizes, |n| {
+            let c = &books[sizes.iter().position(|&s| s == n).unwrap()];
+            let json: Vec<_> = c.diagnostics.iter().map(|d| conditions::diagnostic::to_json(d, &c.sources)).collect();
+            assert!(json.len() >= n);
         });
     }));
 }

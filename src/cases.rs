@@ -106,9 +106,14 @@ fn fail(case: &Path, ruling: Option<&str>, message: String, explanation: Option<
     Failure { case: case.to_path_buf(), ruling: ruling.map(str::to_string), message, explanation }
 }
 
+/// Reads a case file, refusing one larger than a facts file may be before reading it.
+pub fn read_case(path: &Path) -> std::io::Result<String> {
+    crate::loader::read_text(path, facts::MAX_FACTS_BYTES)
+}
+
 /// Runs one case file against a checked rulebook; each expectation passes or fails.
 pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_case(path) {
         Ok(t) => t,
         Err(e) => {
             summary.failed.push(fail(path, None, format!("cannot read the case file: {e}"), None));
@@ -281,7 +286,7 @@ pub fn tested_rulings(dir: &Path) -> Option<std::collections::HashSet<String>> {
     }
     let mut out = std::collections::HashSet::new();
     for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else { continue };
+        let Ok(text) = read_case(&f) else { continue };
         let Ok(value) = toml::from_str::<toml::Table>(&text) else { continue };
         if let Some(toml::Value::Array(exps)) = value.get("expect") {
             for e in exps {

@@ -5,6 +5,9 @@
 use crate::check::program::Program;
 use serde::Serialize;
 
+/// Largest published document read (a larger file is refused before it is read).
+pub const MAX_DOCUMENT_BYTES: usize = 64 * 1024 * 1024;
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Missing {
     /// 1-based line of the published document.

@@ -174,8 +174,8 @@ impl miette::SourceCode for Window<'_> {
 
 impl<'a> Report<'a> {
     pub fn new(diagnostic: &'a Diagnostic, sources: &'a SourceMap) -> Self {
-        let starts = diagnostic.primary_span().and_then(|p| sources.get(p.file)).map(|f| line_starts(&f.text));
-        Self::with_lines(diagnostic, sources, starts.as_deref())
+        let starts = diagnostic.primary_span().and_then(|p| sources.get(p.file)).map(|f| f.line_starts());
+        Self::with_lines(diagnostic, sources, starts)
     }
 
     /// As [`Report::new`], given the line starts of the primary label's file.
@@ -253,10 +253,10 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, plain: bool) -> String 
     let theme = if plain { GraphicalTheme::unicode_nocolor() } else { GraphicalTheme::unicode() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
-    let index: Vec<Vec<usize>> =
-        if diags.is_empty() { Vec::new() } else { sources.files().map(|(_, f)| line_starts(&f.text)).collect() };
+    let index: Vec<&[usize]> =
+        if diags.is_empty() { Vec::new() } else { sources.files().map(|(_, f)| f.line_starts()).collect() };
     for d in diags {
-        let starts = d.primary_span().and_then(|p| index.get(p.file as usize)).map(Vec::as_slice);
+        let starts = d.primary_span().and_then(|p| index.get(p.file as usize)).copied();
         let report = Report::with_lines(d, sources, starts);
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));

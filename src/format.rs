@@ -136,6 +136,9 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 pub enum RewriteError {
     /// The file no longer holds the text that was formatted (someone wrote to it meanwhile).
     Changed,
+    /// Text was written to the file between the last comparison and the swap: it is kept,
+    /// appended to the formatted text.
+    Appended,
     /// The file is read-only.
     ReadOnly,
     Io(std::io::Error),
@@ -147,6 +150,9 @@ impl std::fmt::Display for RewriteError {
             RewriteError::Changed => {
                 f.write_str("the file changed while it was being formatted; it is left as it is now")
             }
+            RewriteError::Appended => f.write_str(
+                "text was written to the file while it was being formatted; it is kept at the end of the formatted file",
+            ),
             RewriteError::ReadOnly => f.write_str("the file is read-only; it is left as it is"),
             RewriteError::Io(e) => write!(f, "{e}"),
         }
@@ -171,23 +177,56 @@ pub fn rewrite(path: &Path, original: &str, text: &str) -> Result<(), RewriteErr
     if meta.permissions().readonly() {
         return Err(RewriteError::ReadOnly);
     }
-    let unchanged = || -> Result<(), RewriteError> {
-        if std::fs::read(&target)? == original.as_bytes() { Ok(()) } else { Err(RewriteError::Changed) }
-    };
     let dir = target.parent().unwrap_or(Path::new("."));
     let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.fmt-{}", std::process::id()));
     let staged = stage(&tmp, text, &meta);
     let result = match staged {
-        Ok(true) => unchanged().and_then(|()| std::fs::rename(&tmp, &target).map_err(RewriteError::from)),
+        Ok(true) => swap(&target, &tmp, original),
         // The owner or the links could not be kept by a rename: write in place.
-        Ok(false) => unchanged().and_then(|()| in_place(&target, text)),
+        Ok(false) => unchanged(&mut std::fs::File::open(&target)?, original).and_then(|()| in_place(&target, text)),
         Err(e) => Err(e.into()),
     };
     if tmp.exists() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Whether the open file holds exactly `original`.
+fn unchanged(file: &mut std::fs::File, original: &str) -> Result<(), RewriteError> {
+    use std::io::{Read, Seek};
+    let mut now = Vec::with_capacity(original.len() + 1);
+    file.seek(std::io::SeekFrom::Start(0))?;
+    file.take(original.len() as u64 + 1).read_to_end(&mut now)?;
+    if now == original.as_bytes() { Ok(()) } else { Err(RewriteError::Changed) }
+}
+
+/// Compares the file with `original` and renames the staged copy over it at once. The
+/// old file stays open across the rename: text written to it after the comparison
+/// (which the rename would unlink) is read back from it and appended to the new file,
+/// so nothing is lost; the run then reports [`RewriteError::Appended`]. What remains is
+/// a writer that keeps the old file open and writes to it after that last look, a
+/// couple of milliseconds after the swap (docs/formatting.md).
+fn swap(target: &Path, tmp: &Path, original: &str) -> Result<(), RewriteError> {
+    use std::io::{Read, Seek, Write};
+    let mut old = std::fs::File::open(target)?;
+    unchanged(&mut old, original)?;
+    std::fs::rename(tmp, target)?;
+    let mut late = Vec::new();
+    old.seek(std::io::SeekFrom::Start(original.len() as u64))?;
+    old.read_to_end(&mut late)?;
+    // A writer that opened the old file just before the rename may still be writing:
+    // look again after a moment (short writes like `echo … >>` end within it).
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    old.read_to_end(&mut late)?;
+    if late.is_empty() {
+        return Ok(());
+    }
+    let mut new = std::fs::OpenOptions::new().append(true).open(target)?;
+    new.write_all(&late)?;
+    new.sync_all()?;
+    Err(RewriteError::Appended)
 }
 
 /// Writes the temporary copy with the file's permissions and owner; `false` when a

@@ -1,13 +1,22 @@
 //! Source files of a rulebook: their display names and text, indexed by [`FileId`].
 
 use crate::syntax::ast::{FileId, Span};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The name shown in diagnostics: a path relative to where the tool was pointed.
     pub name: String,
     pub text: Arc<str>,
+    /// Where each line starts, computed on the first look-up of a line and column.
+    lines: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    /// The byte offsets at which lines start (the first is 0).
+    pub fn line_starts(&self) -> &[usize] {
+        self.lines.get_or_init(|| std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i + 1)).collect())
+    }
 }
 
 /// All files read for one run; spans index into it.
@@ -21,7 +30,7 @@ impl SourceMap {
         Self::default()
     }
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
-        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        self.files.push(SourceFile { name: name.into(), text: text.into(), lines: OnceLock::new() });
         (self.files.len() - 1) as FileId
     }
     pub fn get(&self, id: FileId) -> Option<&SourceFile> {
@@ -37,9 +46,14 @@ impl SourceMap {
     /// 1-based line and column (in characters) of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
         let Some(f) = self.get(span.file) else { return (0, 0) };
-        let upto = &f.text[..(span.start as usize).min(f.text.len())];
-        let line = upto.matches('\n').count() + 1;
-        let col = upto.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let mut at = (span.start as usize).min(f.text.len());
+        while !f.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        // A binary search over the line starts: many look-ups in one file stay linear.
+        let starts = f.line_starts();
+        let line = starts.partition_point(|&s| s <= at);
+        let col = f.text[starts[line - 1]..at].chars().count() + 1;
         (line, col)
     }
 }

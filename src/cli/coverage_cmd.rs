@@ -5,6 +5,10 @@ use conditions::coverage::coverage;
 use std::path::Path;
 use std::process::ExitCode;
 
+fn read_document(path: &Path) -> std::io::Result<String> {
+    conditions::loader::read_text(path, conditions::coverage::MAX_DOCUMENT_BYTES)
+}
+
 pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bool) -> ExitCode {
     let book = match super::rule_cmd::load_rulebook(rulebook) {
         Ok(b) => b,
@@ -21,12 +25,12 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
     };
     let path = Path::new(rulebook);
     let text = if source.is_some() {
-        std::fs::read_to_string(&doc_name).map_err(|e| format!("cannot read `{doc_name}`: {e}"))
+        read_document(Path::new(&doc_name)).map_err(|e| format!("cannot read `{doc_name}`: {e}"))
     } else if path.exists() {
         let root =
             if path.is_dir() { path.to_path_buf() } else { path.parent().map(Path::to_path_buf).unwrap_or_default() };
         let file = root.join(&doc_name);
-        std::fs::read_to_string(&file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))
+        read_document(&file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))
     } else {
         conditions::loader::bundled_document(rulebook, &doc_name)
             .map(str::to_string)

@@ -1,7 +1,7 @@
 //! `conditions fmt`: rewrite condition files in the canonical layout, or `--check` them.
 
 use conditions::diagnostic::render;
-use conditions::format::{format_text, rewrite};
+use conditions::format::{RewriteError, format_text, rewrite};
 use conditions::loader::find_rulebooks;
 use conditions::source::SourceMap;
 use std::path::PathBuf;
@@ -35,11 +35,21 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
                 changed += 1;
                 if check {
                     outln!("would reformat {}", f.display());
-                } else if let Err(e) = rewrite(&f, &text, &formatted) {
-                    errln!("error[conditions::fmt_not_written]: `{}` not formatted: {e}", f.display());
-                    failed = true;
                 } else {
-                    outln!("formatted {}", f.display());
+                    match rewrite(&f, &text, &formatted) {
+                        Ok(()) => outln!("formatted {}", f.display()),
+                        Err(e @ RewriteError::Appended) => {
+                            errln!(
+                                "error[conditions::fmt_late_write]: `{}` formatted, but {e}; look it over",
+                                f.display()
+                            );
+                            failed = true;
+                        }
+                        Err(e) => {
+                            errln!("error[conditions::fmt_not_written]: `{}` not formatted: {e}", f.display());
+                            failed = true;
+                        }
+                    }
                 }
             }
             Err(d) => {

@@ -82,7 +82,7 @@ fn groups_of(path: &Path) -> Result<Vec<Group>, Diagnostic> {
 }
 
 fn description(case: &Path) -> String {
-    std::fs::read_to_string(case)
+    conditions::cases::read_case(case)
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok())
         .and_then(|t| t.get("description").and_then(|d| d.as_str()).map(str::to_string))

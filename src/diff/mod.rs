@@ -317,7 +317,7 @@ pub fn diff(old: &Version, new: &Version, inputs: &Inputs) -> Report {
         problems: Vec::new(),
     };
     for (name, case) in &inputs.cases {
-        let file = std::fs::read_to_string(case)
+        let file = crate::cases::read_case(case)
             .map_err(|e| e.to_string())
             .and_then(|t| toml::from_str::<CaseFile>(&t).map(|f| (t, f)).map_err(|e| e.to_string().trim().to_string()));
         let (text, file) = match file {
@@ -348,7 +348,7 @@ pub fn diff(old: &Version, new: &Version, inputs: &Inputs) -> Report {
     }
     let rulings: Vec<String> = new.checked.program.rulings().map(|(_, d)| d.name.clone()).collect();
     for (name, path) in &inputs.facts {
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::loader::read_text(path, crate::facts::MAX_FACTS_BYTES) {
             Ok(t) => t,
             Err(e) => {
                 report.problems.push(format!("{name}: cannot read the facts file: {e}"));

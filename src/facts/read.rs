@@ -34,6 +34,17 @@ pub fn yaml(text: &str) -> Result<J, String> {
     if flow_depth(text) > MAX_YAML_FLOW_DEPTH {
         return Err(format!("brackets nested more than {MAX_YAML_FLOW_DEPTH} deep"));
     }
+    // The depth scan can be misled about quotes (a `'` inside a plain value is not a
+    // quote); the YAML reader's time grows with the bracket depth times the length, so
+    // past the depth limit the count of all brackets, in or out of quotes, bounds it.
+    let opens = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+    if opens > MAX_YAML_FLOW_DEPTH && opens.saturating_mul(text.len()) > MAX_YAML_FLOW_WORK {
+        return Err(format!(
+            "{opens} `[` or `{{` in {} bytes of YAML is more than the YAML reader can take in reasonable time; \
+             write lists and records in block style (`- item`, `key: value` on lines of their own), or use JSON",
+            text.len()
+        ));
+    }
     let v = serde_yaml::from_str::<serde_yaml::Value>(text).map_err(|e| e.to_string())?;
     yaml_value(&v, &mut String::new())
 }
@@ -41,6 +52,10 @@ pub fn yaml(text: &str) -> Result<J, String> {
 /// Deepest `[`/`{` nesting read from YAML (the YAML reader is slow on deep nesting
 /// before it refuses it); facts follow declared types, never this deep.
 pub const MAX_YAML_FLOW_DEPTH: usize = 100;
+
+/// Most brackets times bytes a YAML text may have once it has more than
+/// [`MAX_YAML_FLOW_DEPTH`] brackets (a bound on the YAML reader's work).
+pub const MAX_YAML_FLOW_WORK: usize = 1 << 26;
 
 /// The deepest nesting of flow brackets outside quotes and comments (a cheap
 /// upper bound; block nesting is bounded by the reader itself).

@@ -609,8 +609,9 @@ pub fn pieces(p: &Program, ty: &Type, tests: &[Test]) -> Option<Vec<Value>> {
         },
         Type::Text => {
             let mut out: Vec<Value> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for c in consts {
-                if matches!(c, Value::Text(_)) && !out.contains(&c) {
+                if matches!(c, Value::Text(_)) && seen.insert(c.clone()) {
                     out.push(c);
                 }
             }

@@ -212,7 +212,7 @@ pub fn for_rulebook(root: &std::path::Path, checked: &Checked, source: Option<&s
     let doc_path =
         source.map(std::path::PathBuf::from).or_else(|| checked.program.rulebook.source.as_ref().map(|s| dir.join(s)));
     let mut out = Vec::new();
-    let document = match doc_path.as_ref().map(std::fs::read_to_string) {
+    let document = match doc_path.as_ref().map(|p| crate::loader::read_text(p, crate::coverage::MAX_DOCUMENT_BYTES)) {
         Some(Ok(t)) => Some(t),
         Some(Err(e)) => {
             let p = doc_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();

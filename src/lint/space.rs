@@ -67,9 +67,10 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
         },
         Type::Text => {
             let mut out: Vec<Piece> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for a in &flat {
                 if let PatIr::Equals(Value::Text(s)) = a
-                    && !out.iter().any(|x| x.value == Value::Text(s.clone()))
+                    && seen.insert(s)
                 {
                     out.push(Piece { value: Value::Text(s.clone()), label: format!("{s:?}") });
                 }
@@ -167,12 +168,12 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
 }
 
 /// Whether a pattern matches a value (patterns in tables and rule heads bind nothing
-/// that matters here).
+/// that matters here), as the evaluator matches it.
 pub fn matches(p: &PatIr, v: &Value) -> bool {
-    let mut scratch = vec![Value::Bool(false); 64];
     match p {
-        PatIr::Bind(_) => true,
-        other => matches_pattern(other, v, &mut scratch),
+        PatIr::Any | PatIr::Bind(_) => true,
+        PatIr::Alts(xs) => xs.iter().any(|x| matches(x, v)),
+        other => matches_pattern(other, v, &mut []),
     }
 }
 

@@ -3,6 +3,7 @@
 //! exact expected answer worked out by hand (or an independent big-rational reference).
 
 mod batch;
+mod cli_props;
 mod common;
 mod files;
 mod inputs;

@@ -55,3 +55,20 @@ fn top_of_32k_teams_ranks_with_ties() {
     let teams: Vec<String> = (0..32_000).map(|i| format!(r#"{{"id": {i}, "s": {}}}"#, i % 16_000)).collect();
     assert_eq!(rule(&c, &format!(r#"{{"ts": [{}]}}"#, teams.join(","))), "4");
 }
+
+#[test]
+fn a_quote_inside_a_plain_yaml_value_does_not_hide_100k_brackets() {
+    // Found by fuzzing (`facts`): `%'` is no quote to YAML, but the bracket-depth scan took
+    // it for one and let 84,904 nested `[` through to the YAML reader (over 20 s).
+    let c = checked_ok("fact mp: number\nruling r: bool = mp < 5000");
+    for text in
+        [format!("player:%' n2mp: {}", "[".repeat(84_904)), format!("mp: [x', ']', {}", "[x', ']', ".repeat(30_000))]
+    {
+        let out = rule_as(&c, Format::Yaml, &text);
+        assert!(out.starts_with("facts:") && out.contains("block style"), "{}", &out[..out.len().min(300)]);
+    }
+    // Flow style within the bounds is still read: 150 records in one list.
+    let c = checked_ok("type T = record { s: int }\nfact ts: list of T\nruling r: int = count(ts)");
+    let list: Vec<String> = (0..150).map(|i| format!("{{s: {i}}}")).collect();
+    assert_eq!(rule_as(&c, Format::Yaml, &format!("ts: [{}]", list.join(", "))), "150");
+}
