@@ -3,7 +3,7 @@
 //! (`team.players[2].masterpoints`), the expected type and the declaring clause;
 //! nothing is defaulted silently.
 
-use crate::check::program::{ClauseId, Program, Symbol, TypeKind};
+use crate::check::program::{ClauseId, PatIr, Program, Symbol, TypeKind};
 use crate::check::types::Type;
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::date::Date;
@@ -136,7 +136,10 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
                     continue; // not yet known
                 }
                 if let Some(x) = v.convert(value, &info.ty, key.clone(), info.clause) {
-                    inputs.facts[*f as usize] = Some(x);
+                    match out_of_bound(p, &x, &info.ty, info.bound.as_ref(), key, info.clause, origin) {
+                        Some(e) => errors.push(e),
+                        None => inputs.facts[*f as usize] = Some(x),
+                    }
                 }
             }
             Some(Symbol::Decision(d)) => {
@@ -145,7 +148,10 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
                     continue; // explicitly not decided yet
                 }
                 if let Some(x) = v.convert(value, &info.ty, key.clone(), info.clause) {
-                    inputs.decisions[*d as usize] = Some(x);
+                    match out_of_bound(p, &x, &info.ty, info.bound.as_ref(), key, info.clause, origin) {
+                        Some(e) => errors.push(e),
+                        None => inputs.decisions[*d as usize] = Some(x),
+                    }
                 }
             }
             _ => {
@@ -167,6 +173,46 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
         }
     }
     if errors.is_empty() { Ok(inputs) } else { Err(errors) }
+}
+
+/// A value outside its declared bound (`fact n: int in 0..`), reported with its path
+/// (`rounds`, `deductions[2]`); for a list, each item is checked.
+fn out_of_bound(
+    p: &Program,
+    v: &Value,
+    ty: &Type,
+    bound: Option<&PatIr>,
+    path: &str,
+    clause: Option<ClauseId>,
+    origin: &str,
+) -> Option<Diagnostic> {
+    let bound = bound?;
+    if let (Value::List(xs), Type::List(item)) = (v, ty) {
+        return xs
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| out_of_bound(p, x, item, Some(bound), &format!("{path}[{i}]"), clause, origin));
+    }
+    if crate::eval::interp::matches_pattern(bound, v, &mut []) {
+        return None;
+    }
+    let PatIr::Range { lo, hi, inclusive } = bound else { return None };
+    let show = |x: &Value| crate::eval::show::plain(p, x, ty);
+    let range = match (lo, hi) {
+        (Some(l), Some(h)) if *inclusive => format!("from {} to {}", show(l), show(h)),
+        (Some(l), Some(h)) => format!("from {} up to but not including {}", show(l), show(h)),
+        (Some(l), None) => format!("{} or more", show(l)),
+        (None, Some(h)) if *inclusive => format!("{} or less", show(h)),
+        (None, Some(h)) => format!("less than {}", show(h)),
+        (None, None) => return None,
+    };
+    let declared = p.citation_of(clause).map(|c| format!(" (declared in {c})")).unwrap_or_default();
+    Some(err(
+        "conditions::fact_out_of_range",
+        &format!("{origin}: {path}"),
+        format!("`{path}` must be {range}{declared}, found {}", show(v)),
+        format!("the rulebook allows only values {range} here"),
+    ))
 }
 
 fn kind(v: &J) -> String {
@@ -437,6 +483,22 @@ fn number(v: &J, ty: &Type) -> Result<Num, String> {
             Ok(n)
         }
     }
+}
+
+/// Why a value given for a fact or decision (by its name) is outside its declared bound, if it is.
+pub fn bound_error(p: &Program, name: &str, v: &Value) -> Option<String> {
+    let (ty, bound, clause) = match p.symbols.get(name)? {
+        Symbol::Fact(f) => {
+            let i = &p.facts[*f as usize];
+            (&i.ty, i.bound.as_ref(), i.clause)
+        }
+        Symbol::Decision(d) => {
+            let i = &p.decisions[*d as usize];
+            (&i.ty, i.bound.as_ref(), i.clause)
+        }
+        _ => return None,
+    };
+    out_of_bound(p, v, ty, bound, name, clause, "").map(|d| d.message)
 }
 
 /// Converts one JSON value to a value of `ty` (used for expected values in case files).

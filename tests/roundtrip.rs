@@ -175,6 +175,12 @@ fn type_expr() -> impl Strategy<Value = TypeExpr> {
     named.prop_recursive(2, 4, 1, |inner| inner.prop_map(|t| TypeExpr::List(Box::new(t), sp())))
 }
 
+fn range() -> impl Strategy<Value = PatternAtom> {
+    (prop::option::of(literal()), prop::option::of(literal()))
+        .prop_filter("a range has a bound", |(lo, hi)| lo.is_some() || hi.is_some())
+        .prop_map(|(lo, hi)| PatternAtom::Range { lo, hi, inclusive: true, span: sp() })
+}
+
 fn pattern() -> impl Strategy<Value = Pattern> {
     let atom = prop_oneof![
         Just(PatternAtom::Wildcard(sp())),
@@ -210,17 +216,19 @@ fn decl() -> impl Strategy<Value = Decl> {
                 })
             }
         ),
-        (ident(), type_expr(), doc()).prop_map(|(name, ty, doc)| Decl::Fact(FactDecl { name, ty, doc, span: sp() })),
-        (any::<bool>(), ident(), type_expr(), short_text(), doc()).prop_map(|(lot, name, ty, by, doc)| {
-            Decl::Decision(DecisionDecl {
+        (ident(), type_expr(), prop::option::of(range()), doc())
+            .prop_map(|(name, ty, bound, doc)| Decl::Fact(FactDecl { name, ty, bound, doc, span: sp() })),
+        (any::<bool>(), ident(), type_expr(), prop::option::of(range()), short_text(), doc()).prop_map(
+            |(lot, name, ty, bound, by, doc)| Decl::Decision(DecisionDecl {
                 kind: if lot { DecisionKind::Lot } else { DecisionKind::Decision },
                 name,
                 ty,
+                bound,
                 by,
                 doc,
                 span: sp(),
             })
-        }),
+        ),
         (short_text(), short_text()).prop_map(|(of, gloss)| Decl::Gloss(GlossDecl { of, gloss, span: sp() })),
         (short_text(), doc()).prop_map(|(citation, title)| Decl::External(ExternalDecl {
             citation,

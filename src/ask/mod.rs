@@ -123,6 +123,9 @@ impl<'a> Session<'a> {
     pub fn answer(&mut self, q: &Question, line: &str) -> Result<(), String> {
         let json = self.read(q, line.trim());
         let value = crate::facts::convert_value(self.p, &json, &q.hole.ty, &q.path)?;
+        if let Some(e) = crate::facts::bound_error(self.p, &q.path, &value) {
+            return Err(e);
+        }
         if q.hole.domain.as_ref().is_some_and(|d| !d.contains(&value)) {
             return Err(self.words.fill(&self.words.one_of, &[("values", q.allowed.join(", "))]));
         }

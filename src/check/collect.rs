@@ -215,6 +215,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                 program.facts.push(FactInfo {
                     name: f.name.name.clone(),
                     ty: Type::Error,
+                    bound: None,
                     doc: f.doc.as_ref().map(|d| d.value.clone()),
                     clause: loc.clause,
                     span: f.name.span,
@@ -227,6 +228,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     kind: d.kind,
                     name: d.name.name.clone(),
                     ty: Type::Error,
+                    bound: None,
                     by: d.by.value.clone(),
                     doc: d.doc.as_ref().map(|x| x.value.clone()),
                     clause: loc.clause,
@@ -429,11 +431,17 @@ fn resolve_types(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagn
     for loc in decls {
         match loc.decl {
             Decl::Fact(f) => {
-                program.facts[fact_idx].ty = resolve_type(program, &f.ty, diags);
+                let ty = resolve_type(program, &f.ty, diags);
+                program.facts[fact_idx].bound =
+                    f.bound.as_ref().map(|b| super::rules::lower_bound(program, diags, b, &ty));
+                program.facts[fact_idx].ty = ty;
                 fact_idx += 1;
             }
             Decl::Decision(d) => {
-                program.decisions[dec_idx].ty = resolve_type(program, &d.ty, diags);
+                let ty = resolve_type(program, &d.ty, diags);
+                program.decisions[dec_idx].bound =
+                    d.bound.as_ref().map(|b| super::rules::lower_bound(program, diags, b, &ty));
+                program.decisions[dec_idx].ty = ty;
                 dec_idx += 1;
             }
             Decl::Def(d) => {

@@ -70,6 +70,8 @@ pub struct TypeInfo {
 pub struct FactInfo {
     pub name: String,
     pub ty: Type,
+    /// `in 0..`: the values allowed (for a list, of each item), checked on input.
+    pub bound: Option<PatIr>,
     pub doc: Option<String>,
     pub clause: Option<ClauseId>,
     pub span: Span,
@@ -80,6 +82,8 @@ pub struct DecisionInfo {
     pub kind: DecisionKind,
     pub name: String,
     pub ty: Type,
+    /// `in 0..=1`: the values allowed (for a list, of each item), checked on input.
+    pub bound: Option<PatIr>,
     /// Who decides: "the Tournament Director", "turneringsarrangøren".
     pub by: String,
     pub doc: Option<String>,

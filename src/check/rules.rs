@@ -98,6 +98,16 @@ fn lower_defs(c: &mut Collected, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// A fact's or decision's bound (`in 0..=1`), over the type or, for a list, its items.
+pub(super) fn lower_bound(program: &Program, diags: &mut Vec<Diagnostic>, b: &PatternAtom, ty: &Type) -> PatIr {
+    let mut item = ty;
+    while let Type::List(t) = item {
+        item = t;
+    }
+    let mut l = Lowerer::new(program, diags);
+    lower_atom(&mut l, b, item, false)
+}
+
 fn lower_pattern(l: &mut Lowerer, p: &Pattern, ty: &Type, may_bind: bool) -> PatIr {
     let mut alts: Vec<PatIr> = p.alts.iter().map(|a| lower_atom(l, a, ty, may_bind)).collect();
     if alts.len() == 1 { alts.pop().unwrap_or(PatIr::Any) } else { PatIr::Alts(alts) }

@@ -510,9 +510,24 @@ impl<'p> Space<'p> {
         }
     }
 
-    /// One representative value of every piece of a variable's space.
+    /// One representative value of every piece of a variable's space; for a fact or decision
+    /// declared with a bound (`in 0..`), only the pieces inside it can occur.
     fn pieces(&self, v: &Var) -> Option<Vec<Value>> {
-        pieces(self.p, &v.ty, &v.tests)
+        let Some(bound) = self.bound_of(&v.key) else { return pieces(self.p, &v.ty, &v.tests) };
+        let mut tests = v.tests.clone();
+        tests.push(Test::Pat(bound.clone()));
+        let all = pieces(self.p, &v.ty, &tests)?;
+        Some(all.into_iter().filter(|x| crate::eval::interp::matches_pattern(bound, x, &mut [])).collect())
+    }
+
+    /// The declared bound of a whole fact or decision, by its variable's key.
+    fn bound_of(&self, key: &str) -> Option<&'p PatIr> {
+        let p = self.p;
+        if let Some(name) = key.strip_prefix("fact ") {
+            return p.facts.iter().find(|f| f.name == name)?.bound.as_ref();
+        }
+        let name = key.strip_prefix("decision ")?;
+        p.decisions.iter().find(|d| d.name == name)?.bound.as_ref()
     }
 
     /// Whether some world (one piece per variable) makes `f` true: a search that

@@ -232,6 +232,8 @@ impl TypeExpr {
 pub struct FactDecl {
     pub name: Ident,
     pub ty: TypeExpr,
+    /// `in 0..`: the values the fact may take (a [`PatternAtom::Range`]), checked on input.
+    pub bound: Option<PatternAtom>,
     pub doc: Option<Str>,
     pub span: Span,
 }
@@ -249,6 +251,8 @@ pub struct DecisionDecl {
     pub kind: DecisionKind,
     pub name: Ident,
     pub ty: TypeExpr,
+    /// `in 0..=1`: the values the decision may take (a [`PatternAtom::Range`]), checked on input.
+    pub bound: Option<PatternAtom>,
     pub by: Str,
     pub doc: Option<Str>,
     pub span: Span,

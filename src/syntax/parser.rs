@@ -476,7 +476,8 @@ impl Builder<'_> {
                 it.next();
                 let name = self.ident(next(&mut it));
                 let ty = self.type_expr(next(&mut it));
-                Decl::Fact(FactDecl { name, ty, doc: it.next().map(|s| self.string(s)), span })
+                let bound = self.bound(&mut it);
+                Decl::Fact(FactDecl { name, ty, bound, doc: it.next().map(|s| self.string(s)), span })
             }
             Rule::decision_decl => {
                 let kind = match first(next(&mut it)).as_rule() {
@@ -485,8 +486,9 @@ impl Builder<'_> {
                 };
                 let name = self.ident(next(&mut it));
                 let ty = self.type_expr(next(&mut it));
+                let bound = self.bound(&mut it);
                 let by = self.string(next(&mut it));
-                Decl::Decision(DecisionDecl { kind, name, ty, by, doc: it.next().map(|s| self.string(s)), span })
+                Decl::Decision(DecisionDecl { kind, name, ty, bound, by, doc: it.next().map(|s| self.string(s)), span })
             }
             Rule::external_decl => {
                 it.next();
@@ -609,26 +611,7 @@ impl Builder<'_> {
                 match q.as_rule() {
                     Rule::wildcard => PatternAtom::Wildcard(qspan),
                     Rule::ident => PatternAtom::Name(self.ident(q)),
-                    Rule::range_pattern => {
-                        let parts: Vec<P> = q.into_inner().collect();
-                        let mut lo = None;
-                        let mut hi = None;
-                        let mut inclusive = true;
-                        let mut seen_op = false;
-                        for part in parts {
-                            match part.as_rule() {
-                                Rule::range_op => seen_op = true,
-                                Rule::range_open => {
-                                    seen_op = true;
-                                    inclusive = false
-                                }
-                                _ if !seen_op => lo = Some(self.literal(part)),
-                                _ => hi = Some(self.literal(part)),
-                            }
-                        }
-                        let inclusive = inclusive || hi.is_none();
-                        PatternAtom::Range { lo, hi, inclusive, span: qspan }
-                    }
+                    Rule::range_pattern => self.range(q, qspan),
                     _ => PatternAtom::Literal(self.literal(q)),
                 }
             })
@@ -691,6 +674,34 @@ impl Builder<'_> {
         }
         self.depth.set(d);
         false
+    }
+
+    fn range(&self, q: P, span: Span) -> PatternAtom {
+        let mut lo = None;
+        let mut hi = None;
+        let mut inclusive = true;
+        let mut seen_op = false;
+        for part in q.into_inner() {
+            match part.as_rule() {
+                Rule::range_op => seen_op = true,
+                Rule::range_open => {
+                    seen_op = true;
+                    inclusive = false
+                }
+                _ if !seen_op => lo = Some(self.literal(part)),
+                _ => hi = Some(self.literal(part)),
+            }
+        }
+        let inclusive = inclusive || hi.is_none();
+        PatternAtom::Range { lo, hi, inclusive, span }
+    }
+
+    /// `in lo..=hi` after a fact's or decision's type, if written.
+    fn bound(&self, it: &mut std::iter::Peekable<pest::iterators::Pairs<'_, Rule>>) -> Option<PatternAtom> {
+        let b = it.next_if(|x| x.as_rule() == Rule::bound)?;
+        let r = b.into_inner().find(|x| x.as_rule() == Rule::range_pattern)?;
+        let span = self.span(&r);
+        Some(self.range(r, span))
     }
 
     fn order_keys(&self, p: P) -> Vec<OrderKey> {

@@ -357,6 +357,7 @@ impl Printer<'_> {
             Decl::Fact(f) => {
                 let _ = write!(self.out, "fact {}: ", f.name.name);
                 self.ty(&f.ty);
+                self.bound(&f.bound);
                 self.doc(&f.doc);
             }
             Decl::Decision(dd) => {
@@ -366,6 +367,7 @@ impl Printer<'_> {
                 };
                 let _ = write!(self.out, "{kw} {}: ", dd.name.name);
                 self.ty(&dd.ty);
+                self.bound(&dd.bound);
                 let _ = write!(self.out, " by {}", quote(&dd.by.value));
                 self.doc(&dd.doc);
             }
@@ -474,6 +476,13 @@ impl Printer<'_> {
                     let _ = write!(self.out, " per {}", p.name);
                 }
             }
+        }
+    }
+
+    fn bound(&mut self, b: &Option<PatternAtom>) {
+        if let Some(b) = b {
+            self.out.push_str(" in ");
+            self.pattern(&Pattern { alts: vec![b.clone()], span: Span::default() });
         }
     }
 
