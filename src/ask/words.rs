@@ -20,6 +20,20 @@ pub struct Words {
     pub yes: Vec<String>,
     pub no: Vec<String>,
     pub hints: Hints,
+    pub rule: RuleWords,
+}
+
+/// The words `rule` adds about missing inputs.
+#[derive(Debug, Deserialize)]
+pub struct RuleWords {
+    /// The heading of how to give each input still needed.
+    pub how_to: String,
+    /// Where a field goes: `{path}` is the record.
+    pub within: String,
+    pub json: String,
+    pub toml: String,
+    /// A settled ruling: `{inputs}` are the missing inputs it does not depend on.
+    pub whatever: String,
 }
 
 /// How a facts file writes a value of each type.

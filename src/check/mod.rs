@@ -8,6 +8,7 @@
 pub mod builtins;
 pub mod collect;
 pub mod expr;
+pub mod glosses;
 pub mod program;
 pub mod rules;
 pub mod types;
@@ -110,5 +111,6 @@ pub fn check_files(files: &[ast::File], diags: &mut Vec<Diagnostic>) -> Program 
     let mut collected = collect::collect(files, diags);
     rules::lower_all(&mut collected, diags);
     rules::check_cite_targets(&collected.program, files, diags);
+    glosses::check_glosses(&collected.program, files, diags);
     collected.program
 }

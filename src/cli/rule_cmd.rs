@@ -3,6 +3,7 @@
 use super::{ExplainLevel, OutputFormat};
 use conditions::check::Checked;
 use conditions::diagnostic::render;
+use conditions::discover::how_to::{HowTo, how_to};
 use conditions::eval;
 use conditions::eval::show::Lang;
 use conditions::explain::{Explainer, html, markdown, text};
@@ -135,7 +136,7 @@ pub fn run(args: RuleArgs) -> ExitCode {
     let mut reports = Vec::new();
     let mut skipped = Vec::new();
     for def in defs {
-        let ruling = eval::needed::refine(p, &inputs, eval::rule(p, &inputs, def, true));
+        let (ruling, concerned) = eval::needed::refine_with(p, &inputs, eval::rule(p, &inputs, def, true));
         // Without --ruling, only the rulings the facts file speaks to are shown: those
         // that read at least one of its facts or decisions.
         if !explicit {
@@ -149,37 +150,44 @@ pub fn run(args: RuleArgs) -> ExitCode {
                 continue;
             }
         }
-        reports.push(explainer.report(&ruling, full));
+        let open = matches!(ruling.outcome, eval::Outcome::Undetermined(_));
+        let extra = Extra {
+            how_to: if open { concerned.iter().map(|h| how_to(p, h, lang)).collect() } else { Vec::new() },
+            whatever: if open { Vec::new() } else { concerned.into_iter().map(|h| h.path).collect() },
+        };
+        reports.push((explainer.report(&ruling, full), extra));
     }
     match args.format {
         OutputFormat::Json => {
-            let v = serde_json::json!({ "rulings": reports, "not_shown": skipped });
+            let rulings: Vec<serde_json::Value> = reports.iter().map(|(r, x)| with_extra(r, x)).collect();
+            let v = serde_json::json!({ "rulings": rulings, "not_shown": skipped });
             outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         OutputFormat::Text => {
-            for (i, r) in reports.iter().enumerate() {
+            for (i, (r, x)) in reports.iter().enumerate() {
                 if i > 0 {
                     outln!("\n{}\n", "─".repeat(60));
                 }
-                out!("{}", text::render(r, full));
+                out!("{}", text_with_extra(&text::render(r, full), x, lang));
             }
             if !skipped.is_empty() {
                 outln!("\n({} other rulings do not read these facts; ask for one with --ruling NAME)", skipped.len());
             }
         }
         OutputFormat::Markdown => {
-            for r in &reports {
+            for (r, _) in &reports {
                 outln!("{}", markdown::render(r, full));
             }
         }
         OutputFormat::Html => {
-            out!("{}", html::document(&reports, &html::Page { full_open: full, ..args.page.clone() }))
+            let plain: Vec<conditions::explain::Report> = reports.iter().map(|(r, _)| r.clone()).collect();
+            out!("{}", html::document(&plain, &html::Page { full_open: full, ..args.page.clone() }))
         }
     }
     if reports.is_empty() && !skipped.is_empty() {
         errln!("no ruling can be made from these facts alone; name one with --ruling (e.g. --ruling {})", skipped[0]);
     }
-    let failing = |r: &conditions::explain::Report| match args.fail_on {
+    let failing = |(r, _): &(conditions::explain::Report, Extra)| match args.fail_on {
         Some(super::FailOn::Undetermined) => r.status == "undetermined",
         Some(super::FailOn::NoRuling) => r.status != "decided",
         None => false,
@@ -188,6 +196,66 @@ pub fn run(args: RuleArgs) -> ExitCode {
         return ExitCode::from(3);
     }
     ExitCode::SUCCESS
+}
+
+/// What `rule` says beside the explanation: how to give each input still needed, and
+/// for a settled ruling the missing inputs it does not depend on.
+struct Extra {
+    how_to: Vec<HowTo>,
+    whatever: Vec<String>,
+}
+
+/// A report as JSON with `how_to` and `settled_whatever` (docs/json.md).
+fn with_extra(r: &conditions::explain::Report, x: &Extra) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).unwrap_or_default();
+    if let serde_json::Value::Object(m) = &mut v {
+        m.insert("how_to".into(), serde_json::to_value(&x.how_to).unwrap_or_default());
+        m.insert("settled_whatever".into(), serde_json::to_value(&x.whatever).unwrap_or_default());
+    }
+    v
+}
+
+/// The text rendering with the settled line after the answer and how to give what is
+/// still needed at the end.
+fn text_with_extra(rendered: &str, x: &Extra, lang: Lang) -> String {
+    let w = conditions::ask::words::words(lang);
+    let mut out = String::new();
+    let answer = format!("{}:", conditions::explain::i18n::words(lang).answer);
+    let mut placed = x.whatever.is_empty();
+    for line in rendered.split_inclusive('\n') {
+        out.push_str(line);
+        if !placed && line.starts_with(&answer) {
+            let names: Vec<String> = x.whatever.iter().map(|p| format!("`{p}`")).collect();
+            out.push_str(&w.fill(&w.rule.whatever, &[("inputs", names.join(", "))]));
+            out.push('\n');
+            placed = true;
+        }
+    }
+    if !x.how_to.is_empty() {
+        out.push('\n');
+        out.push_str(&w.rule.how_to);
+        out.push('\n');
+        for h in &x.how_to {
+            let mut head = format!("  {} — {}", h.path, h.ty);
+            let mut who = Vec::new();
+            if let Some(by) = &h.who {
+                who.push(w.fill(&w.decided_by, &[("who", by.clone())]));
+            }
+            if let Some(c) = &h.clause {
+                who.push(w.fill(&w.clause, &[("clause", c.clone())]));
+            }
+            if !who.is_empty() {
+                head = format!("{head} ({})", who.join(" "));
+            }
+            out.push_str(&head);
+            out.push('\n');
+            let place = h.within.as_ref().map(|p| format!(", {}", w.fill(&w.rule.within, &[("path", p.clone())])));
+            let place = place.unwrap_or_default();
+            out.push_str(&format!("      {}{place}: {}\n", w.rule.json, h.json));
+            out.push_str(&format!("      {}{place}: {}\n", w.rule.toml, h.toml));
+        }
+    }
+    out
 }
 
 /// The definitions named (rulings, or with `definitions` any definition); an unknown name

@@ -2,8 +2,9 @@
 //! listing of rulings (grouped by section), the transitive inputs of a ruling with
 //! their facts-file paths and types ([`inputs`]), how a facts file writes each type
 //! ([`mod@write`]), the JSON Schema of a facts file ([`schema`]) and facts templates
-//! ([`template`]).
+//! ([`template`]), and how to give an input a ruling still needs ([`how_to`]).
 
+pub mod how_to;
 pub mod inputs;
 pub mod schema;
 pub mod template;

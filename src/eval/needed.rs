@@ -9,6 +9,11 @@
 //! give different rulings for the same other values; holes of infinite domain
 //! (numbers, text, dates, lists) are kept when named: sound, never a wrong omission.
 //! Holes are ordered so that the one whose answers settle the ruling most comes first.
+//!
+//! A missing number that the conditions only compare with constants is tried too, with
+//! one value per region its thresholds cut the number line into ([`numbers`]).
+
+pub mod numbers;
 
 use super::Outcome;
 use super::interp::Inputs;
@@ -80,6 +85,12 @@ pub struct Needed {
     pub holes: Vec<Hole>,
     /// When no missing input can change it: the ruling, whatever they are.
     pub settled: Option<Key>,
+    /// When settled: the outcome itself (that of one way of filling the missing inputs;
+    /// every way gives the same).
+    pub outcome: Option<Outcome>,
+    /// Every missing input met on the way, needed or not (for saying which ones a
+    /// settled ruling does not depend on).
+    pub met: Vec<Hole>,
 }
 
 impl Needed {
@@ -270,6 +281,7 @@ pub fn fill(inputs: &Inputs, hole: &Hole, value: Value) -> Inputs {
 struct Leaf {
     given: Vec<(String, Value)>,
     key: Key,
+    outcome: Option<Outcome>,
     /// For a leaf still open: the inputs it waits for.
     waits: Vec<String>,
 }
@@ -277,6 +289,8 @@ struct Leaf {
 struct Search<'a> {
     p: &'a Program,
     def: DefId,
+    /// The values tried for missing numbers, by target (none: not to be tried).
+    numbers: Vec<(numbers::Target, Option<Vec<Value>>)>,
     tries: usize,
     leaves: Vec<Leaf>,
     /// Every hole met, finite or not, in the order met.
@@ -284,11 +298,30 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// The values to try for a hole: its finite domain, or a number's representatives.
+    fn values(&mut self, h: &Hole) -> Option<Vec<Value>> {
+        if h.domain.is_some() {
+            return h.domain.clone();
+        }
+        let target = numbers::target_of(self.p, h)?;
+        if let Some((_, v)) = self.numbers.iter().find(|(t, _)| *t == target) {
+            return v.clone();
+        }
+        let v = numbers::samples(self.p, self.def, target, &h.ty);
+        self.numbers.push((target, v.clone()));
+        v
+    }
+
     fn explore(&mut self, inputs: &Inputs, given: &mut Vec<(String, Value)>) {
         self.tries += 1;
         let r = super::fast::rule_here(self.p, inputs, self.def);
         let Outcome::Undetermined(needs) = &r.outcome else {
-            self.leaves.push(Leaf { given: given.clone(), key: key(&r.outcome), waits: Vec::new() });
+            self.leaves.push(Leaf {
+                given: given.clone(),
+                key: key(&r.outcome),
+                outcome: Some(r.outcome),
+                waits: Vec::new(),
+            });
             return;
         };
         let hs = holes(self.p, inputs, needs);
@@ -297,10 +330,10 @@ impl Search<'_> {
                 self.met.push(h.clone());
             }
         }
-        let next = hs.iter().find(|h| h.domain.is_some()).cloned();
+        let next = hs.iter().find_map(|h| self.values(h).map(|v| (h.clone(), v)));
         match next {
-            Some(h) if self.tries < MAX_TRIES => {
-                for v in h.domain.clone().unwrap_or_default() {
+            Some((h, values)) if self.tries < MAX_TRIES => {
+                for v in values {
                     given.push((h.path.clone(), v.clone()));
                     self.explore(&fill(inputs, &h, v), given);
                     given.pop();
@@ -309,6 +342,7 @@ impl Search<'_> {
             _ => self.leaves.push(Leaf {
                 given: given.clone(),
                 key: Key::Open,
+                outcome: None,
                 waits: hs.iter().map(|h| h.path.clone()).collect(),
             }),
         }
@@ -322,6 +356,7 @@ impl Search<'_> {
     }
 
     fn relevant(&self, path: &str) -> bool {
+        // A hole never tried (past the budget) has no two leaves told apart by it.
         self.leaves.iter().any(|a| {
             self.leaves.iter().any(|b| {
                 Search::differ_only_in(a, b, path) && (a.key != b.key || a.key == Key::Open || b.key == Key::Open)
@@ -334,14 +369,15 @@ impl Search<'_> {
 pub fn needed(p: &Program, inputs: &Inputs, def: DefId) -> Option<Needed> {
     let first = super::fast::rule_here(p, inputs, def);
     let Outcome::Undetermined(needs) = &first.outcome else { return None };
-    let mut search = Search { p, def, tries: 0, leaves: Vec::new(), met: Vec::new() };
+    let mut search = Search { p, def, numbers: Vec::new(), tries: 0, leaves: Vec::new(), met: Vec::new() };
     search.explore(inputs, &mut Vec::new());
     let _ = needs;
     let mut keep: Vec<Hole> = Vec::new();
     for h in search.met.iter() {
         // Needed when two of its values rule differently, or when a branch still waits for it.
         let waited = search.leaves.iter().any(|l| l.waits.contains(&h.path));
-        if waited || (h.domain.is_some() && search.relevant(&h.path)) {
+        let tried = search.leaves.iter().any(|l| l.given.iter().any(|(q, _)| *q == h.path));
+        if waited || (tried && search.relevant(&h.path)) {
             keep.push(h.clone());
         }
     }
@@ -349,17 +385,19 @@ pub fn needed(p: &Program, inputs: &Inputs, def: DefId) -> Option<Needed> {
         Some(l) if l.key != Key::Open && search.leaves.iter().all(|x| x.key == l.key) => Some(l.key.clone()),
         _ => None,
     };
+    let outcome = settled.as_ref().and_then(|_| search.leaves.first().and_then(|l| l.outcome.clone()));
     if settled.is_some() {
         keep.clear();
     }
-    order(p, inputs, def, &mut keep);
-    Some(Needed { holes: keep, settled })
+    let tries: Vec<Option<Vec<Value>>> = keep.iter().map(|h| search.values(h)).collect();
+    order(p, inputs, def, &mut keep, &tries);
+    Some(Needed { holes: keep, settled, outcome, met: search.met })
 }
 
 /// Orders holes so that the one whose answers leave least to ask comes first.
-fn order(p: &Program, inputs: &Inputs, def: DefId, holes: &mut [Hole]) {
-    let score = |h: &Hole| -> (u32, usize) {
-        let Some(values) = &h.domain else { return (u32::MAX, 0) };
+fn order(p: &Program, inputs: &Inputs, def: DefId, holes: &mut [Hole], tries: &[Option<Vec<Value>>]) {
+    let score = |(h, values): (&Hole, &Option<Vec<Value>>)| -> (u32, usize) {
+        let Some(values) = values else { return (u32::MAX, 0) };
         let mut total = 0usize;
         for v in values {
             total += match super::fast::rule_here(p, &fill(inputs, h, v.clone()), def).outcome {
@@ -370,7 +408,7 @@ fn order(p: &Program, inputs: &Inputs, def: DefId, holes: &mut [Hole]) {
         ((total / values.len().max(1)) as u32, 0)
     };
     let mut scored: Vec<((u32, usize), usize, Hole)> =
-        holes.iter().enumerate().map(|(i, h)| (score(h), i, h.clone())).collect();
+        holes.iter().zip(tries).enumerate().map(|(i, (h, t))| (score((h, t)), i, h.clone())).collect();
     scored.sort_by_key(|a| (a.0, a.1));
     for (slot, (_, _, h)) in holes.iter_mut().zip(scored) {
         *slot = h;
@@ -378,19 +416,37 @@ fn order(p: &Program, inputs: &Inputs, def: DefId, holes: &mut [Hole]) {
 }
 
 /// The ruling with its needs made precise: an undetermined ruling names only the inputs
-/// whose values can change it, the most settling first.
-pub fn refine(p: &Program, inputs: &Inputs, mut ruling: super::Ruling) -> super::Ruling {
-    if let Outcome::Undetermined(needs) = &ruling.outcome
-        && let Some(n) = needed(p, inputs, ruling.def)
-        && n.settled.is_none()
-        && !n.holes.is_empty()
-    {
-        // Only those the ruling waits for now; those behind them are asked for later.
-        let first = holes(p, inputs, needs);
-        let now: Vec<Need> = n.holes.iter().filter(|h| first.iter().any(|f| f.path == h.path)).map(hole_need).collect();
-        if !now.is_empty() {
-            ruling.outcome = Outcome::Undetermined(now);
+/// whose values can change it, the most settling first; one that no missing input can
+/// change is the settled ruling (decided, silent or an error), as for any values of them.
+pub fn refine(p: &Program, inputs: &Inputs, ruling: super::Ruling) -> super::Ruling {
+    refine_with(p, inputs, ruling).0
+}
+
+/// Like [`refine`], also returning the missing inputs concerned: for a ruling still
+/// undetermined, those it names, in the same order; for a settled one, those it does not
+/// depend on.
+pub fn refine_with(p: &Program, inputs: &Inputs, mut ruling: super::Ruling) -> (super::Ruling, Vec<Hole>) {
+    let Outcome::Undetermined(needs) = &ruling.outcome else { return (ruling, Vec::new()) };
+    let first = holes(p, inputs, needs);
+    let Some(n) = needed(p, inputs, ruling.def) else { return (ruling, first) };
+    if let Some(outcome) = n.outcome {
+        // The derivation stays that of the inputs given; its head carries the settled answer.
+        if let Some(head) = ruling.trace.as_mut().and_then(|t| t.nodes.first_mut()) {
+            head.outcome = match &outcome {
+                Outcome::Decided(v) => super::trace::Outcome::Value(v.clone()),
+                Outcome::Silent(s) => super::trace::Outcome::Silent(s.clone()),
+                Outcome::Error(e) => super::trace::Outcome::Error(e.message.clone()),
+                Outcome::Undetermined(ns) => super::trace::Outcome::Undetermined(ns.clone()),
+            };
         }
+        ruling.outcome = outcome;
+        return (ruling, n.met);
     }
-    ruling
+    // Only those the ruling waits for now; those behind them are asked for later.
+    let now: Vec<Hole> = n.holes.into_iter().filter(|h| first.iter().any(|f| f.path == h.path)).collect();
+    if now.is_empty() {
+        return (ruling, first);
+    }
+    ruling.outcome = Outcome::Undetermined(now.iter().map(hole_need).collect());
+    (ruling, now)
 }

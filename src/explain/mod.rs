@@ -147,7 +147,11 @@ impl<'a> Explainer<'a> {
                     who: None,
                     citation: citation.clone(),
                     candidates: Vec::new(),
-                    sentence: w.needs_fact(&info.name, info.doc.as_deref(), citation.as_deref()),
+                    sentence: w.needs_fact(
+                        &info.name,
+                        info.doc.as_deref().map(|d| self.gloss(d)).as_deref(),
+                        citation.as_deref(),
+                    ),
                 }
             }
             Need::Field { record, field } => NeedView {
@@ -178,6 +182,7 @@ impl<'a> Explainer<'a> {
         let info = &self.p.decisions[d as usize];
         let citation = self.cite(info.clause);
         let lot = info.kind == DecisionKind::Lot;
+        let doc = info.doc.as_deref().map(|d| self.gloss(d));
         NeedView {
             kind: if lot { "lot" } else { "decision" },
             name: info.name.clone(),
@@ -185,9 +190,9 @@ impl<'a> Explainer<'a> {
             citation: citation.clone(),
             candidates: candidates.to_vec(),
             sentence: if lot {
-                w.needs_lot(&info.by, citation.as_deref(), candidates, info.doc.as_deref())
+                w.needs_lot(&self.gloss(&info.by), citation.as_deref(), candidates, doc.as_deref())
             } else {
-                w.needs_decision(&info.by, citation.as_deref(), info.doc.as_deref(), candidates)
+                w.needs_decision(&self.gloss(&info.by), citation.as_deref(), doc.as_deref(), candidates)
             },
         }
     }
@@ -378,7 +383,7 @@ impl<'a> Explainer<'a> {
             let v = self.inputs.decisions[d as usize].as_ref()?;
             Some(FactView {
                 name: di.name.clone(),
-                description: Some(w.decided_by(&di.by)),
+                description: Some(w.decided_by(&self.gloss(&di.by))),
                 value: show::value(self.p, v, &di.ty, self.lang),
             })
         }));

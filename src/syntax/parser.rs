@@ -521,6 +521,8 @@ impl Builder<'_> {
                 Decl::Def(DefDecl { kind, name, params, ty, doc, says, body, span })
             }
             Rule::gloss_decl => {
+                it.next();
+                it.next();
                 let of = self.string(next(&mut it));
                 it.next();
                 let gloss = self.string(next(&mut it));
