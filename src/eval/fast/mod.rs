@@ -25,10 +25,10 @@
 //! ruling builds (lists, records) allocate.
 //!
 //! ## Adding a language construct
-//! Every match over [`IrKind`], [`Builtin`] and [`Kind`] here is exhaustive, so a new
+//! Every match over [`IrKind`], [`Builtin`] and `Kind` here is exhaustive, so a new
 //! expression or builtin does not compile until it is handled:
-//! 1. add a [`Kind`] variant (or reuse one) and lower the new [`IrKind`] to it in
-//!    [`Lower::node`], counting the interpreter's evaluation steps in `cost`;
+//! 1. add a `Kind` variant (or reuse one) and lower the new [`IrKind`] to it in
+//!    `Lower::node`, counting the interpreter's evaluation steps in `cost`;
 //! 2. evaluate it in `run.rs` (`Run::eval`; builtins in `builtins.rs`) with the
 //!    interpreter's semantics: which operands are evaluated in which order, which stops
 //!    are absorbed (unknown) and which propagate (halt);
