@@ -31,6 +31,28 @@ fn main() {
             let rel = format!("conditions/{}/{}", name, f.file_name().and_then(|n| n.to_str()).unwrap_or_default());
             let _ = writeln!(out, "        ({rel:?}, include_str!({:?})),", f.display().to_string());
         }
+        // The case files too, so that `conditions test NAME` runs without a checkout.
+        let mut cases = Vec::new();
+        let mut stack = vec![book.join("cases")];
+        while let Some(d) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else { continue };
+            println!("cargo:rerun-if-changed={}", d.display());
+            for e in rd.filter_map(|e| e.ok()) {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "toml") {
+                    cases.push(p);
+                }
+            }
+        }
+        cases.sort();
+        for c in cases {
+            println!("cargo:rerun-if-changed={}", c.display());
+            let inner = c.strip_prefix(&book).map(|p| p.display().to_string()).unwrap_or_default();
+            let rel = format!("conditions/{name}/{inner}");
+            let _ = writeln!(out, "        ({rel:?}, include_str!({:?})),", c.display().to_string());
+        }
         out.push_str("    ]),\n");
     }
     out.push_str("];\n");

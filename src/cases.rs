@@ -113,14 +113,15 @@ pub fn read_case(path: &Path) -> std::io::Result<String> {
 
 /// Runs one case file against a checked rulebook; each expectation passes or fails.
 pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
-    let text = match read_case(path) {
-        Ok(t) => t,
-        Err(e) => {
-            summary.failed.push(fail(path, None, format!("cannot read the case file: {e}"), None));
-            return;
-        }
-    };
-    let case: CaseFile = match toml::from_str(&text) {
+    match read_case(path) {
+        Ok(text) => run_case_text(book, path, &text, summary),
+        Err(e) => summary.failed.push(fail(path, None, format!("cannot read the case file: {e}"), None)),
+    }
+}
+
+/// Runs a case file given as text (read from `path`, or bundled into the binary).
+pub fn run_case_text(book: &Checked, path: &Path, text: &str, summary: &mut Summary) {
+    let case: CaseFile = match toml::from_str(text) {
         Ok(c) => c,
         Err(e) => {
             summary.failed.push(fail(path, None, format!("not a valid case file: {}", e.to_string().trim()), None));
@@ -130,7 +131,7 @@ pub fn run_case(book: &Checked, path: &Path, summary: &mut Summary) {
     let p = &book.program;
     let origin = path.display().to_string();
     // The same file read again keeping every number's digits (no binary floating point).
-    let raw = match facts::read::toml(&text) {
+    let raw = match facts::read::toml(text) {
         Ok(t) => t,
         Err(e) => {
             summary.failed.push(fail(path, None, format!("facts: {e}"), None));

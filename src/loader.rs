@@ -34,6 +34,12 @@ pub fn bundled(name: &str) -> Option<SourceMap> {
     Some(map)
 }
 
+/// The case files bundled with a rulebook (path as in the repository, text), sorted.
+pub fn bundled_cases(name: &str) -> Vec<(&'static str, &'static str)> {
+    let Some((_, files)) = BUNDLED.iter().find(|(n, _)| *n == name) else { return Vec::new() };
+    files.iter().filter(|(p, _)| p.contains("/cases/") && p.ends_with(".toml")).copied().collect()
+}
+
 /// The published document bundled beside a rulebook, if any.
 pub fn bundled_document(name: &str, file: &str) -> Option<&'static str> {
     let (_, files) = BUNDLED.iter().find(|(n, _)| *n == name)?;

@@ -198,3 +198,25 @@ fn templates_are_facts_files() {
         }
     }
 }
+
+/// Stage 1 D decides `flights` ("The 2007-2008 GNT competition is divided into four
+/// categories"), but which flights are open is said by ¶2 ("Championship Flight (unlimited
+/// masterpoints)") to ¶5 ("Flight C will be open to Non-Life Masters with fewer than 500
+/// masterpoints"), through `eligible`, and General Information 2 fixes the masterpoints and
+/// rank read ("September 1, 2007 masterpoint cycle also marks the cutoff date").
+#[test]
+fn describe_names_the_clauses_deciding_the_definitions_read() {
+    let book = conditions::loader::load("gnt").expect("loads");
+    let p = &book.program;
+    let d = discover::describe(p, p.def_by_name("flights").expect("ruling"));
+    assert_eq!(d.decided_by, ["Stage 1 D"]);
+    let through: Vec<(String, Vec<String>)> =
+        d.decided_through.iter().map(|t| (t.definition.clone(), t.clauses.clone())).collect();
+    let s = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert!(
+        through.contains(&("eligible".into(), s(&["Stage 1 D ¶2", "Stage 1 D ¶3", "Stage 1 D ¶4", "Stage 1 D ¶5"])))
+    );
+    assert!(through.contains(&("cutoff_masterpoints".into(), s(&["General Information 2"]))));
+    assert!(through.contains(&("cutoff_life_master".into(), s(&["General Information 2"]))));
+    assert_eq!(through.len(), 3, "{through:?}");
+}

@@ -31,6 +31,12 @@ pub fn run(rulebook: &str, name: &str, format: InfoFormat) -> ExitCode {
     if !d.decided_by.is_empty() {
         outln!("decided by the rules of {}", d.decided_by.join(", "));
     }
+    if !d.decided_through.is_empty() {
+        outln!("and through the definitions it reads:");
+        for t in &d.decided_through {
+            outln!("  {}: the rules of {}", t.definition, t.clauses.join(", "));
+        }
+    }
     outln!("\nreads {} inputs:", d.inputs.len());
     for i in &d.inputs {
         show_input(i);

@@ -1,7 +1,9 @@
 //! `conditions test`: runs case files on their rulebooks and ends with `N passed, N failed`.
 //!
 //! A path is a rulebook folder, a folder of rulebook folders, a folder of case files or one
-//! case file (both run on the rulebook above them); a path with no case file is an error
+//! case file (both run on the rulebook above them), or a bundled rulebook's name (`gnt`: its
+//! folder in the checkout, or without one the case files bundled into the binary); a path with
+//! no case file is an error
 //! (exit 2). `--filter WORD` keeps the case files whose path or description holds WORD,
 //! `-v` lists every case file, `--format junit` writes JUnit XML for CI, `--coverage`
 //! reports the clauses and rules no case exercises, `--min-coverage PCT` fails below it.
@@ -31,6 +33,15 @@ pub struct TestArgs {
 struct Group {
     root: PathBuf,
     cases: Vec<PathBuf>,
+    /// A bundled rulebook run with the case files bundled into the binary (no checkout).
+    bundled: Option<String>,
+}
+
+/// The text of a case file bundled into the binary, by its repository path.
+fn bundled_case(path: &Path) -> Option<&'static str> {
+    let shown = path.to_str()?;
+    let name = shown.strip_prefix("conditions/")?.split('/').next()?;
+    conditions::loader::bundled_cases(name).into_iter().find(|(p, _)| *p == shown).map(|(_, t)| t)
 }
 
 fn has_cond_files(dir: &Path) -> bool {
@@ -66,7 +77,7 @@ fn groups_of(path: &Path) -> Result<Vec<Group>, Diagnostic> {
             return Err(no_cases(path, ", which is not a case file"));
         }
         let root = rulebook_of(path).ok_or_else(|| orphan(path))?;
-        return Ok(vec![Group { root, cases: vec![path.to_path_buf()] }]);
+        return Ok(vec![Group { root, cases: vec![path.to_path_buf()], bundled: None }]);
     }
     if !has_cond_files(path) && conditions::loader::find_rulebooks(path).is_err() {
         // A folder of case files: they run on the rulebook above it.
@@ -75,15 +86,19 @@ fn groups_of(path: &Path) -> Result<Vec<Group>, Diagnostic> {
             return Err(no_cases(path, ""));
         }
         let root = rulebook_of(path).ok_or_else(|| orphan(path))?;
-        return Ok(vec![Group { root, cases }]);
+        return Ok(vec![Group { root, cases, bundled: None }]);
     }
     let books = conditions::loader::find_rulebooks(path)?;
-    Ok(books.into_iter().map(|b| Group { cases: find_cases(&b.root.join("cases")), root: b.root }).collect())
+    Ok(books
+        .into_iter()
+        .map(|b| Group { cases: find_cases(&b.root.join("cases")), root: b.root, bundled: None })
+        .collect())
 }
 
 fn description(case: &Path) -> String {
     conditions::cases::read_case(case)
         .ok()
+        .or_else(|| bundled_case(case).map(str::to_string))
         .and_then(|t| t.parse::<toml::Table>().ok())
         .and_then(|t| t.get("description").and_then(|d| d.as_str()).map(str::to_string))
         .unwrap_or_default()
@@ -107,17 +122,22 @@ struct BookResult {
 pub fn run(args: TestArgs) -> ExitCode {
     let mut groups: Vec<Group> = Vec::new();
     for path in &args.paths {
-        // A bundled rulebook's name stands for its folder in the checkout (case files are
-        // not bundled into the binary).
+        // A bundled rulebook's name stands for its folder in the checkout, or without a
+        // checkout for the rulebook and case files bundled into the binary.
         let bundled = PathBuf::from("conditions").join(path);
-        let path = if !path.exists()
-            && path.to_str().is_some_and(|n| conditions::loader::bundled_names().contains(&n))
-            && bundled.is_dir()
+        let name = path.to_str().filter(|n| conditions::loader::bundled_names().contains(n));
+        if let Some(name) = name
+            && !path.exists()
+            && !bundled.is_dir()
         {
-            &bundled
-        } else {
-            path
-        };
+            let cases: Vec<PathBuf> =
+                conditions::loader::bundled_cases(name).into_iter().map(|(p, _)| PathBuf::from(p)).collect();
+            if !groups.iter().any(|g| g.root == bundled) {
+                groups.push(Group { root: bundled, cases, bundled: Some(name.to_string()) });
+            }
+            continue;
+        }
+        let path = if name.is_some() && !path.exists() && bundled.is_dir() { &bundled } else { path };
         match groups_of(path) {
             Ok(gs) => {
                 for g in gs {
@@ -175,7 +195,7 @@ pub fn run(args: TestArgs) -> ExitCode {
 }
 
 fn run_group(g: Group) -> BookResult {
-    let spec = g.root.display().to_string();
+    let spec = g.bundled.clone().unwrap_or_else(|| g.root.display().to_string());
     let checked = match conditions::loader::load(&spec) {
         Ok(c) => c,
         Err(e) => {
@@ -188,7 +208,10 @@ fn run_group(g: Group) -> BookResult {
     let mut cases = Vec::new();
     for case in g.cases {
         let mut one = Summary::default();
-        run_case(&checked, &case, &mut one);
+        match g.bundled.as_ref().and(bundled_case(&case)) {
+            Some(text) => conditions::cases::run_case_text(&checked, &case, text, &mut one),
+            None => run_case(&checked, &case, &mut one),
+        }
         summary.passed += one.passed;
         summary.rules_exercised.extend(one.rules_exercised);
         summary.defs_evaluated.extend(one.defs_evaluated);

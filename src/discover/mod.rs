@@ -105,27 +105,57 @@ pub struct Description {
     pub clause: Option<String>,
     /// The clauses whose rules decide it.
     pub decided_by: Vec<String>,
+    /// The definitions it reads (transitively) that rules decide, each with the clauses
+    /// whose rules decide it, ordered by their first clause in the rulebook.
+    pub decided_through: Vec<Through>,
     /// Every fact, field, decision and lot it can read, transitively.
     pub inputs: Vec<Input>,
+}
+
+/// A definition a ruling reads, and the clauses whose rules decide it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Through {
+    pub definition: String,
+    /// What it answers (its description).
+    pub question: Option<String>,
+    pub clauses: Vec<String>,
+}
+
+/// The clauses whose rules (or table) decide definition `d`, in the rulebook's order.
+fn deciding_clauses(p: &Program, d: DefId) -> Vec<ClauseId> {
+    let info = &p.defs[d as usize];
+    let mut out: Vec<ClauseId> = Vec::new();
+    if info.table.is_some() {
+        out.extend(info.clause);
+    }
+    out.extend(info.rules.iter().filter_map(|&r| p.rules[r as usize].clause));
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Describes a definition: its question, answer type, deciding clauses and inputs.
 pub fn describe(p: &Program, def: DefId) -> Description {
     let d = &p.defs[def as usize];
-    let mut decided_by: Vec<String> = Vec::new();
-    let mut add = |c: Option<ClauseId>| {
-        if let Some(c) = p.citation_of(c)
-            && !decided_by.iter().any(|x| x == c)
-        {
-            decided_by.push(c.to_string());
-        }
-    };
-    if d.table.is_some() {
-        add(d.clause);
-    }
-    for &r in &d.rules {
-        add(p.rules[r as usize].clause);
-    }
+    let own = deciding_clauses(p, def);
+    let decided_by: Vec<String> = own.iter().map(|&c| p.clause(c).citation.clone()).collect();
+    let reached = reach(p, &[def]);
+    let mut through: Vec<(Vec<ClauseId>, DefId)> = reached
+        .defs
+        .iter()
+        .filter(|&&x| x != def)
+        .map(|&x| (deciding_clauses(p, x), x))
+        .filter(|(cs, _)| !cs.is_empty())
+        .collect();
+    through.sort();
+    let decided_through = through
+        .into_iter()
+        .map(|(cs, x)| Through {
+            definition: p.defs[x as usize].name.clone(),
+            question: p.defs[x as usize].doc.clone(),
+            clauses: cs.iter().map(|&c| p.clause(c).citation.clone()).collect(),
+        })
+        .collect();
     Description {
         name: d.name.clone(),
         kind: if d.is_ruling() { "ruling" } else { "definition" },
@@ -133,6 +163,7 @@ pub fn describe(p: &Program, def: DefId) -> Description {
         ty: p.describe(&d.ty),
         clause: p.citation_of(d.clause).map(str::to_string),
         decided_by,
-        inputs: inputs_of(p, &reach(p, &[def])),
+        decided_through,
+        inputs: inputs_of(p, &reached),
     }
 }

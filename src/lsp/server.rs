@@ -125,7 +125,7 @@ impl Server {
     fn completion(&mut self, params: &Value) -> Option<Value> {
         let path = doc_path(params)?;
         let pos = convert::position(params.get("position")?)?;
-        let text = self.ws.docs.get(&path).map(|d| d.text.clone()).or_else(|| std::fs::read_to_string(&path).ok())?;
+        let text = self.ws.docs.get(&path).map(|d| d.text.clone()).or_else(|| read_disk(&path))?;
         let offset = LineIndex::new(&text).offset(pos);
         let loaded = self.ws.complete_analysis(&root_of(&path));
         Some(to_value(complete::complete(&loaded, &path, &text, offset)))
@@ -140,14 +140,14 @@ impl Server {
 
     fn formatting(&mut self, params: &Value) -> Option<Value> {
         let path = doc_path(params)?;
-        let text = self.ws.docs.get(&path).map(|d| d.text.clone()).or_else(|| std::fs::read_to_string(&path).ok())?;
+        let text = self.ws.docs.get(&path).map(|d| d.text.clone()).or_else(|| read_disk(&path))?;
         edit::format(&text).map(to_value)
     }
 
     fn code_actions(&mut self, params: &Value) -> Option<Value> {
         let path = doc_path(params)?;
         let uri = path_to_uri(&path)?;
-        let text = self.ws.docs.get(&path).map(|d| d.text.clone()).or_else(|| std::fs::read_to_string(&path).ok())?;
+        let text = self.ws.docs.get(&path).map(|d| d.text.clone()).or_else(|| read_disk(&path))?;
         let diags = params.pointer("/context/diagnostics").and_then(Value::as_array).cloned().unwrap_or_default();
         Some(to_value(edit::code_actions(&uri, &text, &diags)))
     }
@@ -176,4 +176,10 @@ pub fn location(loaded: &Loaded, span: Span) -> Option<lt::Location> {
     let path = loaded.paths.get(span.file as usize)?;
     let ix = LineIndex::new(loaded.text(span.file));
     Some(lt::Location::new(path_to_uri(path)?, ix.range(span.start as usize, span.end as usize)))
+}
+
+/// A file that is not open in the editor, read from disk within the size limit of a
+/// condition file (a larger or non-UTF-8 file gives no answer instead of unbounded memory).
+fn read_disk(path: &std::path::Path) -> Option<String> {
+    crate::loader::read_text(path, crate::syntax::parser::MAX_FILE_BYTES).ok()
 }

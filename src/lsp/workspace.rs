@@ -48,24 +48,26 @@ pub fn load(snapshot: &Snapshot, cache: &ParseCache) -> Loaded {
     for (path, text) in &snapshot.files {
         let text: Arc<str> = match text {
             Some(t) => t.clone(),
-            None => match std::fs::read(path).map(String::from_utf8) {
-                Ok(Ok(t)) => t.into(),
-                Ok(Err(_)) => {
-                    problems.push(
-                        Diagnostic::error("conditions::not_utf8", "not UTF-8 text")
-                            .in_path(path.display().to_string())
-                            .help("save the file as UTF-8; condition files are text"),
-                    );
-                    continue;
+            None => {
+                match crate::loader::read_limited(path, crate::syntax::parser::MAX_FILE_BYTES).map(String::from_utf8) {
+                    Ok(Ok(t)) => t.into(),
+                    Ok(Err(_)) => {
+                        problems.push(
+                            Diagnostic::error("conditions::not_utf8", "not UTF-8 text")
+                                .in_path(path.display().to_string())
+                                .help("save the file as UTF-8; condition files are text"),
+                        );
+                        continue;
+                    }
+                    Err(e) => {
+                        problems.push(
+                            Diagnostic::error("conditions::io", format!("cannot read `{}`: {e}", path.display()))
+                                .in_path(path.display().to_string()),
+                        );
+                        continue;
+                    }
                 }
-                Err(e) => {
-                    problems.push(
-                        Diagnostic::error("conditions::io", format!("cannot read `{}`: {e}", path.display()))
-                            .in_path(path.display().to_string()),
-                    );
-                    continue;
-                }
-            },
+            }
         };
         sources.add(path.display().to_string(), text);
         paths.push(path.clone());
@@ -204,5 +206,24 @@ impl Workspace {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 1 GB sparse file in the folder is a diagnostic naming it, not a 1 GB read.
+    #[test]
+    fn a_sparse_1_gb_file_is_refused_before_it_is_read() {
+        let dir = std::env::temp_dir().join(format!("lsp-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.cond");
+        std::fs::File::create(&big).unwrap().set_len(1 << 30).unwrap();
+        let snapshot = Snapshot { root: dir.clone(), generation: 1, files: vec![(big.clone(), None)] };
+        let loaded = load(&snapshot, &ParseCache::default());
+        let messages: Vec<String> = loaded.analysis.checked.diagnostics.iter().map(|d| format!("{d:?}")).collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(messages.iter().any(|m| m.contains("larger than the limit")), "{messages:?}");
     }
 }
