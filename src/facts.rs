@@ -13,6 +13,7 @@ use crate::eval::show::visible;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
+pub mod printed;
 pub mod read;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -448,7 +449,10 @@ fn number(v: &J, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
     let text = match v {
         J::Number(n) => n.to_string(),
-        J::String(s) => s.trim().to_string(),
+        J::String(s) => {
+            let s = s.trim();
+            printed::normalise(s, None)?.unwrap_or_else(|| s.to_string())
+        }
         _ => return Err(example(ty)),
     };
     let (num_part, unit_part) = match text.split_once(' ') {

@@ -123,3 +123,59 @@ fn decisions_name_who_decides_under_which_clause() {
         "{text}"
     );
 }
+
+/// Values written as the explanation prints them are read back (messages/units.toml): the
+/// Nyborg team of s304d-transportberettiget-men-under-65-km with its rate and bridge toll
+/// written in Danish, "2,00 kr. pr. km" and "460 kr.": 80 km × 2,00 kr. = 160 kr. + 460 kr. −
+/// 400 kr. = 220 kr. (§ 304B1), as in that case file.
+#[test]
+fn printed_values_are_read_back_and_ambiguous_ones_refused() {
+    let case = std::fs::read_to_string("conditions/dbf/cases/s304d-transportberettiget-men-under-65-km.toml")
+        .expect("case file");
+    let facts = &case[case.find("[facts]").expect("facts")..case.find("[[expect]]").expect("expect")];
+    let printed = facts
+        .replace("\"2.00 DKK per km\"", "\"2,00 kr. pr. km\"")
+        .replace("\"460 DKK\"", "\"460 kr.\"")
+        .replace("[facts]\n", "");
+    assert_ne!(printed, facts.replace("[facts]\n", ""), "the rate and toll are rewritten");
+    let path = write("printed.toml", &printed);
+    let v = json(&["rule", "dbf", "--facts", &path, "--ruling", "transportgodtgørelse"]);
+    assert_eq!(v["rulings"][0]["value"], "220", "{v}");
+
+    // `2,150` is 2150 in English and 2.15 in Danish: refused, naming the path and the forms.
+    let bad = write("ambiguous.json", r#"{"player": {"name": "A", "masterpoints": "2,150", "life_master": false}}"#);
+    let out = Command::new(env!("CARGO_BIN_EXE_conditions"))
+        .args(["rule", "gnt", "--facts", &bad, "--ruling", "flights"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("player.masterpoints") && err.contains("is ambiguous") && err.contains("\"125 kr.\""),
+        "{err}"
+    );
+}
+
+/// In an `ask` session the session's language reads a printed number: "1.095" typed in a
+/// Danish session is 1095 masterpoints (Stage 1 D: fewer than 2,000 and 5,000, not fewer than
+/// 500), so Championship, A and B; "2,150" in an English session is 2150 (A only, with
+/// Championship).
+#[test]
+fn ask_reads_numbers_as_its_language_prints_them() {
+    use std::io::Write;
+    let session = |lang: &str, input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_conditions"))
+            .args(["ask", "gnt", "--ruling", "flights", "--lang", lang])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writes");
+        String::from_utf8_lossy(&child.wait_with_output().expect("ends").stdout).into_owned()
+    };
+    let da = session("da", "1.095\n");
+    assert!(da.contains("Svar: Championship Flight, Flight A, Flight B\n"), "{da}");
+    let en = session("en", "2,150\n");
+    assert!(en.contains("Answer: Championship Flight, Flight A\n"), "{en}");
+}

@@ -121,7 +121,14 @@ impl<'a> Session<'a> {
     /// Takes an answer to `q`, written as a facts file writes a value (quotes optional
     /// around text); on a bad answer, says why, and nothing changes.
     pub fn answer(&mut self, q: &Question, line: &str) -> Result<(), String> {
-        let json = self.read(q, line.trim());
+        let mut json = self.read(q, line.trim());
+        // A number as the session's explanations print it (`2,150` in English, `1.095` in
+        // Danish, `125 kr.`) is read in the session's language.
+        if matches!(q.hole.ty, Type::Int | Type::Quantity(_))
+            && let Some(canonical) = crate::facts::printed::normalise(line.trim(), Some(self.lang))?
+        {
+            json = J::String(canonical);
+        }
         let value = crate::facts::convert_value(self.p, &json, &q.hole.ty, &q.path)?;
         if let Some(e) = crate::facts::bound_error(self.p, &q.path, &value) {
             return Err(e);

@@ -56,6 +56,19 @@ fn usage(b: Builtin) -> &'static str {
         Builtin::Position => "position(list, value): where the value stands, counting from 1",
         Builtin::Place => "place(ranking, value): 1 + the number ranked ahead of the value in a `rank …`",
         Builtin::Quotient => "quotient(a, b, if_zero: value): a / b, or the value when b is 0",
+        Builtin::Date => "date(year, month, day): the date of a year, month and day",
+        Builtin::Year => "year(date)",
+        Builtin::Month => "month(date): 1 (January) to 12",
+        Builtin::Day => "day(date): the day of the month",
+        Builtin::Weekday => "weekday(date): 1 (Monday) to 7 (Sunday)",
+        Builtin::NextWeekday => {
+            "next_weekday(date, weekday): the first such weekday after the date; the weekday is 1 (Monday) to 7 (Sunday) or a variant of a 7-day enum"
+        }
+        Builtin::PreviousWeekday => {
+            "previous_weekday(date, weekday): the last such weekday before the date; the weekday is 1 (Monday) to 7 (Sunday) or a variant of a 7-day enum"
+        }
+        Builtin::AddMonths => "add_months(date, n): the same day n months later (the month's last day if it has fewer)",
+        Builtin::AddYears => "add_years(date, n): the same day n years later (28 February for 29 February)",
     }
 }
 
@@ -318,6 +331,55 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             };
             let z = l.lower_as(value, &ty, "the value when the divisor is 0");
             mk(IrKind::Builtin(b, vec![x, y, z], None), ty)
+        }
+        Builtin::Date => {
+            if a.positional.len() != 3 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected a year, a month and a day");
+            }
+            let parts: Vec<Ir> = ["the year", "the month", "the day"]
+                .iter()
+                .zip(&a.positional)
+                .map(|(what, e)| l.lower_as(e, &Type::Int, what))
+                .collect();
+            mk(IrKind::Builtin(b, parts, None), Type::Date)
+        }
+        Builtin::Year | Builtin::Month | Builtin::Day | Builtin::Weekday => {
+            if a.positional.len() != 1 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected a date");
+            }
+            let d = l.lower_as(a.positional[0], &Type::Date, "the date");
+            mk(IrKind::Builtin(b, vec![d], None), Type::Int)
+        }
+        Builtin::NextWeekday | Builtin::PreviousWeekday => {
+            if a.positional.len() != 2 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected a date and a weekday");
+            }
+            let d = l.lower_as(a.positional[0], &Type::Date, "the date");
+            let w = l.lower(a.positional[1]);
+            let ok = match &w.ty {
+                Type::Int | Type::Error => true,
+                Type::Enum(t) => {
+                    matches!(&l.program.types[*t as usize].kind, TypeKind::Enum(vs) if vs.len() == 7)
+                }
+                _ => false,
+            };
+            if !ok {
+                return bad(
+                    l,
+                    b,
+                    a.positional[1].span,
+                    "the weekday is 1 (Monday) to 7 (Sunday) or a variant of an enum of the 7 days, Monday first",
+                );
+            }
+            mk(IrKind::Builtin(b, vec![d, w], None), Type::Date)
+        }
+        Builtin::AddMonths | Builtin::AddYears => {
+            if a.positional.len() != 2 || a.lambda.is_some() || !a.named.is_empty() {
+                return bad(l, b, span, "expected a date and a whole number");
+            }
+            let d = l.lower_as(a.positional[0], &Type::Date, "the date");
+            let n = l.lower_as(a.positional[1], &Type::Int, "the number of months or years");
+            mk(IrKind::Builtin(b, vec![d, n], None), Type::Date)
         }
         Builtin::Concat => {
             if a.positional.is_empty() || a.lambda.is_some() || !a.named.is_empty() {

@@ -245,6 +245,15 @@ pub enum Builtin {
     Position,
     Place,
     Quotient,
+    Date,
+    Year,
+    Month,
+    Day,
+    Weekday,
+    NextWeekday,
+    PreviousWeekday,
+    AddMonths,
+    AddYears,
 }
 
 impl Builtin {
@@ -278,6 +287,15 @@ impl Builtin {
             Builtin::Position => "position",
             Builtin::Place => "place",
             Builtin::Quotient => "quotient",
+            Builtin::Date => "date",
+            Builtin::Year => "year",
+            Builtin::Month => "month",
+            Builtin::Day => "day",
+            Builtin::Weekday => "weekday",
+            Builtin::NextWeekday => "next_weekday",
+            Builtin::PreviousWeekday => "previous_weekday",
+            Builtin::AddMonths => "add_months",
+            Builtin::AddYears => "add_years",
         }
     }
     pub const ALL: &'static [Builtin] = &[
@@ -309,6 +327,15 @@ impl Builtin {
         Builtin::Position,
         Builtin::Place,
         Builtin::Quotient,
+        Builtin::Date,
+        Builtin::Year,
+        Builtin::Month,
+        Builtin::Day,
+        Builtin::Weekday,
+        Builtin::NextWeekday,
+        Builtin::PreviousWeekday,
+        Builtin::AddMonths,
+        Builtin::AddYears,
     ];
     pub fn from_name(s: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.name() == s)

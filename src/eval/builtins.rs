@@ -2,6 +2,7 @@
 //! condition is unknown), ranking with ties, exact rounding, ages,
 //! largest-remainder apportionment with ties drawn by lot.
 
+use super::date::Date;
 use super::interp::{Halt, Interp, R, compare, error, merge};
 use super::num::Num;
 use super::trace::Need;
@@ -198,6 +199,44 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 return me.eval(&args[2], frame);
             }
             a.div(b).map(Value::Num).ok_or_else(|| error("number too large for exact arithmetic", span))
+        }
+        Builtin::Date => {
+            let mut parts = Vec::new();
+            for a in args {
+                parts.push(num(&me.eval(a, frame)?, span)?.as_i64().ok_or_else(|| error("not a whole number", span))?);
+            }
+            let (y, m, d) = (parts[0], parts[1], parts[2]);
+            let day = u32::try_from(m).ok().zip(u32::try_from(d).ok()).and_then(|(m, d)| Date::from_ymd(y, m, d));
+            day.map(Value::Date).ok_or_else(|| error(format!("there is no day {d} of month {m} of year {y}"), span))
+        }
+        Builtin::Year | Builtin::Month | Builtin::Day | Builtin::Weekday => {
+            let Value::Date(d) = me.eval(&args[0], frame)? else { return Err(error("not a date", span)) };
+            let (y, m, day) = d.ymd();
+            Ok(Value::int(match b {
+                Builtin::Year => y as i128,
+                Builtin::Month => m as i128,
+                Builtin::Day => day as i128,
+                _ => d.weekday() as i128,
+            }))
+        }
+        Builtin::NextWeekday | Builtin::PreviousWeekday => {
+            let Value::Date(d) = me.eval(&args[0], frame)? else { return Err(error("not a date", span)) };
+            let w = match me.eval(&args[1], frame)? {
+                Value::Enum(_, i) => i + 1,
+                v => num(&v, span)?
+                    .as_i64()
+                    .filter(|w| (1..=7).contains(w))
+                    .ok_or_else(|| error("the weekday is 1 (Monday) to 7 (Sunday)", span))? as u32,
+            };
+            d.next_weekday(w, b == Builtin::PreviousWeekday)
+                .map(Value::Date)
+                .ok_or_else(|| error("date out of range", span))
+        }
+        Builtin::AddMonths | Builtin::AddYears => {
+            let Value::Date(d) = me.eval(&args[0], frame)? else { return Err(error("not a date", span)) };
+            let n = num(&me.eval(&args[1], frame)?, span)?.as_i64().ok_or_else(|| error("not a whole number", span))?;
+            let months = if b == Builtin::AddYears { n.checked_mul(12) } else { Some(n) };
+            months.and_then(|n| d.add_months(n)).map(Value::Date).ok_or_else(|| error("date out of range", span))
         }
         Builtin::Concat => {
             let mut out = Vec::new();

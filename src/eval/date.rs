@@ -71,6 +71,30 @@ impl Date {
         (1..=9999).contains(&y).then_some(d)
     }
 
+    /// The day of the week, 1 (Monday) to 7 (Sunday), as ISO 8601 numbers them.
+    pub fn weekday(self) -> u32 {
+        // 1970-01-01 was a Thursday (4).
+        ((self.days + 3).rem_euclid(7) + 1) as u32
+    }
+
+    /// The first day after this one that falls on `weekday` (1 Monday … 7 Sunday); with
+    /// `back`, the last day before it.
+    pub fn next_weekday(self, weekday: u32, back: bool) -> Option<Date> {
+        let now = self.weekday() as i64;
+        let want = weekday as i64;
+        let step = if back { -((now - want - 1).rem_euclid(7) + 1) } else { (want - now - 1).rem_euclid(7) + 1 };
+        self.add_days(step)
+    }
+
+    /// The same day `n` months later (earlier for negative `n`), the month's last day when the
+    /// day does not exist there (31 January + 1 month is the last day of February).
+    pub fn add_months(self, n: i64) -> Option<Date> {
+        let (y, m, d) = self.ymd();
+        let total = y.checked_mul(12)?.checked_add(m as i64 - 1)?.checked_add(n)?;
+        let (ny, nm) = (total.div_euclid(12), (total.rem_euclid(12) + 1) as u32);
+        Date::from_ymd(ny, nm, d.min(days_in_month(ny, nm)))
+    }
+
     /// Whole years completed on `on` by someone born on `self` ("fyldt N år").
     pub fn age_on(self, on: Date) -> i64 {
         let (by, bm, bd) = self.ymd();
@@ -101,6 +125,18 @@ mod tests {
         }
         assert!(Date::parse("2007-02-29").is_none());
         assert!(Date::parse("2007-13-01").is_none());
+    }
+
+    #[test]
+    fn weekdays_and_months() {
+        let d = |s: &str| Date::parse(s).unwrap();
+        assert_eq!(d("2008-09-06").weekday(), 6); // a Saturday
+        assert_eq!(d("2008-09-06").next_weekday(4, false), Some(d("2008-09-11")));
+        assert_eq!(d("2008-09-11").next_weekday(4, false), Some(d("2008-09-18")));
+        assert_eq!(d("2008-09-11").next_weekday(4, true), Some(d("2008-09-04")));
+        assert_eq!(d("2008-01-31").add_months(1), Some(d("2008-02-29")));
+        assert_eq!(d("2008-03-15").add_months(-3), Some(d("2007-12-15")));
+        assert_eq!(d("2008-02-29").add_months(12), Some(d("2009-02-28")));
     }
 
     #[test]

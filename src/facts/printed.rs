@@ -1,0 +1,168 @@
+//! Values written as the explanations print them, read back: `125 kr.`, `474,60 kr.`,
+//! `1.095 minutter`, `DKK 474.60`, `$12.00`, `2,150 minutes`, `8 timer`. The words and
+//! separators of each language come from `messages/units.toml`.
+//!
+//! The rule that keeps this from ever being silently wrong: digit separators are read
+//! only in the convention of a language that the text itself names — by a unit word of
+//! that language (`kr.`, `minutter` are Danish; `DKK 474.60`, `minutes` English), or, in
+//! `conditions ask`, by the language of the session, whose printed values the person is
+//! reading. With no language named, `.` is the decimal point (as everywhere in a facts
+//! file) and a `,` is refused, since `2,150` reads 2150 in English and 2.15 in Danish.
+
+use crate::eval::show::Lang;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+#[derive(Debug, Deserialize)]
+struct Style {
+    thousands: String,
+    decimal: String,
+    per: String,
+    prefix: BTreeMap<String, String>,
+    suffix: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Units {
+    da: Style,
+    en: Style,
+}
+
+fn units() -> &'static Units {
+    static U: OnceLock<Units> = OnceLock::new();
+    U.get_or_init(|| {
+        toml::from_str(include_str!("../../messages/units.toml"))
+            .unwrap_or_else(|e| unreachable!("the bundled unit words are valid: {e}"))
+    })
+}
+
+fn style(lang: Lang) -> &'static Style {
+    match lang {
+        Lang::Da => &units().da,
+        Lang::En => &units().en,
+    }
+}
+
+/// A number in `lang`'s convention (`1.095,50` in Danish, `1,095.50` in English) in the
+/// facts-file form (`1095.50`), or `None` when it is not written so.
+fn digits(s: &str, st: &Style) -> Option<String> {
+    let (neg, body) = s.strip_prefix('-').map_or((false, s), |b| (true, b));
+    let (int, frac) = match body.split_once(st.decimal.as_str()) {
+        Some((a, b)) => (a, Some(b)),
+        None => (body, None),
+    };
+    let groups: Vec<&str> = int.split(st.thousands.as_str()).collect();
+    let ok_groups = !groups[0].is_empty()
+        && groups.iter().all(|g| !g.is_empty() && g.chars().all(|c| c.is_ascii_digit()))
+        && (groups.len() == 1 || (groups[0].len() <= 3 && groups[1..].iter().all(|g| g.len() == 3)));
+    let ok_frac = frac.is_none_or(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_digit()));
+    if !ok_groups || !ok_frac {
+        return None;
+    }
+    let mut out = String::from(if neg { "-" } else { "" });
+    out.push_str(&groups.concat());
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    Some(out)
+}
+
+/// The forms accepted, for an error message.
+pub fn accepted() -> &'static str {
+    "2150, 2.5, \"1/3\", \"125 DKK\", \"2.00 DKK per km\", \"8 hours\"; as printed: \"125 kr.\", \"474,60 kr.\", \"1.095 minutter\", \"8 timer\", \"DKK 474.60\", \"2,150 minutes\""
+}
+
+/// `text` in the facts-file form (`1095 minutes`, `474.60 DKK`) when it is written as
+/// printed in a language it names by a unit word, or in `session` when given; `Ok(None)`
+/// when it is not a printed form (read it as a facts file writes it); an error when it
+/// uses separators no language named decides.
+pub fn normalise(text: &str, session: Option<Lang>) -> Result<Option<String>, String> {
+    let t = text.trim();
+    for lang in [Lang::Da, Lang::En] {
+        let st = style(lang);
+        for (word, unit) in &st.prefix {
+            if let Some(rest) = t.strip_prefix(word.as_str()) {
+                if let Some(n) = digits(rest.trim(), st) {
+                    return Ok(Some(format!("{n} {unit}")));
+                }
+            }
+        }
+        if let Some((num, word)) = t.split_once(' ') {
+            let (word, per) = match word.split_once(&format!(" {} ", st.per)) {
+                Some((a, b)) => (a.trim(), Some(b.trim())),
+                None => (word.trim(), None),
+            };
+            if let Some(unit) = st.suffix.get(word)
+                && let Some(n) = digits(num, st)
+            {
+                return Ok(Some(match per {
+                    Some(p) => format!("{n} {unit} per {p}"),
+                    None => format!("{n} {unit}"),
+                }));
+            }
+        }
+    }
+    let (num, rest) = t.split_once(' ').map_or((t, None), |(a, b)| (a, Some(b)));
+    if let Some(lang) = session
+        && num.contains([',', '.'])
+        && let Some(n) = digits(num, style(lang))
+    {
+        return Ok(Some(match rest {
+            Some(r) => format!("{n} {r}"),
+            None => n,
+        }));
+    }
+    if num.contains(',') {
+        return Err(format!(
+            "`{t}` is ambiguous: a comma groups thousands in English (2,150 = 2150) but is the decimal point in Danish (2,150 = 2.15); write the number without separators, with `.` as the decimal point, or with a unit word that names the language; accepted forms: {}",
+            accepted()
+        ));
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Result<Option<String>, String> {
+        normalise(s, None)
+    }
+
+    #[test]
+    fn printed_forms_read_back() {
+        assert_eq!(n("125 kr.").unwrap().as_deref(), Some("125 DKK"));
+        assert_eq!(n("474,60 kr.").unwrap().as_deref(), Some("474.60 DKK"));
+        assert_eq!(n("1.095 minutter").unwrap().as_deref(), Some("1095 minutes"));
+        assert_eq!(n("DKK 474.60").unwrap().as_deref(), Some("474.60 DKK"));
+        assert_eq!(n("DKK 1,474.60").unwrap().as_deref(), Some("1474.60 DKK"));
+        assert_eq!(n("$12.00").unwrap().as_deref(), Some("12.00 USD"));
+        assert_eq!(n("8 hours").unwrap().as_deref(), Some("8 hours"));
+        assert_eq!(n("8 timer").unwrap().as_deref(), Some("8 hours"));
+        assert_eq!(n("2,150 minutes").unwrap().as_deref(), Some("2150 minutes"));
+        assert_eq!(n("2,00 kr. pr. km").unwrap().as_deref(), Some("2.00 DKK per km"));
+    }
+
+    #[test]
+    fn facts_file_forms_are_left_alone() {
+        assert_eq!(n("2.5").unwrap(), None);
+        assert_eq!(n("125 DKK").unwrap(), None);
+        assert_eq!(n("1.095 km").unwrap(), None, "`.` is the decimal point unless a Danish word says otherwise");
+    }
+
+    #[test]
+    fn ambiguous_forms_are_refused_unless_the_language_is_named() {
+        assert!(n("2,150").unwrap_err().contains("ambiguous"));
+        assert!(n("2,150 km").unwrap_err().contains("ambiguous"));
+        // "1.095" with a Danish unit word is 1095; with an English one it is the decimal 1.095.
+        assert_eq!(n("1.095 minutes").unwrap().as_deref(), Some("1.095 minutes"));
+        // In an English `ask` session, 2,150 is what the explanation printed for 2150.
+        assert_eq!(normalise("2,150", Some(Lang::En)).unwrap().as_deref(), Some("2150"));
+        assert_eq!(normalise("2,15", Some(Lang::Da)).unwrap().as_deref(), Some("2.15"));
+        assert_eq!(normalise("1.095", Some(Lang::Da)).unwrap().as_deref(), Some("1095"));
+        // Badly grouped: refused, not guessed.
+        assert!(normalise("21,50", Some(Lang::En)).is_err());
+    }
+}
