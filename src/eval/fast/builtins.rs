@@ -269,6 +269,16 @@ impl Run<'_> {
             // Largest-remainder apportionment (ties, lots, their wording) is left to the
             // interpreter: rare, and never on a hot path.
             Builtin::Apportion => Err(Stop::Halt),
+            // Dates built and taken apart: left to the interpreter for now (correct, slower).
+            Builtin::Date
+            | Builtin::Year
+            | Builtin::Month
+            | Builtin::Day
+            | Builtin::Weekday
+            | Builtin::NextWeekday
+            | Builtin::PreviousWeekday
+            | Builtin::AddMonths
+            | Builtin::AddYears => Err(Stop::Halt),
             // Draws are their own node ([`super::Kind::Draw`]).
             Builtin::Draw | Builtin::Choose => Err(Stop::Halt),
         }
