@@ -130,3 +130,50 @@ rel-among = { $left } er en af { $list }
 rel-not-among = { $left } ikke er nogen af { $list }
 rel-bool = »{ $left }« er { $want } (her: { $have })
 bare-ne = { $left } er ikke { $right }
+
+## Overskrifter og sætningerne i rammen om en afgørelse
+ruling = Afgørelse
+why-not = Regler der ikke fandt anvendelse
+rule = regel
+overrides = som undtagelse fra
+also = og ligeledes
+row = række
+outside = uden for disse bestemmelser
+not-decided = ikke afgjort af bestemmelserne
+undetermined = endnu ikke afgjort
+no-ruling = ingen afgørelse
+condition-false = betingelsen er ikke opfyldt
+decided-by = afgjort af { $who }
+# $n er antallet af nærmeste bestemmelser, $clauses listen over dem.
+silent = { $n ->
+    [0] bestemmelserne afgør ikke { $what } i dette tilfælde
+    [one] bestemmelserne afgør ikke { $what } i dette tilfælde; den nærmeste bestemmelse er { $clauses }
+   *[other] bestemmelserne afgør ikke { $what } i dette tilfælde; de nærmeste bestemmelser er { $clauses }
+  }
+# $has-doc, $has-citation og $has-among (yes eller no) siger, om delen er der.
+needs-fact = kræver oplysningen `{ $name }`{ $has-doc ->
+    [no] {""}
+   *[yes] {" "}({ $doc })
+  }{ $has-citation ->
+    [no] {""}
+   *[yes] , jf. { $citation }
+  }
+needs-field = kræver `{ $field }` for { $record }
+needs-decision = kræver en afgørelse fra { $who }{ $has-citation ->
+    [no] {""}
+   *[yes] {" "}efter { $citation }
+  }{ $has-doc ->
+    [no] {""}
+   *[yes] : { $doc }
+  }{ $has-among ->
+    [no] {""}
+   *[yes] {" "}(valg mellem { $among })
+  }
+needs-lot = afgøres ved lodtrækning{ $has-citation ->
+    [no] {""}
+   *[yes] {" "}efter { $citation }
+  } mellem { $among }, foretaget af { $who }{ $has-doc ->
+    [no] {""}
+   *[yes] {" "}({ $doc })
+  }
+pattern-mismatch = den gælder en anden `{ $param }` (her: { $value })

@@ -141,3 +141,50 @@ rel-among = { $left } is one of { $list }
 rel-not-among = { $left } is none of { $list }
 rel-bool = “{ $left }” is { $want } (here: { $have })
 bare-ne = { $left } is not { $right }
+
+## Headings and the sentences of a ruling's frame
+ruling = Ruling
+why-not = Rules that did not apply
+rule = rule
+overrides = as an exception to
+also = and likewise
+row = row
+outside = outside these conditions
+not-decided = not decided by the conditions
+undetermined = undetermined
+no-ruling = no ruling
+condition-false = its condition does not hold
+decided-by = decided by { $who }
+# $n is the number of nearest clauses, $clauses their list.
+silent = { $n ->
+    [0] the conditions do not decide { $what } for these facts
+    [one] the conditions do not decide { $what } for these facts; the nearest clause is { $clauses }
+   *[other] the conditions do not decide { $what } for these facts; the nearest clauses are { $clauses }
+  }
+# $has-doc, $has-citation and $has-among (yes or no) say whether the part is there.
+needs-fact = needs the fact `{ $name }`{ $has-doc ->
+    [no] {""}
+   *[yes] {" "}({ $doc })
+  }{ $has-citation ->
+    [no] {""}
+   *[yes] , read by { $citation }
+  }
+needs-field = needs `{ $field }` of the { $record }
+needs-decision = needs a decision by { $who }{ $has-citation ->
+    [no] {""}
+   *[yes] {" "}under { $citation }
+  }{ $has-doc ->
+    [no] {""}
+   *[yes] : { $doc }
+  }{ $has-among ->
+    [no] {""}
+   *[yes] {" "}(choosing between { $among })
+  }
+needs-lot = decided by lot{ $has-citation ->
+    [no] {""}
+   *[yes] {" "}under { $citation }
+  } between { $among }, drawn by { $who }{ $has-doc ->
+    [no] {""}
+   *[yes] {" "}({ $doc })
+  }
+pattern-mismatch = it is for another `{ $param }` (here: { $value })

@@ -1,9 +1,14 @@
-//! The words around a ruling, in Danish and English. Clause texts are never
-//! translated here: they are quoted as printed (with the gloss, when asked).
+//! The words around a ruling (headings, the sentences of what is still needed, the
+//! answer when the conditions are silent), read from the per-language Fluent files in
+//! `messages/` like every other frame word. Clause texts are never translated here:
+//! they are quoted as printed (with the gloss, when asked).
 
+use super::messages::{Arg, msg, word};
 use crate::eval::show::Lang;
-use crate::syntax::ast::BinaryOp;
+use std::sync::OnceLock;
 
+/// The headings and short words of an explanation in one language, read once from its
+/// message file.
 pub struct Words {
     pub lang: Lang,
     pub ruling: &'static str,
@@ -20,130 +25,104 @@ pub struct Words {
     pub row: &'static str,
     pub error: &'static str,
     pub outside: &'static str,
-    /// The answer when the conditions are silent: `{what}` is the ruling, `{clauses}` the
-    /// nearest clauses.
-    pub silent: &'static str,
-    /// The same, when one clause comes near.
-    pub silent_one: &'static str,
-    /// The same, when no clause comes near.
-    pub silent_alone: &'static str,
     /// A step the conditions do not decide.
     pub not_decided: &'static str,
 }
 
-pub static EN: Words = Words {
-    lang: Lang::En,
-    ruling: "Ruling",
-    answer: "Answer",
-    why: "Why",
-    why_not: "Rules that did not apply",
-    needs: "Still needed",
-    facts_used: "Facts used",
-    clauses: "Clauses cited",
-    gloss: "English gloss",
-    rule: "rule",
-    overrides: "as an exception to",
-    also: "and likewise",
-    row: "row",
-    error: "The conditions cannot rule on this",
-    outside: "outside these conditions",
-    silent: "the conditions do not decide {what} for these facts; the nearest clauses are {clauses}",
-    silent_one: "the conditions do not decide {what} for these facts; the nearest clause is {clauses}",
-    silent_alone: "the conditions do not decide {what} for these facts",
-    not_decided: "not decided by the conditions",
-};
-
-pub static DA: Words = Words {
-    lang: Lang::Da,
-    ruling: "Afgørelse",
-    answer: "Svar",
-    why: "Begrundelse",
-    why_not: "Regler der ikke fandt anvendelse",
-    needs: "Mangler",
-    facts_used: "Anvendte oplysninger",
-    clauses: "Citerede bestemmelser",
-    gloss: "Engelsk oversættelse",
-    rule: "regel",
-    overrides: "som undtagelse fra",
-    also: "og ligeledes",
-    row: "række",
-    error: "Bestemmelserne kan ikke afgøre dette",
-    outside: "uden for disse bestemmelser",
-    silent: "bestemmelserne afgør ikke {what} i dette tilfælde; de nærmeste bestemmelser er {clauses}",
-    silent_one: "bestemmelserne afgør ikke {what} i dette tilfælde; den nærmeste bestemmelse er {clauses}",
-    silent_alone: "bestemmelserne afgør ikke {what} i dette tilfælde",
-    not_decided: "ikke afgjort af bestemmelserne",
-};
+fn read(lang: Lang) -> Words {
+    // Read once per language and kept for the program's life.
+    let w = |id: &str| -> &'static str { Box::leak(word(lang, id).into_boxed_str()) };
+    Words {
+        lang,
+        ruling: w("ruling"),
+        answer: w("answer"),
+        why: w("why"),
+        why_not: w("why-not"),
+        needs: w("needs"),
+        facts_used: w("facts-used"),
+        clauses: w("clauses"),
+        gloss: w("gloss"),
+        rule: w("rule"),
+        overrides: w("overrides"),
+        also: w("also"),
+        row: w("row"),
+        error: w("error"),
+        outside: w("outside"),
+        not_decided: w("not-decided"),
+    }
+}
 
 pub fn words(lang: Lang) -> &'static Words {
+    static EN: OnceLock<Words> = OnceLock::new();
+    static DA: OnceLock<Words> = OnceLock::new();
     match lang {
-        Lang::En => &EN,
-        Lang::Da => &DA,
+        Lang::En => EN.get_or_init(|| read(Lang::En)),
+        Lang::Da => DA.get_or_init(|| read(Lang::Da)),
     }
 }
 
 impl Words {
-    fn en(&self) -> bool {
-        self.lang == Lang::En
+    fn m(&self, id: &str, args: &[(&str, Arg)]) -> String {
+        // Each optional part is given with a `has-…` flag the message selects on.
+        let flags: Vec<(String, &str)> = args
+            .iter()
+            .filter_map(|(k, v)| match v {
+                Arg::Text(t) => Some((format!("has-{k}"), if t.is_empty() { "no" } else { "yes" })),
+                Arg::Num(_) => None,
+            })
+            .collect();
+        let mut all: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (*k, v.clone())).collect();
+        all.extend(flags.iter().map(|(k, v)| (k.as_str(), Arg::Text(v))));
+        msg(self.lang, id, &all)
     }
 
-    pub fn and(&self) -> &'static str {
-        if self.en() { "and" } else { "og" }
+    fn t(&self, s: Option<&str>) -> String {
+        s.unwrap_or_default().to_string()
     }
 
-    pub fn undetermined(&self) -> &'static str {
-        if self.en() { "undetermined" } else { "endnu ikke afgjort" }
+    pub fn and(&self) -> String {
+        word(self.lang, "and")
     }
 
-    pub fn cannot_rule(&self) -> &'static str {
-        if self.en() { "no ruling" } else { "ingen afgørelse" }
+    pub fn undetermined(&self) -> String {
+        word(self.lang, "undetermined")
+    }
+
+    pub fn cannot_rule(&self) -> String {
+        word(self.lang, "no-ruling")
     }
 
     /// The answer of a ruling the conditions do not decide, naming the nearest clauses.
     pub fn silence(&self, what: &str, clauses: &[String]) -> String {
         let what = format!("`{what}`");
-        match clauses {
-            [] => self.silent_alone.replace("{what}", &what),
-            [one] => self.silent_one.replace("{what}", &what).replace("{clauses}", one),
-            [first @ .., last] => {
-                let list = format!("{} {} {last}", first.join(", "), self.and());
-                self.silent.replace("{what}", &what).replace("{clauses}", &list)
-            }
-        }
+        let list = match clauses {
+            [] => String::new(),
+            [one] => one.clone(),
+            [first @ .., last] => format!("{} {} {last}", first.join(", "), self.and()),
+        };
+        self.m(
+            "silent",
+            &[("what", Arg::Text(&what)), ("clauses", Arg::Text(&list)), ("n", Arg::Num(clauses.len() as i64))],
+        )
     }
 
-    pub fn condition_false(&self) -> &'static str {
-        if self.en() { "its condition does not hold" } else { "betingelsen er ikke opfyldt" }
+    pub fn condition_false(&self) -> String {
+        word(self.lang, "condition-false")
     }
 
     pub fn decided_by(&self, who: &str) -> String {
-        if self.en() { format!("decided by {who}") } else { format!("afgjort af {who}") }
-    }
-
-    pub fn under(&self, citation: Option<&str>) -> String {
-        match (citation, self.en()) {
-            (Some(c), true) => format!(" under {c}"),
-            (Some(c), false) => format!(" efter {c}"),
-            (None, _) => String::new(),
-        }
+        self.m("decided-by", &[("who", Arg::Text(who))])
     }
 
     pub fn needs_fact(&self, name: &str, doc: Option<&str>, citation: Option<&str>) -> String {
-        let doc = doc.map(|d| format!(" ({d})")).unwrap_or_default();
-        let at = match (citation, self.en()) {
-            (Some(c), true) => format!(", read by {c}"),
-            (Some(c), false) => format!(", jf. {c}"),
-            (None, _) => String::new(),
-        };
-        if self.en() {
-            format!("needs the fact `{name}`{doc}{at}")
-        } else {
-            format!("kræver oplysningen `{name}`{doc}{at}")
-        }
+        self.m(
+            "needs-fact",
+            &[("name", Arg::Text(name)), ("doc", Arg::Text(&self.t(doc))), ("citation", Arg::Text(&self.t(citation)))],
+        )
     }
 
     pub fn needs_field(&self, record: &str, field: &str) -> String {
-        if self.en() { format!("needs `{field}` of the {record}") } else { format!("kræver `{field}` for {record}") }
+        self.m("needs-field", &[("record", Arg::Text(record)), ("field", Arg::Text(field))])
     }
 
     pub fn needs_decision(
@@ -153,84 +132,30 @@ impl Words {
         doc: Option<&str>,
         candidates: &[String],
     ) -> String {
-        let doc = doc.map(|d| format!(": {d}")).unwrap_or_default();
-        let among = if candidates.is_empty() {
-            String::new()
-        } else if self.en() {
-            format!(" (choosing between {})", candidates.join(", "))
-        } else {
-            format!(" (valg mellem {})", candidates.join(", "))
-        };
-        if self.en() {
-            format!("needs a decision by {who}{}{doc}{among}", self.under(citation))
-        } else {
-            format!("kræver en afgørelse fra {who}{}{doc}{among}", self.under(citation))
-        }
+        self.m(
+            "needs-decision",
+            &[
+                ("who", Arg::Text(who)),
+                ("citation", Arg::Text(&self.t(citation))),
+                ("doc", Arg::Text(&self.t(doc))),
+                ("among", Arg::Text(&candidates.join(", "))),
+            ],
+        )
     }
 
     pub fn needs_lot(&self, who: &str, citation: Option<&str>, candidates: &[String], doc: Option<&str>) -> String {
-        let doc = doc.map(|d| format!(" ({d})")).unwrap_or_default();
-        if self.en() {
-            format!("decided by lot{} between {}, drawn by {who}{doc}", self.under(citation), candidates.join(", "))
-        } else {
-            format!(
-                "afgøres ved lodtrækning{} mellem {}, foretaget af {who}{doc}",
-                self.under(citation),
-                candidates.join(", ")
-            )
-        }
-    }
-
-    pub fn unknown(&self, names: &str) -> String {
-        if self.en() { format!("not known yet: needs {names}") } else { format!("endnu ukendt: kræver {names}") }
+        self.m(
+            "needs-lot",
+            &[
+                ("who", Arg::Text(who)),
+                ("citation", Arg::Text(&self.t(citation))),
+                ("doc", Arg::Text(&self.t(doc))),
+                ("among", Arg::Text(&candidates.join(", "))),
+            ],
+        )
     }
 
     pub fn pattern_mismatch(&self, param: &str, value: &str) -> String {
-        if self.en() {
-            format!("it is for another `{param}` (here: {value})")
-        } else {
-            format!("den gælder en anden `{param}` (her: {value})")
-        }
-    }
-
-    pub fn condition(&self, left: &str, value: &str) -> String {
-        if self.en() { format!("{left} is {value}") } else { format!("{left} er {value}") }
-    }
-
-    fn op_words(&self, op: BinaryOp) -> &'static str {
-        match (op, self.en()) {
-            (BinaryOp::Lt, true) => "less than",
-            (BinaryOp::Le, true) => "at most",
-            (BinaryOp::Gt, true) => "more than",
-            (BinaryOp::Ge, true) => "at least",
-            (BinaryOp::Eq, true) => "equal to",
-            (BinaryOp::Ne, true) => "different from",
-            (BinaryOp::Lt, false) => "mindre end",
-            (BinaryOp::Le, false) => "højst",
-            (BinaryOp::Gt, false) => "mere end",
-            (BinaryOp::Ge, false) => "mindst",
-            (BinaryOp::Eq, false) => "lig med",
-            (BinaryOp::Ne, false) => "forskellig fra",
-            (_, _) => "?",
-        }
-    }
-
-    pub fn comparison(&self, left: &str, value: &str, op: BinaryOp, right: &str, holds: bool) -> String {
-        let ow = self.op_words(op);
-        match (self.en(), holds) {
-            (true, true) => format!("{left} is {value}, which is {ow} {right}"),
-            (true, false) => format!("{left} is {value}, which is not {ow} {right}"),
-            (false, true) => format!("{left} er {value}, hvilket er {ow} {right}"),
-            (false, false) => format!("{left} er {value}, hvilket ikke er {ow} {right}"),
-        }
-    }
-
-    pub fn membership(&self, left: &str, value: &str, range: &str, holds: bool) -> String {
-        match (self.en(), holds) {
-            (true, true) => format!("{left} is {value}, which is in {range}"),
-            (true, false) => format!("{left} is {value}, which is not in {range}"),
-            (false, true) => format!("{left} er {value}, hvilket ligger i {range}"),
-            (false, false) => format!("{left} er {value}, hvilket ikke ligger i {range}"),
-        }
+        self.m("pattern-mismatch", &[("param", Arg::Text(param)), ("value", Arg::Text(value))])
     }
 }

@@ -48,6 +48,7 @@ fn bundle(lang: Lang) -> &'static Bundle {
 }
 
 /// An argument to a message: a text or a number (numbers choose plural forms).
+#[derive(Clone)]
 pub enum Arg<'a> {
     Text(&'a str),
     Num(i64),

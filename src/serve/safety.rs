@@ -73,7 +73,8 @@ impl IntoResponse for ApiError {
         if let Some(h) = self.help {
             body["help"] = h.into();
         }
-        if self.problems.len() > 1 {
+        let only_the_message = self.problems.len() == 1 && self.problems[0]["message"] == self.message.as_str();
+        if !self.problems.is_empty() && !only_the_message {
             body["problems"] = self.problems.into();
         }
         (self.status, axum::Json(body)).into_response()

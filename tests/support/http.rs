@@ -76,9 +76,30 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>, 
         // The server may answer (413) and close before reading all of a large body.
         let _ = s.write_all(b);
     }
+    // Reads the head, then the body by its length (a server may keep the connection open).
     let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a response head");
+    let mut buf = [0u8; 16384];
+    let mut split = None;
+    loop {
+        if let Some(i) = split {
+            let head = String::from_utf8_lossy(&raw[..i]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if len.is_some_and(|n| raw.len() >= i + 4 + n) {
+                break;
+            }
+        }
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        if split.is_none() {
+            split = raw.windows(4).position(|w| w == b"\r\n\r\n");
+        }
+    }
+    let split = split.expect("a response head");
     let head = String::from_utf8_lossy(&raw[..split]).into_owned();
     let mut lines = head.lines();
     let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|c| c.parse().ok()).expect("a status");
