@@ -48,7 +48,7 @@ fn bench_check(cr: &mut Criterion) {
 
 const GNT_PLAYER: &str = r#"{"player": {"name": "Robin", "masterpoints": 2150, "life_master": true}}"#;
 const GNT_TEAMS: &str = r#"{"teams_entered": [{"name":"North","victory_points":80},{"name":"South","victory_points":75},{"name":"East","victory_points":70},{"name":"West","victory_points":66},{"name":"Aces","victory_points":60},{"name":"Kings","victory_points":60},{"name":"Queens","victory_points":55},{"name":"Jacks","victory_points":50},{"name":"Tens","victory_points":40}]}"#;
-const DBF_304: &str = r#"{"propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km", "bro_og_færgeafgift": "125 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false, "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
+const DBF_304: &str = r#"{"turnering_304": "Anden_turnering304", "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km", "bro_og_færgeafgift": "125 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false, "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
 
 /// Case files hold the facts of the other benchmarked rulings; the first expectation
 /// naming the ruling is used.
@@ -276,6 +276,10 @@ fn bench_batch(cr: &mut Criterion) {
     g.bench_function("gnt_flights/conditions", |b| {
         b.iter(|| black_box(conditions::eval::rule(&gnt.program, &inp, gdef, false)))
     });
+    let mut scratch = conditions::eval::fast::Scratch::default();
+    g.bench_function("gnt_flights/compiled", |b| {
+        b.iter(|| black_box(conditions::eval::fast::rule(&gnt.program, &inp, gdef, &mut scratch)))
+    });
     g.bench_function("gnt_flights/native", |b| {
         b.iter(|| black_box(native_flights(black_box(Decimal::from(2150)), black_box(true))))
     });
@@ -283,6 +287,9 @@ fn bench_batch(cr: &mut Criterion) {
     let native: Native304 = serde_json::from_str(DBF_304).expect("json");
     g.bench_function("dbf_304B1/conditions", |b| {
         b.iter(|| black_box(conditions::eval::rule(&dbf.program, &inp, ddef, false)))
+    });
+    g.bench_function("dbf_304B1/compiled", |b| {
+        b.iter(|| black_box(conditions::eval::fast::rule(&dbf.program, &inp, ddef, &mut scratch)))
     });
     g.bench_function("dbf_304B1/native", |b| b.iter(|| black_box(native_304(black_box(&native)))));
     g.finish();

@@ -319,8 +319,10 @@ impl Ruling {
             ));
         }
         let p = &facts.book.book.program;
-        let ruling = crate::eval::needed::refine(p, &facts.inputs, crate::eval::rule(p, &facts.inputs, self.def, true));
-        Ok(Outcome { facts, ruling })
+        // Decided by the compiled evaluator; the derivation is traced only if explained.
+        let ruling =
+            crate::eval::needed::refine(p, &facts.inputs, crate::eval::fast::rule_here(p, &facts.inputs, self.def));
+        Ok(Outcome { facts, ruling, traced: std::sync::OnceLock::new() })
     }
 }
 
@@ -354,6 +356,8 @@ pub enum Format {
 pub struct Outcome<'f> {
     facts: &'f Facts,
     ruling: crate::eval::Ruling,
+    /// The same ruling with its derivation, made when first explained.
+    traced: std::sync::OnceLock<crate::eval::Ruling>,
 }
 
 impl fmt::Debug for Outcome<'_> {
@@ -369,7 +373,11 @@ impl<'f> Outcome<'f> {
     }
 
     fn report(&self, lang: Lang, full: bool) -> Report {
-        self.explainer(lang).report(&self.ruling, full)
+        let traced = self.traced.get_or_init(|| {
+            let (p, inputs) = (&self.facts.book.book.program, &self.facts.inputs);
+            crate::eval::needed::refine(p, inputs, crate::eval::rule(p, inputs, self.ruling.def, true))
+        });
+        self.explainer(lang).report(traced, full)
     }
 
     /// Whether a ruling was made.

@@ -1,7 +1,7 @@
 //! Discovery: what a rulebook can be asked and what each ruling reads. Owns the
 //! listing of rulings (grouped by section), the transitive inputs of a ruling with
 //! their facts-file paths and types ([`inputs`]), how a facts file writes each type
-//! ([`write`]), the JSON Schema of a facts file ([`schema`]) and facts templates
+//! ([`mod@write`]), the JSON Schema of a facts file ([`schema`]) and facts templates
 //! ([`template`]), and how to give an input a ruling still needs ([`how_to`]).
 
 pub mod how_to;

@@ -824,7 +824,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     }
 }
 
-fn in_range(v: &Value, lo: Option<&Value>, hi: Option<&Value>, inclusive: bool) -> bool {
+pub(crate) fn in_range(v: &Value, lo: Option<&Value>, hi: Option<&Value>, inclusive: bool) -> bool {
     let above = lo.is_none_or(|l| compare(v, l).is_some_and(|o| o.is_ge()));
     let below = hi.is_none_or(|h| compare(v, h).is_some_and(|o| if inclusive { o.is_le() } else { o.is_lt() }));
     above && below

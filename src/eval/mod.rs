@@ -1,9 +1,11 @@
 //! Evaluation: exact numbers ([`num`]), dates ([`date`]), values, the
 //! interpreter ([`interp`]) and its builtins, the trace kept for explanations,
-//! and showing values to people ([`show`]).
+//! and showing values to people ([`show`]); the compiled evaluator ([`fast`]) decides
+//! rulings that need no explanation.
 
 pub mod builtins;
 pub mod date;
+pub mod fast;
 pub mod interp;
 pub mod needed;
 pub mod num;

@@ -15,10 +15,10 @@
 
 pub mod numbers;
 
+use super::Outcome;
 use super::interp::Inputs;
 use super::trace::Need;
 use super::value::Value;
-use super::{Outcome, rule};
 use crate::check::program::{DecisionId, DefId, FactId, Program, Symbol, TypeKind};
 use crate::check::types::Type;
 use crate::syntax::ast::DecisionKind;
@@ -314,7 +314,7 @@ impl Search<'_> {
 
     fn explore(&mut self, inputs: &Inputs, given: &mut Vec<(String, Value)>) {
         self.tries += 1;
-        let r = rule(self.p, inputs, self.def, false);
+        let r = super::fast::rule_here(self.p, inputs, self.def);
         let Outcome::Undetermined(needs) = &r.outcome else {
             self.leaves.push(Leaf {
                 given: given.clone(),
@@ -367,7 +367,7 @@ impl Search<'_> {
 
 /// What ruling `def` still needs, given `inputs`; `None` when it is not undetermined.
 pub fn needed(p: &Program, inputs: &Inputs, def: DefId) -> Option<Needed> {
-    let first = rule(p, inputs, def, false);
+    let first = super::fast::rule_here(p, inputs, def);
     let Outcome::Undetermined(needs) = &first.outcome else { return None };
     let mut search = Search { p, def, numbers: Vec::new(), tries: 0, leaves: Vec::new(), met: Vec::new() };
     search.explore(inputs, &mut Vec::new());
@@ -400,7 +400,7 @@ fn order(p: &Program, inputs: &Inputs, def: DefId, holes: &mut [Hole], tries: &[
         let Some(values) = values else { return (u32::MAX, 0) };
         let mut total = 0usize;
         for v in values {
-            total += match rule(p, &fill(inputs, h, v.clone()), def, false).outcome {
+            total += match super::fast::rule_here(p, &fill(inputs, h, v.clone()), def).outcome {
                 Outcome::Undetermined(n) => n.len() * 100,
                 _ => 0,
             };

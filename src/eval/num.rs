@@ -3,6 +3,10 @@
 //! Thirds stay thirds (40/3 + 80/3 = 40); rounding happens only where a clause
 //! asks for it (`ceil`, `floor`, `round`) or for display. Overflow is an error,
 //! never a wrap or a panic.
+//!
+//! Whole numbers (denominator 1, most amounts in practice) take a fast path in
+//! arithmetic and comparison: plain checked integer operations, no greatest common
+//! divisor and no division; the rational path is taken as soon as a fraction appears.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -102,6 +106,10 @@ impl Num {
     }
 
     pub fn add(self, o: Num) -> Option<Num> {
+        if self.d == 1 && o.d == 1 {
+            // Whole numbers: no common denominator to find.
+            return Some(Num::int(self.n.checked_add(o.n)?));
+        }
         let g = gcd(self.d, o.d).max(1);
         let d = (self.d / g).checked_mul(o.d)?;
         let n = self.n.checked_mul(o.d / g)?.checked_add(o.n.checked_mul(self.d / g)?)?;
@@ -111,9 +119,15 @@ impl Num {
         Some(Num { n: self.n.checked_neg()?, d: self.d })
     }
     pub fn sub(self, o: Num) -> Option<Num> {
+        if self.d == 1 && o.d == 1 {
+            return Some(Num::int(self.n.checked_sub(o.n)?));
+        }
         self.add(o.neg()?)
     }
     pub fn mul(self, o: Num) -> Option<Num> {
+        if self.d == 1 && o.d == 1 {
+            return Some(Num::int(self.n.checked_mul(o.n)?));
+        }
         let g1 = gcd(self.n, o.d).max(1);
         let g2 = gcd(o.n, self.d).max(1);
         let n = (self.n / g1).checked_mul(o.n / g2)?;
@@ -211,6 +225,10 @@ impl PartialOrd for Num {
 
 impl Ord for Num {
     fn cmp(&self, o: &Num) -> Ordering {
+        if self.d == o.d {
+            // Whole numbers (or a common denominator): the numerators decide.
+            return self.n.cmp(&o.n);
+        }
         // Compare n1/d1 with n2/d2 without overflow: by integer part, then by fraction.
         let (i1, i2) = (self.n.div_euclid(self.d), o.n.div_euclid(o.d));
         if i1 != i2 {

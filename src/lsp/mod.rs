@@ -5,7 +5,7 @@
 //! `conditions check`.
 //!
 //! The main loop answers requests; diagnostics are computed on a worker thread
-//! ([`diagnostics`]), so typing is never held up by the lints of a large rulebook.
+//! (`diagnostics`), so typing is never held up by the lints of a large rulebook.
 
 mod complete;
 pub mod convert;

@@ -1,4 +1,4 @@
-//! Parsing: pest grammar (`grammar/conditions.pest`) → [`ast::File`].
+//! Parsing: pest grammar (`grammar/conditions.pest`) → [`ast::File`](super::ast::File).
 //!
 //! Syntax errors become diagnostics over the whole named file, with the
 //! expected tokens phrased in the language's words rather than pest rule names.

@@ -1,4 +1,4 @@
-//! Printing: [`ast::File`] → canonical text that parses back to the same tree.
+//! Printing: [`ast::File`](super::ast::File) → canonical text that parses back to the same tree.
 //!
 //! This is the base of `conditions fmt`: one layout, two-space indents, long
 //! clause texts wrapped at word boundaries inside `"""` strings, long conditions and

@@ -1,0 +1,232 @@
+//! Ratios against native code, measured in one run (`cargo bench --bench ratios`; figures
+//! and method in docs/performance.md).
+//!
+//! Each contender is timed in rounds of a fixed number of calls; the rounds of all
+//! contenders are interleaved (A B C A B C …) so that a busy moment on a shared machine
+//! slows them alike, and each one's figure is the median over its rounds. Ratios divide
+//! those medians. Nothing here asserts a time.
+//!
+//! - in memory, GNT flights (Stage 1 D): the interpreter and the compiled evaluator beside
+//!   a plain Rust function on an exact decimal (`rust_decimal`) and on `i64`;
+//! - in memory, DBF § 304B1 transport reimbursement beside a plain function on decimals;
+//! - one ruling with the brief text explanation, GNT flights and § 304B1.
+//!
+//! `RATIO_ROUNDS` (default 31) sets the number of rounds.
+
+use conditions::check::{Checked, check_sources};
+use conditions::eval::interp::Inputs;
+use conditions::explain::Explainer;
+use rust_decimal::Decimal;
+use std::hint::black_box;
+use std::str::FromStr;
+use std::time::Instant;
+
+fn book(name: &str) -> Checked {
+    let c = check_sources(conditions::loader::bundled(name).expect("bundled"));
+    assert!(!c.has_errors(), "{name} has errors");
+    c
+}
+
+fn inputs(c: &Checked, json: &str) -> Inputs {
+    let tree: serde_json::Value = serde_json::from_str(json).expect("json");
+    conditions::facts::validate(&c.program, &tree, "bench").expect("facts fit")
+}
+
+const GNT_PLAYER: &str = r#"{"player": {"name": "Robin", "masterpoints": 2150, "life_master": true}}"#;
+const DBF_304: &str = r#"{"turnering_304": "Anden_turnering304", "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km", "bro_og_færgeafgift": "125 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false, "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
+
+/// Stage 1 D's flight limits by hand, on an exact decimal.
+fn native_flights(mp: Decimal, life_master: bool) -> Vec<&'static str> {
+    let mut out = vec!["Championship"];
+    if mp < Decimal::from(5000) {
+        out.push("A");
+    }
+    if mp < Decimal::from(2000) {
+        out.push("B");
+    }
+    if !life_master && mp < Decimal::from(500) {
+        out.push("C");
+    }
+    out
+}
+
+/// The same on `i64`.
+fn native_flights_i64(mp: i64, life_master: bool) -> Vec<&'static str> {
+    let mut out = vec!["Championship"];
+    if mp < 5000 {
+        out.push("A");
+    }
+    if mp < 2000 {
+        out.push("B");
+    }
+    if !life_master && mp < 500 {
+        out.push("C");
+    }
+    out
+}
+
+struct Team {
+    towns: Vec<String>,
+    distances: Vec<(String, Decimal)>,
+    rate: Decimal,
+    toll: Decimal,
+}
+
+/// § 304A2a and § 304B1 by hand: the home town by majority, 2 × km × rate + toll − 200 km
+/// × rate, never below zero; `None` on a tie for the home town.
+fn native_304(t: &Team) -> Option<Decimal> {
+    let mut towns: Vec<(&str, usize)> = Vec::new();
+    for s in &t.towns {
+        match towns.iter_mut().find(|(x, _)| *x == s) {
+            Some(x) => x.1 += 1,
+            None => towns.push((s, 1)),
+        }
+    }
+    let best = towns.iter().map(|t| t.1).max()?;
+    let mut winners = towns.iter().filter(|t| t.1 == best);
+    let home = winners.next()?.0;
+    if winners.next().is_some() {
+        return None;
+    }
+    let km = t.distances.iter().find(|(by, _)| by == home)?.1;
+    Some((Decimal::from(2) * km * t.rate + t.toll - Decimal::from(200) * t.rate).max(Decimal::ZERO))
+}
+
+struct Contender<'a> {
+    name: &'static str,
+    calls: u32,
+    f: Box<dyn FnMut() + 'a>,
+    rounds: Vec<f64>,
+}
+
+impl<'a> Contender<'a> {
+    fn new(name: &'static str, calls: u32, f: impl FnMut() + 'a) -> Self {
+        Contender { name, calls, f: Box::new(f), rounds: Vec::new() }
+    }
+    fn median_ns(&self) -> f64 {
+        let mut r = self.rounds.clone();
+        r.sort_by(f64::total_cmp);
+        r[r.len() / 2]
+    }
+}
+
+/// Times the contenders in interleaved rounds; the median nanoseconds per call of each.
+fn race(title: &str, contenders: &mut [Contender]) {
+    let rounds: usize = std::env::var("RATIO_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(31);
+    for c in contenders.iter_mut() {
+        for _ in 0..c.calls {
+            (c.f)(); // warm up
+        }
+    }
+    for _ in 0..rounds {
+        for c in contenders.iter_mut() {
+            let start = Instant::now();
+            for _ in 0..c.calls {
+                (c.f)();
+            }
+            c.rounds.push(start.elapsed().as_nanos() as f64 / f64::from(c.calls));
+        }
+    }
+    println!("\n{title}");
+    for c in contenders.iter() {
+        println!("  {:<40} {:>10}", c.name, show(c.median_ns()));
+    }
+}
+
+fn show(ns: f64) -> String {
+    if ns >= 1000.0 { format!("{:.2} µs", ns / 1000.0) } else { format!("{ns:.1} ns") }
+}
+
+fn ratio(what: &str, a: &Contender, b: &Contender, target: Option<f64>) {
+    let r = a.median_ns() / b.median_ns();
+    let verdict = match target {
+        Some(t) if r <= t => format!("(target ≤ {t}×: met)"),
+        Some(t) => format!("(target ≤ {t}×: not met)"),
+        None => String::new(),
+    };
+    println!("  ratio {what:<46} {r:>7.1}× {verdict}");
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return; // `cargo bench -- --list` and `cargo test --benches` probe the harness.
+    }
+    let gnt = book("gnt");
+    let dbf = book("dbf");
+    let lang = conditions::eval::show::Lang::En;
+
+    // GNT flights, in memory.
+    let gp = &gnt.program;
+    let gdef = gp.def_by_name("flights").expect("flights");
+    let ginp = inputs(&gnt, GNT_PLAYER);
+    let mut scratch = conditions::eval::fast::Scratch::default();
+    assert!(conditions::eval::fast::decide(gp, &ginp, gdef, &mut scratch).is_some(), "decided without the interpreter");
+    let mut c = vec![
+        Contender::new("native, Decimal", 200_000, || {
+            black_box(native_flights(black_box(Decimal::from(2150)), black_box(true)));
+        }),
+        Contender::new("native, i64", 200_000, || {
+            black_box(native_flights_i64(black_box(2150), black_box(true)));
+        }),
+        Contender::new("interpreter", 20_000, || {
+            black_box(conditions::eval::rule(gp, &ginp, gdef, false));
+        }),
+        Contender::new("compiled", 100_000, || {
+            black_box(conditions::eval::fast::rule(gp, &ginp, gdef, &mut scratch));
+        }),
+    ];
+    race("in memory, GNT flights (median per ruling)", &mut c);
+    ratio("compiled / native Decimal", &c[3], &c[0], Some(5.0));
+    ratio("compiled / native i64", &c[3], &c[1], None);
+    ratio("interpreter / native Decimal", &c[2], &c[0], None);
+    ratio("interpreter / compiled", &c[2], &c[3], None);
+
+    // DBF § 304B1, in memory.
+    let dp = &dbf.program;
+    let ddef = dp.def_by_name("transportgodtgørelse").expect("transportgodtgørelse");
+    let dinp = inputs(&dbf, DBF_304);
+    let team = Team {
+        towns: ["Kolding", "Kolding", "Kolding", "Vejle"].map(String::from).into(),
+        distances: vec![("Kolding".into(), Decimal::from(142)), ("Vejle".into(), Decimal::from(120))],
+        rate: Decimal::from_str("2.00").expect("decimal"),
+        toll: Decimal::from(125),
+    };
+    let mut scratch = conditions::eval::fast::Scratch::default();
+    assert!(conditions::eval::fast::decide(dp, &dinp, ddef, &mut scratch).is_some(), "decided without the interpreter");
+    assert_eq!(native_304(&team).map(|d| d.to_string()).as_deref(), Some("293.00"), "2 × 142 km × 2 + 125 − 400");
+    let mut c = vec![
+        Contender::new("native, Decimal", 100_000, || {
+            black_box(native_304(black_box(&team)));
+        }),
+        Contender::new("interpreter", 5_000, || {
+            black_box(conditions::eval::rule(dp, &dinp, ddef, false));
+        }),
+        Contender::new("compiled", 20_000, || {
+            black_box(conditions::eval::fast::rule(dp, &dinp, ddef, &mut scratch));
+        }),
+    ];
+    race("in memory, DBF § 304B1 (median per ruling)", &mut c);
+    ratio("compiled / native Decimal", &c[2], &c[0], Some(10.0));
+    ratio("interpreter / native Decimal", &c[1], &c[0], None);
+    ratio("interpreter / compiled", &c[1], &c[2], None);
+
+    // One ruling with the brief explanation, rendered as text.
+    let brief = |c: &Checked, inp: &Inputs, def| {
+        let r = conditions::eval::rule(&c.program, inp, def, true);
+        let e = Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp };
+        conditions::explain::text::render(&e.report(&r, false), false)
+    };
+    let mut c = vec![
+        Contender::new("GNT flights", 2_000, || {
+            black_box(brief(&gnt, &ginp, gdef));
+        }),
+        Contender::new("DBF § 304B1", 1_000, || {
+            black_box(brief(&dbf, &dinp, ddef));
+        }),
+    ];
+    race("one ruling with the brief explanation (median)", &mut c);
+    for x in &c {
+        let ok = if x.median_ns() <= 10_000.0 { "met" } else { "not met" };
+        println!("  {:<40} target ≤ 10 µs: {ok}", x.name);
+    }
+}

@@ -1,0 +1,365 @@
+//! The compiled evaluator: the checked [`Program`] lowered once per rulebook to a form
+//! built for deciding, not for explaining.
+//!
+//! What it owns: [`Compiled`] (every rule, table and expression of the program as a tree
+//! of [`Node`]s with local slots resolved to offsets in one value stack, fact field paths
+//! fused, constant lists kept built), the index of each definition's rules by the constant
+//! pattern of its first parameter (a call of `eligible(B)` looks only at the rules that can
+//! match `B`), and [`rule`], which decides one ruling with it.
+//!
+//! What it does not do: build explanation data. It keeps no trace, names no needed input
+//! and words no error; a stop is one of two bare signals ([`run::Stop`]): *unknown* (some
+//! input is missing; three-valued logic and aggregates absorb it exactly as the
+//! interpreter does) or *halt* (silence, an error in the rulebook, a limit). When a ruling
+//! ends in either, [`rule`] rules it again with the interpreter ([`super::interp`]), which
+//! names what is needed, where the conditions are silent, or what went wrong. So the two
+//! always give the same answer for such rulings, and the compiled one only has to agree
+//! on the decided ones: the same rules in the same order, the same three-valued logic,
+//! the same exact numbers ([`super::num`], whose whole-number operations skip the
+//! rational arithmetic), the same step and depth limits. `tests/agreement.rs` checks it on
+//! every case file and on generated facts.
+//!
+//! The hot path allocates nothing per call: arguments and frames live on one reusable
+//! value stack ([`Scratch`]), results of definitions without parameters are memoised in
+//! a table indexed by definition and cleared by a generation counter; only values a
+//! ruling builds (lists, records) allocate.
+//!
+//! ## Adding a language construct
+//! Every match over [`IrKind`], [`Builtin`] and `Kind` here is exhaustive, so a new
+//! expression or builtin does not compile until it is handled:
+//! 1. add a `Kind` variant (or reuse one) and lower the new [`IrKind`] to it in
+//!    `Lower::node`, counting the interpreter's evaluation steps in `cost`;
+//! 2. evaluate it in `run.rs` (`Run::eval`; builtins in `builtins.rs`) with the
+//!    interpreter's semantics: which operands are evaluated in which order, which stops
+//!    are absorbed (unknown) and which propagate (halt);
+//! 3. if it cannot decide cheaply, evaluate it to [`run::Stop::Halt`]: the interpreter then
+//!    rules instead, always correctly, only slower;
+//! 4. add a case file using it: `tests/agreement.rs` compares both evaluators on it.
+
+mod builtins;
+mod order;
+mod run;
+
+use super::interp::{Inputs, matches_pattern};
+use super::value::Value;
+use super::{Outcome, Ruling};
+use crate::check::program::*;
+use crate::check::types::Type;
+use crate::syntax::ast::{BinaryOp, Policy};
+use std::sync::{Arc, OnceLock};
+
+pub use run::{Scratch, Stop};
+
+/// One compiled expression.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub(crate) kind: Kind,
+}
+
+/// The compiled expressions: the interpreter's [`IrKind`] with slots and fact paths
+/// resolved, spans and types dropped.
+#[derive(Clone, Debug)]
+pub(crate) enum Kind {
+    Const(Value),
+    Local(u32),
+    Fact(FactId),
+    /// `fact.a.b`: a fact's record fields followed without copying the records.
+    FactPath(FactId, Box<[u32]>),
+    Decision(DecisionId),
+    Call(DefId, Box<[Node]>),
+    Field(Box<Node>, u32),
+    List(Box<[Node]>),
+    Record(TypeId, Box<[Option<Node>]>),
+    Not(Box<Node>),
+    Neg(Box<Node>),
+    Binary(BinaryOp, Box<Node>, Box<Node>),
+    InRange {
+        x: Box<Node>,
+        lo: Option<Box<Node>>,
+        hi: Option<Box<Node>>,
+        inclusive: bool,
+    },
+    InList(Box<Node>, Box<Node>),
+    If(Box<Node>, Box<Node>, Box<Node>),
+    Let(u32, Box<Node>, Box<Node>),
+    Builtin(Builtin, Box<[Node]>, Option<(u32, Box<Node>)>),
+    Draw(DecisionId, Box<Node>, Option<Box<Node>>),
+    Order(Box<OrderNode>),
+}
+
+/// `sort …` / `rank …` compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct OrderNode {
+    pub(crate) rank: bool,
+    pub(crate) list: Node,
+    pub(crate) item: u32,
+    pub(crate) keys: Box<[order::Key]>,
+    pub(crate) among: Option<(u32, Box<[order::Key]>)>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CRule {
+    /// Patterns that bind nothing, checked before any frame is touched: (parameter, pattern).
+    pub(crate) plain: Box<[(usize, PatIr)]>,
+    /// Patterns that bind (matched after the plain ones).
+    pub(crate) binding: Box<[(usize, PatIr)]>,
+    pub(crate) guard: Option<Node>,
+    pub(crate) value: Node,
+    pub(crate) exceptions: Box<[RuleId]>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CTable {
+    pub(crate) policy: Policy,
+    pub(crate) rows: Box<[(Box<[PatIr]>, Node)]>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CDef {
+    pub(crate) params: u32,
+    /// Slots of the largest frame among its rules (or rows).
+    pub(crate) frame: u32,
+    /// The rules that are exceptions to none, in the rulebook's order.
+    pub(crate) top: Box<[RuleId]>,
+    /// When the first parameter is an enum: for each variant, the rules of `top` whose
+    /// exception tree can match it (the others would not apply, without evaluating anything).
+    pub(crate) by_first: Option<Box<[Box<[RuleId]>]>>,
+    pub(crate) table: Option<CTable>,
+}
+
+/// A program compiled for evaluation (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub(crate) defs: Box<[CDef]>,
+    pub(crate) rules: Box<[CRule]>,
+}
+
+/// The compiled form of a program, built on first use and kept with it. A copy of the
+/// program starts without one (it is rebuilt if used), so that a changed copy never runs
+/// a stale compilation.
+#[derive(Default)]
+pub struct Cache(OnceLock<Arc<Compiled>>);
+
+impl Clone for Cache {
+    fn clone(&self) -> Self {
+        Cache::default()
+    }
+}
+
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() { "Cache(compiled)" } else { "Cache(empty)" })
+    }
+}
+
+/// The program's compiled form, compiled on first use.
+pub fn compiled(p: &Program) -> &Compiled {
+    p.compiled.0.get_or_init(|| Arc::new(Compiled::new(p)))
+}
+
+/// Rules on `def` with the compiled evaluator; a ruling it cannot decide is ruled again
+/// by the interpreter, which names what it waits for (or why it cannot rule). Never
+/// traced: for explanations use [`super::rule`] with `explain`.
+pub fn rule(p: &Program, inputs: &Inputs, def: DefId, scratch: &mut Scratch) -> Ruling {
+    let decided = (inputs.facts.len() == p.facts.len() && inputs.decisions.len() == p.decisions.len())
+        .then(|| {
+            let mut run = run::Run::new(compiled(p), inputs, scratch);
+            run.ruling(def).ok().map(|v| (v, run.steps()))
+        })
+        .flatten();
+    match decided {
+        Some((v, steps)) => Ruling { def, outcome: Outcome::Decided(v), trace: None, steps },
+        None => super::rule(p, inputs, def, false),
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// [`rule`] with this thread's scratch buffers: what callers without an evaluator of
+/// their own use (a batch worker, the search for needed inputs).
+pub fn rule_here(p: &Program, inputs: &Inputs, def: DefId) -> Ruling {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => rule(p, inputs, def, &mut s),
+        Err(_) => rule(p, inputs, def, &mut Scratch::default()),
+    })
+}
+
+/// The decided value of `def`, or `None` when the compiled evaluator stops (missing
+/// input, silence, an error, a limit).
+pub fn decide(p: &Program, inputs: &Inputs, def: DefId, scratch: &mut Scratch) -> Option<Value> {
+    evaluate(p, inputs, def, scratch).ok()
+}
+
+/// The compiled evaluator's own result: a value, or why it stopped. An
+/// [`Stop::Unknown`] is always an undetermined ruling; a [`Stop::Halt`] may be anything
+/// the interpreter finds.
+pub fn evaluate(p: &Program, inputs: &Inputs, def: DefId, scratch: &mut Scratch) -> Result<Value, Stop> {
+    if inputs.facts.len() != p.facts.len()
+        || inputs.decisions.len() != p.decisions.len()
+        || def as usize >= p.defs.len()
+    {
+        return Err(Stop::Halt);
+    }
+    run::Run::new(compiled(p), inputs, scratch).ruling(def)
+}
+
+impl Compiled {
+    /// Compiles a checked program.
+    pub fn new(p: &Program) -> Compiled {
+        let l = Lower { p };
+        let rules: Box<[CRule]> = p.rules.iter().map(|r| l.rule(r)).collect();
+        let defs = p.defs.iter().map(|d| l.def(d)).collect();
+        Compiled { defs, rules }
+    }
+}
+
+struct Lower<'p> {
+    p: &'p Program,
+}
+
+/// Whether a pattern binds a name (and so needs a frame to match in).
+fn binds(p: &PatIr) -> bool {
+    match p {
+        PatIr::Bind(_) => true,
+        PatIr::Alts(xs) => xs.iter().any(binds),
+        PatIr::Any | PatIr::Equals(_) | PatIr::Range { .. } => false,
+    }
+}
+
+impl Lower<'_> {
+    fn rule(&self, r: &RuleInfo) -> CRule {
+        let mut plain = Vec::new();
+        let mut binding = Vec::new();
+        for (i, pat) in r.patterns.iter().enumerate() {
+            match pat {
+                PatIr::Any => {}
+                _ if binds(pat) => binding.push((i, pat.clone())),
+                _ => plain.push((i, pat.clone())),
+            }
+        }
+        CRule {
+            plain: plain.into(),
+            binding: binding.into(),
+            guard: r.guard.as_ref().map(|g| self.node(g)),
+            value: self.node(&r.value),
+            exceptions: r.exceptions.clone().into(),
+        }
+    }
+
+    fn def(&self, d: &DefInfo) -> CDef {
+        let p = self.p;
+        let mut frame = d.params.len() as u32;
+        for &r in &d.rules {
+            frame = frame.max(p.rules[r as usize].frame);
+        }
+        if let Some(t) = &d.table {
+            frame = frame.max(t.frame);
+        }
+        let top: Vec<RuleId> = d.rules.iter().copied().filter(|&r| p.rules[r as usize].overrides.is_empty()).collect();
+        let by_first = match d.params.first().map(|(_, t)| t) {
+            Some(Type::Enum(t)) if d.table.is_none() => match &p.types[*t as usize].kind {
+                TypeKind::Enum(vs) => Some(
+                    (0..vs.len() as u32)
+                        .map(|v| {
+                            let arg = Value::Enum(*t, v);
+                            top.iter().copied().filter(|&r| self.may_match(r, &arg)).collect::<Box<[RuleId]>>()
+                        })
+                        .collect(),
+                ),
+                TypeKind::Record(_) => None,
+            },
+            _ => None,
+        };
+        let table = d.table.as_ref().map(|t| CTable {
+            policy: t.policy,
+            rows: t.rows.iter().map(|row| (row.keys.clone().into(), self.node(&row.value))).collect(),
+        });
+        CDef { params: d.params.len() as u32, frame, top: top.into(), by_first, table }
+    }
+
+    /// Whether rule `r` or one of its exceptions (at any depth) can match `arg` as its
+    /// first argument.
+    fn may_match(&self, r: RuleId, arg: &Value) -> bool {
+        let rule = &self.p.rules[r as usize];
+        let own = rule.patterns.first().is_none_or(|pat| binds(pat) || matches_pattern(pat, arg, &mut []));
+        own || rule.exceptions.iter().any(|&e| self.may_match(e, arg))
+    }
+
+    fn boxed(&self, ir: &Ir) -> Box<Node> {
+        Box::new(self.node(ir))
+    }
+
+    fn nodes(&self, irs: &[Ir]) -> Box<[Node]> {
+        irs.iter().map(|a| self.node(a)).collect()
+    }
+
+    fn node(&self, ir: &Ir) -> Node {
+        let kind = match &ir.kind {
+            IrKind::Const(v) => Kind::Const(v.clone()),
+            IrKind::Local(s) => Kind::Local(*s),
+            IrKind::Fact(f) => Kind::Fact(*f),
+            IrKind::Decision(d) => Kind::Decision(*d),
+            IrKind::Call(d, args) => Kind::Call(*d, self.nodes(args)),
+            IrKind::Field(x, i) => match fact_path(ir) {
+                Some((f, path)) => Kind::FactPath(f, path.into()),
+                None => Kind::Field(self.boxed(x), *i),
+            },
+            IrKind::List(xs) => Kind::List(self.nodes(xs)),
+            IrKind::Record(t, xs) => Kind::Record(*t, xs.iter().map(|x| x.as_ref().map(|x| self.node(x))).collect()),
+            IrKind::Not(x) => Kind::Not(self.boxed(x)),
+            IrKind::Neg(x) => Kind::Neg(self.boxed(x)),
+            IrKind::Binary(op, a, b) => Kind::Binary(*op, self.boxed(a), self.boxed(b)),
+            IrKind::InRange { x, lo, hi, inclusive } => Kind::InRange {
+                x: self.boxed(x),
+                lo: lo.as_ref().map(|l| self.boxed(l)),
+                hi: hi.as_ref().map(|h| self.boxed(h)),
+                inclusive: *inclusive,
+            },
+            IrKind::InList(x, l) => Kind::InList(self.boxed(x), self.boxed(l)),
+            IrKind::If(c, t, e) => Kind::If(self.boxed(c), self.boxed(t), self.boxed(e)),
+            IrKind::Let(s, v, b) => Kind::Let(*s, self.boxed(v), self.boxed(b)),
+            IrKind::Builtin(b, args, lam) => {
+                Kind::Builtin(*b, self.nodes(args), lam.as_ref().map(|l| (l.slot, self.boxed(&l.body))))
+            }
+            IrKind::Draw(d, cands, n) => Kind::Draw(*d, self.boxed(cands), n.as_ref().map(|n| self.boxed(n))),
+            IrKind::Order(o) => {
+                let keys = |ks: &[KeyIr]| -> Box<[order::Key]> {
+                    ks.iter().map(|k| order::Key { key: self.node(&k.key), descending: k.descending }).collect()
+                };
+                Kind::Order(Box::new(OrderNode {
+                    rank: o.rank,
+                    list: self.node(&o.list),
+                    item: o.item,
+                    keys: keys(&o.keys),
+                    among: o.among.as_ref().map(|(slot, ks)| (*slot, keys(ks))),
+                }))
+            }
+        };
+        Node { kind }
+    }
+}
+
+/// `fact.a.b` as the fact and the field indices in the order followed (`[a, b]`).
+fn fact_path(ir: &Ir) -> Option<(FactId, Vec<u32>)> {
+    match &ir.kind {
+        IrKind::Fact(f) => Some((*f, Vec::new())),
+        IrKind::Field(inner, i) => {
+            let (f, mut path) = fact_path(inner)?;
+            path.push(*i);
+            Some((f, path))
+        }
+        _ => None,
+    }
+}
+
+impl Node {
+    /// How many evaluation steps the interpreter counts for this node itself.
+    pub(crate) fn cost(&self) -> u64 {
+        match &self.kind {
+            Kind::FactPath(_, path) => 1 + path.len() as u64,
+            _ => 1,
+        }
+    }
+}

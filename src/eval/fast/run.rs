@@ -1,0 +1,438 @@
+//! Running compiled code: calls, rules with their exceptions, tables and expressions,
+//! with the interpreter's semantics on every path that can decide (see the parent
+//! module for what is left to the interpreter).
+
+use super::{CDef, Compiled, Kind, Node};
+use crate::check::program::{DefId, RuleId};
+use crate::eval::interp::{Inputs, MAX_STEPS, compare, in_range, matches_pattern};
+use crate::eval::num::Num;
+use crate::eval::value::Value;
+use crate::syntax::ast::{BinaryOp, Policy};
+
+const MAX_DEPTH: u32 = 200;
+
+/// Why compiled evaluation did not produce a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// An input is missing: the interpreter's *undetermined*. Absorbed where the
+    /// interpreter absorbs it (`false and ?`, an aggregate's decided items, an exception).
+    Unknown,
+    /// Silence, an error in the rulebook or a limit: evaluation ends and the interpreter
+    /// rules instead.
+    Halt,
+}
+
+pub(crate) type R = Result<Value, Stop>;
+
+/// Buffers reused from one ruling to the next: the value stack holding every call's
+/// arguments and locals, and the memo of definitions without parameters.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    stack: Vec<Value>,
+    memo: Vec<(u32, R)>,
+    generation: u32,
+}
+
+enum RuleResult {
+    Applies(Value),
+    NotApplicable,
+    Undetermined,
+    /// An exception surely applies; its value waits for an input.
+    Pending,
+}
+
+pub(crate) struct Run<'a> {
+    c: &'a Compiled,
+    pub(super) inputs: &'a Inputs,
+    s: &'a mut Scratch,
+    /// Where the current call's frame starts on the stack.
+    base: usize,
+    steps: u64,
+    depth: u32,
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(c: &'a Compiled, inputs: &'a Inputs, s: &'a mut Scratch) -> Self {
+        s.stack.clear();
+        if s.memo.len() != c.defs.len() {
+            s.memo.clear();
+            s.memo.resize(c.defs.len(), (0, Err(Stop::Halt)));
+            s.generation = 0;
+        }
+        s.generation = s.generation.wrapping_add(1);
+        if s.generation == 0 {
+            // Wrapped: forget every entry rather than mistake an old one for new.
+            s.memo.iter_mut().for_each(|m| *m = (0, Err(Stop::Halt)));
+            s.generation = 1;
+        }
+        Run { c, inputs, s, base: 0, steps: 0, depth: 0 }
+    }
+
+    /// The evaluation steps taken so far (the interpreter's count, or more: results of
+    /// definitions with parameters are not remembered here).
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    pub(crate) fn ruling(&mut self, def: DefId) -> R {
+        self.call(def, 0)
+    }
+
+    /// Calls `def` on the `argc` arguments on top of the stack (and removes them).
+    fn call(&mut self, def: DefId, argc: usize) -> R {
+        let memoizable = argc == 0;
+        if memoizable {
+            let (generation, r) = &self.s.memo[def as usize];
+            if *generation == self.s.generation {
+                return r.clone();
+            }
+        }
+        let base = self.s.stack.len() - argc;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            self.s.stack.truncate(base);
+            return Err(Stop::Halt);
+        }
+        let c = self.c;
+        let d = &c.defs[def as usize];
+        self.s.stack.resize(base + d.frame as usize, Value::Bool(false));
+        let saved = std::mem::replace(&mut self.base, base);
+        let result = if d.table.is_some() { self.table(d) } else { self.rules(d) };
+        self.base = saved;
+        self.s.stack.truncate(base);
+        if memoizable {
+            self.s.memo[def as usize] = (self.s.generation, result.clone());
+        }
+        self.depth -= 1;
+        result
+    }
+
+    fn rules(&mut self, d: &'a CDef) -> R {
+        let candidates: &[RuleId] = match (&d.by_first, self.s.stack.get(self.base)) {
+            (Some(index), Some(Value::Enum(_, v))) if d.params > 0 => index.get(*v as usize).unwrap_or(&d.top),
+            _ => &d.top,
+        };
+        let mut decided: Option<Value> = None;
+        let mut unknown = false;
+        for &r in candidates {
+            match self.rule_tree(r)? {
+                RuleResult::Applies(v) => match &decided {
+                    None => decided = Some(v),
+                    // Two rules disagree: an error in the rulebook, which the interpreter words.
+                    Some(first) if *first != v => return Err(Stop::Halt),
+                    Some(_) => {}
+                },
+                RuleResult::NotApplicable => {}
+                RuleResult::Undetermined | RuleResult::Pending => unknown = true,
+            }
+        }
+        if unknown {
+            return Err(Stop::Unknown);
+        }
+        // No rule applies: the conditions are silent.
+        decided.ok_or(Stop::Halt)
+    }
+
+    /// Rule `r` with its exceptions first: an exception that applies wins.
+    fn rule_tree(&mut self, r: RuleId) -> Result<RuleResult, Stop> {
+        let c = self.c;
+        let rule = &c.rules[r as usize];
+        let mut pending = false;
+        for &e in rule.exceptions.iter() {
+            match self.rule_tree(e)? {
+                RuleResult::Applies(v) => return Ok(RuleResult::Applies(v)),
+                RuleResult::NotApplicable => {}
+                RuleResult::Undetermined => pending = true,
+                RuleResult::Pending => return Ok(RuleResult::Pending),
+            }
+        }
+        let own = self.rule_alone(r)?;
+        if pending {
+            return Ok(match own {
+                RuleResult::Applies(_) => RuleResult::Pending,
+                RuleResult::Undetermined | RuleResult::Pending | RuleResult::NotApplicable => RuleResult::Undetermined,
+            });
+        }
+        Ok(own)
+    }
+
+    fn rule_alone(&mut self, r: RuleId) -> Result<RuleResult, Stop> {
+        let c = self.c;
+        let rule = &c.rules[r as usize];
+        let base = self.base;
+        for (i, pat) in rule.plain.iter() {
+            if !matches_pattern(pat, &self.s.stack[base + i], &mut []) {
+                return Ok(RuleResult::NotApplicable);
+            }
+        }
+        for (i, pat) in rule.binding.iter() {
+            let arg = self.s.stack[base + i].clone();
+            if !matches_pattern(pat, &arg, &mut self.s.stack[base..]) {
+                return Ok(RuleResult::NotApplicable);
+            }
+        }
+        if let Some(g) = &rule.guard {
+            match self.eval(g) {
+                Ok(Value::Bool(true)) => {}
+                Ok(_) => return Ok(RuleResult::NotApplicable),
+                Err(Stop::Unknown) => return Ok(RuleResult::Undetermined),
+                Err(Stop::Halt) => return Err(Stop::Halt),
+            }
+        }
+        match self.eval(&rule.value) {
+            Ok(v) => Ok(RuleResult::Applies(v)),
+            Err(Stop::Unknown) => Ok(RuleResult::Undetermined),
+            Err(Stop::Halt) => Err(Stop::Halt),
+        }
+    }
+
+    fn table(&mut self, d: &'a CDef) -> R {
+        let Some(t) = &d.table else { return Err(Stop::Halt) };
+        let base = self.base;
+        let matches = |me: &mut Self, keys: &[crate::check::program::PatIr]| {
+            keys.iter().enumerate().all(|(i, k)| matches_pattern(k, &me.s.stack[base + i], &mut []))
+        };
+        match t.policy {
+            Policy::Collect => {
+                let mut out = Vec::new();
+                for (keys, value) in t.rows.iter() {
+                    if matches(self, keys) {
+                        out.push(self.eval(value)?);
+                    }
+                }
+                Ok(Value::list(out))
+            }
+            Policy::First => match t.rows.iter().find(|(keys, _)| matches(self, keys)) {
+                Some((_, value)) => self.eval(value),
+                None => Err(Stop::Halt),
+            },
+            Policy::Unique => {
+                let mut found = None;
+                for (keys, value) in t.rows.iter() {
+                    if matches(self, keys) {
+                        if found.is_some() {
+                            return Err(Stop::Halt);
+                        }
+                        found = Some(value);
+                    }
+                }
+                match found {
+                    Some(value) => self.eval(value),
+                    None => Err(Stop::Halt),
+                }
+            }
+        }
+    }
+
+    pub(super) fn local(&mut self, slot: u32) -> &mut Value {
+        &mut self.s.stack[self.base + slot as usize]
+    }
+
+    pub(super) fn eval(&mut self, node: &Node) -> R {
+        self.steps += node.cost();
+        if self.steps > MAX_STEPS {
+            return Err(Stop::Halt);
+        }
+        match &node.kind {
+            Kind::Const(v) => Ok(v.clone()),
+            Kind::Local(s) => Ok(self.s.stack[self.base + *s as usize].clone()),
+            Kind::Fact(f) => self.inputs.facts[*f as usize].clone().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => {
+                let mut v = self.inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown)?;
+                for &i in path.iter() {
+                    v = match v {
+                        Value::Record(_, fields) => {
+                            fields.get(i as usize).and_then(Option::as_ref).ok_or(Stop::Unknown)?
+                        }
+                        _ => return Err(Stop::Halt),
+                    };
+                }
+                Ok(v.clone())
+            }
+            Kind::Decision(d) => self.inputs.decisions[*d as usize].clone().ok_or(Stop::Unknown),
+            Kind::Call(d, args) => {
+                let start = self.s.stack.len();
+                let mut unknown = false;
+                for a in args.iter() {
+                    match self.eval(a) {
+                        Ok(v) => self.s.stack.push(v),
+                        Err(Stop::Unknown) => unknown = true,
+                        Err(Stop::Halt) => {
+                            self.s.stack.truncate(start);
+                            return Err(Stop::Halt);
+                        }
+                    }
+                }
+                if unknown {
+                    self.s.stack.truncate(start);
+                    return Err(Stop::Unknown);
+                }
+                self.call(*d, args.len())
+            }
+            Kind::Field(x, i) => match self.eval(x)? {
+                Value::Record(_, fields) => fields.get(*i as usize).cloned().flatten().ok_or(Stop::Unknown),
+                _ => Err(Stop::Halt),
+            },
+            Kind::List(xs) => {
+                let mut out = Vec::with_capacity(xs.len());
+                for x in xs.iter() {
+                    out.push(self.eval(x)?);
+                }
+                Ok(Value::list(out))
+            }
+            Kind::Record(t, xs) => {
+                let mut out = Vec::with_capacity(xs.len());
+                for x in xs.iter() {
+                    out.push(match x {
+                        Some(x) => Some(self.eval(x)?),
+                        None => None,
+                    });
+                }
+                Ok(Value::Record(*t, out.into()))
+            }
+            Kind::Not(x) => match self.eval(x)? {
+                Value::Bool(b) => Ok(Value::Bool(!b)),
+                _ => Err(Stop::Halt),
+            },
+            Kind::Neg(x) => match self.eval(x)? {
+                Value::Num(n) => n.neg().map(Value::Num).ok_or(Stop::Halt),
+                _ => Err(Stop::Halt),
+            },
+            Kind::Binary(op, a, b) => self.binary(*op, a, b),
+            Kind::InRange { x, lo, hi, inclusive } => {
+                let v = self.eval(x)?;
+                let lo = match lo {
+                    Some(l) => Some(self.eval(l)?),
+                    None => None,
+                };
+                let hi = match hi {
+                    Some(h) => Some(self.eval(h)?),
+                    None => None,
+                };
+                Ok(Value::Bool(in_range(&v, lo.as_ref(), hi.as_ref(), *inclusive)))
+            }
+            Kind::InList(x, list) => {
+                let v = self.eval(x)?;
+                match self.eval(list)? {
+                    Value::List(items) => Ok(Value::Bool(items.contains(&v))),
+                    _ => Err(Stop::Halt),
+                }
+            }
+            Kind::If(c, t, e) => match self.eval(c)? {
+                Value::Bool(true) => self.eval(t),
+                _ => self.eval(e),
+            },
+            Kind::Let(slot, v, body) => {
+                let value = self.eval(v)?;
+                *self.local(*slot) = value;
+                self.eval(body)
+            }
+            Kind::Builtin(b, args, lam) => self.builtin(*b, args, lam.as_ref()),
+            Kind::Draw(lot, cands, count) => self.draw(*lot, cands, count.as_deref()),
+            Kind::Order(o) => self.order(o),
+        }
+    }
+
+    fn draw(&mut self, lot: u32, cands: &Node, count: Option<&Node>) -> R {
+        let Value::List(cands) = self.eval(cands)? else { return Err(Stop::Halt) };
+        let n = match count {
+            Some(c) => match self.eval(c)?.as_num().and_then(|n| n.as_i64()) {
+                Some(n) if n >= 0 => Some(n as usize),
+                _ => return Err(Stop::Halt),
+            },
+            None => None,
+        };
+        match n {
+            Some(n) if n >= cands.len() => return Ok(Value::List(cands)),
+            None if cands.len() == 1 => return Ok(cands[0].clone()),
+            None if cands.is_empty() => return Err(Stop::Halt),
+            _ => {}
+        }
+        match (&self.inputs.decisions[lot as usize], n) {
+            (Some(v), None) if cands.contains(v) => Ok(v.clone()),
+            (Some(Value::List(picked)), Some(n)) => {
+                let distinct = picked.iter().enumerate().all(|(i, x)| !picked[..i].contains(x));
+                if picked.len() == n && distinct && picked.iter().all(|x| cands.contains(x)) {
+                    Ok(Value::List(picked.clone()))
+                } else {
+                    Err(Stop::Halt)
+                }
+            }
+            (Some(_), _) => Err(Stop::Halt),
+            (None, _) => Err(Stop::Unknown),
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Node, b: &Node) -> R {
+        use BinaryOp::*;
+        if matches!(op, And | Or) {
+            let short = op == Or; // the value that decides on its own
+            let left = self.eval(a);
+            if let Ok(Value::Bool(x)) = left
+                && x == short
+            {
+                return Ok(Value::Bool(short));
+            }
+            let right = self.eval(b);
+            return match (left, right) {
+                (_, Ok(Value::Bool(y))) if y == short => Ok(Value::Bool(short)),
+                (Ok(Value::Bool(_)), Ok(Value::Bool(_))) => Ok(Value::Bool(!short)),
+                // The interpreter prefers an error to a missing input, and a missing input
+                // to silence: any halt here is left to it.
+                (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => Err(Stop::Halt),
+                (Err(Stop::Unknown), _) | (_, Err(Stop::Unknown)) => Err(Stop::Unknown),
+                (Ok(_), Ok(_)) => Err(Stop::Halt),
+            };
+        }
+        let (x, y) = match (self.eval(a), self.eval(b)) {
+            (Ok(x), Ok(y)) => (x, y),
+            (Err(Stop::Unknown), Err(Stop::Unknown)) | (Err(Stop::Unknown), Ok(_)) | (Ok(_), Err(Stop::Unknown)) => {
+                return Err(Stop::Unknown);
+            }
+            (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => return Err(Stop::Halt),
+        };
+        match op {
+            Eq => Ok(Value::Bool(x == y)),
+            Ne => Ok(Value::Bool(x != y)),
+            Lt | Le | Gt | Ge => {
+                let ord = compare(&x, &y).ok_or(Stop::Halt)?;
+                Ok(Value::Bool(match op {
+                    Lt => ord.is_lt(),
+                    Le => ord.is_le(),
+                    Gt => ord.is_gt(),
+                    _ => ord.is_ge(),
+                }))
+            }
+            Add | Sub | Mul | Div | IntDiv | Mod => match (x, y) {
+                (Value::Num(m), Value::Num(n)) => {
+                    let r = match op {
+                        Add => m.add(n),
+                        Sub => m.sub(n),
+                        Mul => m.mul(n),
+                        Div | IntDiv | Mod if n == Num::ZERO => return Err(Stop::Halt),
+                        Div => m.div(n),
+                        IntDiv => m.div(n).map(|q| q.floor()),
+                        Mod => m.div(n).map(|q| q.floor()).and_then(|q| q.mul(n)).and_then(|b| m.sub(b)),
+                        Eq | Ne | Lt | Le | Gt | Ge | And | Or => return Err(Stop::Halt),
+                    };
+                    r.map(Value::Num).ok_or(Stop::Halt)
+                }
+                (Value::Date(d), Value::Num(n)) => {
+                    let days = n.div(Num::int(1440)).ok_or(Stop::Halt)?;
+                    if !days.is_integer() {
+                        return Err(Stop::Halt);
+                    }
+                    let k = days.as_i64().ok_or(Stop::Halt)?;
+                    let k = if op == Sub { -k } else { k };
+                    d.add_days(k).map(Value::Date).ok_or(Stop::Halt)
+                }
+                (Value::Date(d1), Value::Date(d2)) => {
+                    Ok(Value::Num(Num::int((d1.days() - d2.days()) as i128).mul(Num::int(1440)).ok_or(Stop::Halt)?))
+                }
+                _ => Err(Stop::Halt),
+            },
+            And | Or => Err(Stop::Halt),
+        }
+    }
+}
