@@ -177,3 +177,38 @@ needs-lot = afgøres ved lodtrækning{ $has-citation ->
    *[yes] {" "}({ $doc })
   }
 pattern-mismatch = den gælder en anden `{ $param }` (her: { $value })
+
+## Værdier: hvordan ja/nej, tomme lister, tal, beløb, varigheder og datoer vises.
+value-yes = ja
+value-no = nej
+value-none = ingen
+# Feltet der navngiver en post: en post med det vises ved sit navn.
+record-name-field = navn
+number-thousands = .
+number-decimal = ,
+unit-per = pr.
+money-USD = ${ $amount }
+money-DKK = { $amount } kr.
+money-DKK-whole = { $amount } kr.
+money-other = { $amount } { $currency }
+duration-week-one = uge
+duration-week-other = uger
+duration-day-one = dag
+duration-day-other = dage
+duration-hour-one = time
+duration-hour-other = timer
+duration-minute-one = minut
+duration-minute-other = minutter
+date-full = { $day }. { $month } { $year }
+month-1 = januar
+month-2 = februar
+month-3 = marts
+month-4 = april
+month-5 = maj
+month-6 = juni
+month-7 = juli
+month-8 = august
+month-9 = september
+month-10 = oktober
+month-11 = november
+month-12 = december

@@ -188,3 +188,38 @@ needs-lot = decided by lot{ $has-citation ->
    *[yes] {" "}({ $doc })
   }
 pattern-mismatch = it is for another `{ $param }` (here: { $value })
+
+## Values: how yes/no, empty lists, numbers, money, durations and dates are shown.
+value-yes = yes
+value-no = no
+value-none = none
+# The field that names a record: a record with it is shown by its name.
+record-name-field = name
+number-thousands = ,
+number-decimal = .
+unit-per = per
+money-USD = ${ $amount }
+money-DKK = DKK { $amount }
+money-DKK-whole = DKK { $amount }
+money-other = { $amount } { $currency }
+duration-week-one = week
+duration-week-other = weeks
+duration-day-one = day
+duration-day-other = days
+duration-hour-one = hour
+duration-hour-other = hours
+duration-minute-one = minute
+duration-minute-other = minutes
+date-full = { $day } { $month } { $year }
+month-1 = January
+month-2 = February
+month-3 = March
+month-4 = April
+month-5 = May
+month-6 = June
+month-7 = July
+month-8 = August
+month-9 = September
+month-10 = October
+month-11 = November
+month-12 = December

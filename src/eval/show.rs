@@ -1,11 +1,14 @@
 //! Showing values to people: numbers with the language's separators, money with
 //! its currency, durations in days or hours, dates spelled out, exact fractions
-//! shown exactly (`40/3`) with a rounded decimal beside them.
+//! shown exactly (`40/3`) with a rounded decimal beside them. Every word and
+//! separator comes from the language's message file (`messages/*.ftl`).
 
 use super::num::Num;
 use super::value::Value;
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
+use crate::explain::messages::{self, Arg};
+use std::sync::OnceLock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
@@ -73,10 +76,7 @@ fn group(int_part: &str, sep: char) -> String {
 /// A number in the language's style, exactly when it has a finite decimal form;
 /// otherwise as a fraction with its rounded decimal: `40/3 (≈ 13.33)`.
 pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
-    let (thousands, point) = match lang {
-        Lang::En => (',', '.'),
-        Lang::Da => ('.', ','),
-    };
+    let (thousands, point) = separators(lang);
     let decimal = |x: Num, places: Option<u32>| -> String {
         let (neg, i, mut f) = x.decimal_digits(places);
         while f.len() < min_places as usize {
@@ -96,15 +96,35 @@ pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
     }
 }
 
+/// The language's thousands separator and decimal point, from its message file
+/// (read once: numbers are shown often).
+fn separators(lang: Lang) -> (char, char) {
+    static EN: OnceLock<(char, char)> = OnceLock::new();
+    static DA: OnceLock<(char, char)> = OnceLock::new();
+    let cell = match lang {
+        Lang::En => &EN,
+        Lang::Da => &DA,
+    };
+    *cell.get_or_init(|| {
+        let first = |id: &str, or: char| messages::word(lang, id).chars().next().unwrap_or(or);
+        (first("number-thousands", ','), first("number-decimal", '.'))
+    })
+}
+
 /// An amount of money in the language's style.
 /// A rate (`cents`) always shows its øre or cents: "DKK 2.00 per km".
 fn money(c: &str, n: Num, lang: Lang, cents: bool) -> String {
-    let places = if cents || !n.is_integer() { 2 } else { 0 };
-    match (c, lang) {
-        ("USD", _) => format!("${}", number(n, lang, 2)),
-        ("DKK", Lang::Da) => format!("{} kr.", number(n, lang, places)),
-        ("DKK", Lang::En) => format!("DKK {}", number(n, lang, places)),
-        (c, _) => format!("{} {c}", number(n, lang, 2)),
+    // A currency whose file has a `-whole` form shows whole amounts without cents.
+    let whole = format!("money-{c}-whole");
+    if !cents && n.is_integer() && messages::has(lang, &whole) {
+        return messages::msg(lang, &whole, &[("amount", Arg::Text(&number(n, lang, 0)))]);
+    }
+    let amount = number(n, lang, 2);
+    let id = format!("money-{c}");
+    if messages::has(lang, &id) {
+        messages::msg(lang, &id, &[("amount", Arg::Text(&amount))])
+    } else {
+        messages::msg(lang, "money-other", &[("amount", Arg::Text(&amount)), ("currency", Arg::Text(c))])
     }
 }
 
@@ -114,42 +134,24 @@ fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
         return money(c, n, lang, false);
     }
     if u.is_time() {
-        let (count, unit_en, unit_da) = if n.is_integer() && n.numer() % 10080 == 0 && n.numer() != 0 {
-            (n.div(Num::int(10080)), ("week", "weeks"), ("uge", "uger"))
+        let (count, unit) = if n.is_integer() && n.numer() % 10080 == 0 && n.numer() != 0 {
+            (n.div(Num::int(10080)), "week")
         } else if n.is_integer() && n.numer() % 1440 == 0 && n.numer() != 0 {
-            (n.div(Num::int(1440)), ("day", "days"), ("dag", "dage"))
+            (n.div(Num::int(1440)), "day")
         } else if n.is_integer() && n.numer() % 60 == 0 && n.numer() != 0 {
-            (n.div(Num::int(60)), ("hour", "hours"), ("time", "timer"))
+            (n.div(Num::int(60)), "hour")
         } else {
-            (Some(n), ("minute", "minutes"), ("minut", "minutter"))
+            (Some(n), "minute")
         };
         let count = count.unwrap_or(n);
-        let singular = count == Num::ONE;
-        let word = match lang {
-            Lang::En => {
-                if singular {
-                    unit_en.0
-                } else {
-                    unit_en.1
-                }
-            }
-            Lang::Da => {
-                if singular {
-                    unit_da.0
-                } else {
-                    unit_da.1
-                }
-            }
-        };
+        let form = if count == Num::ONE { "one" } else { "other" };
+        let word = messages::word(lang, &format!("duration-{unit}-{form}"));
         return format!("{} {word}", number(count, lang, 0));
     }
     let _ = one;
     let pos: Vec<&str> = u.0.iter().filter(|(_, e)| *e > 0).map(|(b, _)| b.as_str()).collect();
     let neg: Vec<&str> = u.0.iter().filter(|(_, e)| *e < 0).map(|(b, _)| b.as_str()).collect();
-    let per = match lang {
-        Lang::En => "per",
-        Lang::Da => "pr.",
-    };
+    let per = messages::word(lang, "unit-per");
     // An amount per unit reads as money: "DKK 2.00 per km", "2,00 kr. pr. km".
     if let ([c], false) = (pos.as_slice(), neg.is_empty())
         && crate::check::types::is_currency(c)
@@ -168,49 +170,18 @@ fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
 
 pub fn date(d: super::date::Date, lang: Lang) -> String {
     let (y, m, day) = d.ymd();
-    const EN: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    const DA: [&str; 12] = [
-        "januar",
-        "februar",
-        "marts",
-        "april",
-        "maj",
-        "juni",
-        "juli",
-        "august",
-        "september",
-        "oktober",
-        "november",
-        "december",
-    ];
-    match lang {
-        Lang::En => format!("{day} {} {y}", EN[(m - 1) as usize]),
-        Lang::Da => format!("{day}. {} {y}", DA[(m - 1) as usize]),
-    }
+    let month = messages::word(lang, &format!("month-{m}"));
+    messages::msg(
+        lang,
+        "date-full",
+        &[("day", Arg::Text(&day.to_string())), ("month", Arg::Text(&month)), ("year", Arg::Text(&y.to_string()))],
+    )
 }
 
 /// A value as a person reads it, in `lang`.
 pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
     match (v, ty) {
-        (Value::Bool(b), _) => match (b, lang) {
-            (true, Lang::En) => "yes".into(),
-            (false, Lang::En) => "no".into(),
-            (true, Lang::Da) => "ja".into(),
-            (false, Lang::Da) => "nej".into(),
-        },
+        (Value::Bool(b), _) => messages::word(lang, if *b { "value-yes" } else { "value-no" }),
         (Value::Num(n), Type::Quantity(u)) if !u.is_none() => unit_text(u, *n, lang),
         (Value::Num(n), _) => number(*n, lang, 0),
         (Value::Text(t), _) => visible(p.gloss(t, lang.code())).into_owned(),
@@ -218,10 +189,7 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
         (Value::Enum(t, i), _) => variant_name(p, *t, *i, lang),
         (Value::List(xs), Type::List(elem)) => {
             if xs.is_empty() {
-                match lang {
-                    Lang::En => "none".into(),
-                    Lang::Da => "ingen".into(),
-                }
+                messages::word(lang, "value-none")
             } else if let Type::List(inner) = &**elem {
                 // A list of groups (a ranking's tied groups): groups apart, each read as a group.
                 let and = crate::explain::messages::word(lang, "and");
@@ -240,8 +208,9 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
         (Value::List(xs), _) => xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", "),
         (Value::Record(t, fields), _) => match p.types.get(*t as usize).map(|t| &t.kind) {
             Some(TypeKind::Record(fs)) => {
-                // A record with a `name` (`navn`) field is shown by its name.
-                if let Some(i) = fs.iter().position(|f| f.name == "name" || f.name == "navn")
+                // A record with a name field (`record-name-field` in any language's file)
+                // is shown by its name.
+                if let Some(i) = fs.iter().position(|f| is_name_field(&f.name))
                     && let Some(Some(n)) = fields.get(i)
                 {
                     return value(p, n, &fs[i].ty, lang);
@@ -259,6 +228,11 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
             _ => "{…}".into(),
         },
     }
+}
+
+/// Whether a record field is the record's name in one of the languages.
+fn is_name_field(field: &str) -> bool {
+    [Lang::En, Lang::Da].into_iter().any(|l| messages::word(l, "record-name-field") == field)
 }
 
 #[cfg(test)]

@@ -69,6 +69,11 @@ pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     b.format_pattern(pattern, Some(&fa), &mut errors).into_owned()
 }
 
+/// Whether `lang`'s file has the message `id`.
+pub fn has(lang: Lang, id: &str) -> bool {
+    bundle(lang).get_message(id).and_then(|m| m.value()).is_some()
+}
+
 /// The message `id` without arguments.
 pub fn word(lang: Lang, id: &str) -> String {
     msg(lang, id, &[])
