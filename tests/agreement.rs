@@ -5,17 +5,17 @@
 //! value is the interpreter's value, an *unknown* is an undetermined ruling.
 
 use conditions::cases::find_cases;
-use conditions::check::program::{DefId, Program, TypeKind};
-use conditions::check::types::Type;
+use conditions::check::program::{DefId, Program};
 use conditions::check::{Checked, check_read};
-use conditions::eval::date::Date;
 use conditions::eval::fast::{self, Scratch, Stop};
 use conditions::eval::interp::Inputs;
 use conditions::eval::num::Num;
-use conditions::eval::value::Value;
 use conditions::eval::{Outcome, rule};
 use conditions::loader::{find_rulebooks, read_rulebook};
 use proptest::prelude::*;
+#[path = "support/generate.rs"]
+mod generate;
+use generate::{Constants, constants, generated};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -106,108 +106,11 @@ fn every_case_file_every_ruling() {
 
 // ------------------------------------------------------------------ generated facts
 
-#[derive(Default)]
-struct Constants {
-    nums: Vec<Num>,
-    dates: Vec<Date>,
-    texts: Vec<String>,
-}
-
-/// Constants the rulebook mentions, and their neighbours: the values worth trying.
-fn constants(p: &Program) -> Constants {
-    let mut k = Constants::default();
-    let mut note = |v: &Value| match v {
-        Value::Num(n) => k.nums.extend([*n, n.sub(Num::ONE).unwrap_or(*n), n.add(Num::ONE).unwrap_or(*n)]),
-        Value::Date(d) => k.dates.extend([*d, d.add_days(-1).unwrap_or(*d), d.add_days(1).unwrap_or(*d)]),
-        Value::Text(t) => k.texts.push(t.to_string()),
-        _ => {}
-    };
-    let mut visit = |ir: &conditions::check::program::Ir| {
-        ir.visit(&mut |x| {
-            if let conditions::check::program::IrKind::Const(v) = &x.kind {
-                note(v)
-            }
-        })
-    };
-    for r in &p.rules {
-        visit(&r.value);
-        if let Some(g) = &r.guard {
-            visit(g);
-        }
-    }
-    k.nums.extend([Num::ZERO, Num::ONE, Num::int(2), Num::int(4), Num::ratio(1, 3).unwrap_or(Num::ONE)]);
-    k.texts.push("x".into());
-    k.dates.extend(Date::from_ymd(2008, 1, 1));
-    k
-}
-
-/// A small deterministic generator (proptest supplies and shrinks the seed).
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<T: Clone>(&mut self, xs: &[T]) -> Option<T> {
-        (!xs.is_empty()).then(|| xs[self.below(xs.len())].clone())
-    }
-}
-
-fn value(p: &Program, k: &Constants, ty: &Type, g: &mut Gen, depth: u32) -> Option<Value> {
-    Some(match ty {
-        Type::Bool => Value::Bool(g.below(2) == 0),
-        Type::Int => {
-            let ints: Vec<Num> = k.nums.iter().copied().filter(|n| n.is_integer()).collect();
-            Value::Num(g.pick(&ints)?)
-        }
-        Type::Quantity(_) => Value::Num(g.pick(&k.nums)?),
-        Type::Text => Value::Text(g.pick(&k.texts)?.into()),
-        Type::Date => Value::Date(g.pick(&k.dates)?),
-        Type::Enum(t) => match &p.types[*t as usize].kind {
-            TypeKind::Enum(vs) => Value::Enum(*t, g.below(vs.len()) as u32),
-            TypeKind::Record(_) => return None,
-        },
-        Type::Record(t) => match &p.types[*t as usize].kind {
-            TypeKind::Record(fs) if depth < 4 => {
-                let mut fields = Vec::new();
-                for f in fs {
-                    let v = value(p, k, &f.ty, g, depth + 1);
-                    fields.push(if f.optional && g.below(5) == 0 { None } else { Some(v?) });
-                }
-                Value::Record(*t, fields.into())
-            }
-            _ => return None,
-        },
-        Type::List(inner) if depth < 4 => {
-            let n = g.below(4);
-            Value::List((0..n).map(|_| value(p, k, inner, g, depth + 1)).collect::<Option<Vec<_>>>()?.into())
-        }
-        _ => return None,
-    })
-}
-
-/// Facts and decisions from the declarations; one in `gap` left out.
-fn generated(p: &Program, k: &Constants, seed: u64, gap: usize) -> Inputs {
-    let mut g = Gen(seed | 1);
-    let mut inputs = Inputs::empty(p);
-    for (i, f) in p.facts.iter().enumerate() {
-        inputs.facts[i] = if g.below(gap) == 0 { None } else { value(p, k, &f.ty, &mut g, 0) };
-    }
-    for (i, d) in p.decisions.iter().enumerate() {
-        inputs.decisions[i] = if g.below(gap) == 0 { None } else { value(p, k, &d.ty, &mut g, 0) };
-    }
-    inputs
-}
-
 fn agree_on_generated(name: &str, seed: u64, gap: usize) {
     static CONSTANTS: OnceLock<Vec<Constants>> = OnceLock::new();
-    let all = CONSTANTS.get_or_init(|| BOOKS.iter().map(|b| constants(&book(b).program)).collect());
+    let all = CONSTANTS.get_or_init(|| {
+        BOOKS.iter().map(|b| constants(&book(b).program, &[Num::ratio(1, 3).unwrap_or(Num::ONE)])).collect()
+    });
     let p = &book(name).program;
     let k = &all[BOOKS.iter().position(|b| *b == name).expect("a compared rulebook")];
     let inputs = generated(p, k, seed, gap);

@@ -5,18 +5,17 @@
 //! `check` must flag as stated.
 
 use conditions::cases::find_cases;
-use conditions::check::program::{Program, TypeKind};
-use conditions::check::types::Type;
+use conditions::check::program::Program;
 use conditions::check::{Checked, check_read};
 use conditions::diagnostic::Diagnostic;
-use conditions::eval::date::Date;
 use conditions::eval::interp::Inputs;
-use conditions::eval::num::Num;
-use conditions::eval::value::Value;
 use conditions::eval::{Outcome, rule};
 use conditions::loader::{find_rulebooks, read_rulebook};
 use conditions::source::SourceMap;
 use proptest::prelude::*;
+#[path = "support/generate.rs"]
+mod generate;
+use generate::{Constants, constants, generated};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -101,105 +100,6 @@ fn check_cases(c: &Checked, name: &str, reported: &BTreeSet<(String, String)>) -
     (ruled, met)
 }
 
-/// Constants the rulebook mentions, and their neighbours: the values worth trying.
-#[derive(Default)]
-struct Constants {
-    nums: Vec<Num>,
-    dates: Vec<Date>,
-    texts: Vec<String>,
-}
-
-fn constants(p: &Program) -> Constants {
-    let mut k = Constants::default();
-    let mut note = |v: &Value| match v {
-        Value::Num(n) => k.nums.extend([*n, n.sub(Num::ONE).unwrap_or(*n), n.add(Num::ONE).unwrap_or(*n)]),
-        Value::Date(d) => k.dates.extend([*d, d.add_days(-1).unwrap_or(*d), d.add_days(1).unwrap_or(*d)]),
-        Value::Text(t) => k.texts.push(t.to_string()),
-        _ => {}
-    };
-    let mut visit = |ir: &conditions::check::program::Ir| {
-        ir.visit(&mut |x| {
-            if let conditions::check::program::IrKind::Const(v) = &x.kind {
-                note(v)
-            }
-        })
-    };
-    for r in &p.rules {
-        visit(&r.value);
-        if let Some(g) = &r.guard {
-            visit(g);
-        }
-    }
-    k.nums.extend([Num::ZERO, Num::ONE, Num::int(2), Num::int(4)]);
-    k.texts.push("x".into());
-    k.dates.extend(Date::from_ymd(2008, 1, 1));
-    k
-}
-
-/// A small deterministic generator (proptest supplies and shrinks the seed).
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<T: Clone>(&mut self, xs: &[T]) -> Option<T> {
-        (!xs.is_empty()).then(|| xs[self.below(xs.len())].clone())
-    }
-}
-
-fn value(p: &Program, k: &Constants, ty: &Type, g: &mut Gen, depth: u32) -> Option<Value> {
-    Some(match ty {
-        Type::Bool => Value::Bool(g.below(2) == 0),
-        Type::Int => {
-            let ints: Vec<Num> = k.nums.iter().copied().filter(|n| n.is_integer()).collect();
-            Value::Num(g.pick(&ints)?)
-        }
-        Type::Quantity(_) => Value::Num(g.pick(&k.nums)?),
-        Type::Text => Value::Text(g.pick(&k.texts)?.into()),
-        Type::Date => Value::Date(g.pick(&k.dates)?),
-        Type::Enum(t) => match &p.types[*t as usize].kind {
-            TypeKind::Enum(vs) => Value::Enum(*t, g.below(vs.len()) as u32),
-            TypeKind::Record(_) => return None,
-        },
-        Type::Record(t) => match &p.types[*t as usize].kind {
-            TypeKind::Record(fs) if depth < 4 => {
-                let mut fields = Vec::new();
-                for f in fs {
-                    let v = value(p, k, &f.ty, g, depth + 1);
-                    fields.push(if f.optional && g.below(5) == 0 { None } else { Some(v?) });
-                }
-                Value::Record(*t, fields.into())
-            }
-            _ => return None,
-        },
-        Type::List(inner) if depth < 4 => {
-            let n = g.below(4);
-            Value::List((0..n).map(|_| value(p, k, inner, g, depth + 1)).collect::<Option<Vec<_>>>()?.into())
-        }
-        _ => return None,
-    })
-}
-
-/// Facts and decisions from the declarations; one in eight left out.
-fn generated(p: &Program, k: &Constants, seed: u64) -> Inputs {
-    let mut g = Gen(seed | 1);
-    let mut inputs = Inputs::empty(p);
-    for (i, f) in p.facts.iter().enumerate() {
-        inputs.facts[i] = if g.below(8) == 0 { None } else { value(p, k, &f.ty, &mut g, 0) };
-    }
-    for (i, d) in p.decisions.iter().enumerate() {
-        inputs.decisions[i] = if g.below(8) == 0 { None } else { value(p, k, &d.ty, &mut g, 0) };
-    }
-    inputs
-}
-
 fn bundled(name: &str) -> &'static (Checked, BTreeSet<(String, String)>, Constants) {
     static BOOKS: std::sync::OnceLock<Vec<(String, (Checked, BTreeSet<(String, String)>, Constants))>> =
         std::sync::OnceLock::new();
@@ -210,7 +110,7 @@ fn bundled(name: &str) -> &'static (Checked, BTreeSet<(String, String)>, Constan
                 let c = check_read(sources_of(n), Vec::new());
                 assert!(!c.has_errors(), "{n} does not check");
                 let reported = reported_pairs(&lints(&c, n));
-                let k = constants(&c.program);
+                let k = constants(&c.program, &[]);
                 (n.to_string(), (c, reported, k))
             })
             .collect()
@@ -233,7 +133,7 @@ proptest! {
     fn every_conflict_met_on_generated_facts_was_reported(seed in any::<u64>()) {
         for name in ["gnt", "dbf"] {
             let (c, reported, k) = bundled(name);
-            let inputs = generated(&c.program, k, seed);
+            let inputs = generated(&c.program, k, seed, 8);
             for (pair, ruling) in conflicts_met(&c.program, &inputs, None) {
                 prop_assert!(reported.contains(&pair), "{name}: `{ruling}` meets an unreported conflict {pair:?}");
             }
@@ -332,9 +232,9 @@ fn every_seeded_mutation_is_flagged_and_its_conflicts_were_reported() {
             }
             let reported = reported_pairs(&diags);
             met += check_cases(&c, &m.rulebook, &reported).1;
-            let k = constants(&c.program);
+            let k = constants(&c.program, &[]);
             for seed in 1..=GENERATED_PER_MUTATION {
-                for (pair, ruling) in conflicts_met(&c.program, &generated(&c.program, &k, seed * 7919), None) {
+                for (pair, ruling) in conflicts_met(&c.program, &generated(&c.program, &k, seed * 7919, 8), None) {
                     assert!(
                         reported.contains(&pair),
                         "{label}: `{ruling}` meets an unreported conflict {pair:?} on generated facts"
