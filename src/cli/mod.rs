@@ -244,7 +244,7 @@ enum Command {
         /// undetermined, silent or an error (`no-ruling`). For scripts.
         #[arg(long, value_enum, ignore_case = true)]
         fail_on: Option<FailOn>,
-        /// With `--format html`: the event, shown as the page's title (e.g. "District 17 GNT, Stage 1").
+        /// With `--format html`: the event, shown as the page's title (e.g. the event's name and stage).
         #[arg(long, conflicts_with = "batch", help_heading = "HTML page header")]
         event: Option<String>,
         /// With `--format html`: the date shown in the page's header, as it should be read (e.g. "1 December 2026").

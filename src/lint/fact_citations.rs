@@ -100,10 +100,10 @@ mod tests {
 
     #[test]
     fn phrases_stand_alone() {
-        assert!(contains_phrase("read at the cut-off (General Information 2)", "General Information 2"));
-        assert!(contains_phrase("the district under § 301C1", "§ 301C1"));
-        assert!(!contains_phrase("the district under § 301C12", "§ 301C1"));
-        assert!(!contains_phrase("Stage 12", "Stage 1"));
+        assert!(contains_phrase("read at the cut-off (Part Two 2)", "Part Two 2"));
+        assert!(contains_phrase("the value under ¶ 7B1", "¶ 7B1"));
+        assert!(!contains_phrase("the value under ¶ 7B12", "¶ 7B1"));
+        assert!(!contains_phrase("Part 12", "Part 1"));
         assert!(!contains_phrase("anything", ""));
     }
 }
