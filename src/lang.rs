@@ -106,6 +106,19 @@ pub fn reads(asked: &str, of: &str) -> bool {
             && asked.get(..of.len()).is_some_and(|a| a.eq_ignore_ascii_case(of)))
 }
 
+/// The language of glosses (`gloss "…"`, `gloss of "…" = "…"`).
+pub const GLOSSES: &str = "en";
+
+/// Whether a reader of the tag `lang` is shown glosses: its explanation frame (after
+/// fallback) is in the glosses' language.
+pub fn reads_glosses(lang: &str) -> bool {
+    if reads(lang, GLOSSES) {
+        return true;
+    }
+    static READS: PerLang<bool> = PerLang::new();
+    Lang::parse(lang).is_none_or(|l| *READS.get(l, || crate::explain::messages::frame(l).reads(GLOSSES)))
+}
+
 fn intern(tag: &str) -> Lang {
     let r = registry();
     if let Ok(read) = r.read()

@@ -442,10 +442,12 @@ impl Program {
     pub fn rulings(&self) -> impl Iterator<Item = (DefId, &DefInfo)> {
         self.defs.iter().enumerate().filter(|(_, d)| d.is_ruling()).map(|(i, d)| (i as DefId, d))
     }
-    /// A text in the rulebook's language: as written for a reader of that language
-    /// (`da-DK` reads `da`), else its English gloss when it has one.
+    /// A text in the rulebook's language as shown to a reader of `lang`: its gloss when
+    /// the reader's explanation words are those of the glosses (English: `en`, `en-GB`, or a
+    /// language without message files), else as written (a Swedish reader of a Danish
+    /// rulebook reads the Danish, in a Swedish frame).
     pub fn gloss<'t>(&'t self, text: &'t str, lang: &str) -> &'t str {
-        if crate::lang::reads(lang, &self.rulebook.language) {
+        if crate::lang::reads(lang, &self.rulebook.language) || !crate::lang::reads_glosses(lang) {
             text
         } else {
             self.glosses.get(text).map_or(text, String::as_str)

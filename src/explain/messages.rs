@@ -80,7 +80,7 @@ pub fn page_source(lang: Lang) -> &'static str {
 type Bundle = FluentBundle<FluentResource>;
 
 /// The language whose explanation file `lang` uses.
-fn frame(lang: Lang) -> Lang {
+pub fn frame(lang: Lang) -> Lang {
     lookup(lang, "", ".ftl").map_or(Lang::En, |(l, _)| l)
 }
 
