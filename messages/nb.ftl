@@ -107,7 +107,7 @@ does-not-apply = { $clause } kommer ikke til anvendelse: { $reason }
 waits-for = { $clause } kan ennå ikke anvendes: den krever { $reason }
 requires = den gjelder bare når { $what }
 here = (her: { $value })
-number-of = antallet { $what }
+number-of = antallet av { $what }
 
 ## Hva en regel krevde, sagt positivt
 rel-lt = { $left } er mindre enn { $right }

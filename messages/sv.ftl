@@ -114,7 +114,7 @@ does-not-apply = { $clause } är inte tillämplig: { $reason }
 waits-for = { $clause } kan ännu inte tillämpas: den kräver { $reason }
 requires = den gäller bara när { $what }
 here = (här: { $value })
-number-of = antalet { $what }
+number-of = antalet av { $what }
 
 ## Vad en regel krävde, sagt positivt
 rel-lt = { $left } är mindre än { $right }

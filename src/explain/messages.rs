@@ -29,7 +29,7 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("", ".ftl", "explanation"),
     ("page.", ".ftl", "HTML page"),
     ("ask.", ".toml", "`conditions ask`"),
-    ("serve.", ".toml", "server pages"),
+    ("serve.", ".toml", "server page"),
 ];
 
 /// The message file of a kind for `lang` by lookup (`nb-NO`, `nb`, then English), and
