@@ -5,7 +5,8 @@
 use crate::eval::show::Lang;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
 
 /// The Fluent source of a language's messages.
 pub fn source(lang: Lang) -> &'static str {
@@ -25,9 +26,16 @@ pub fn page_source(lang: Lang) -> &'static str {
 
 type Bundle = FluentBundle<FluentResource>;
 
-fn bundle(lang: Lang) -> &'static Bundle {
-    static EN: OnceLock<Bundle> = OnceLock::new();
-    static DA: OnceLock<Bundle> = OnceLock::new();
+/// A language's messages, and the messages without arguments as read so far (a frame word
+/// is asked for many times in every explanation; formatting it once is enough).
+struct Entry {
+    bundle: Bundle,
+    words: RwLock<HashMap<String, String>>,
+}
+
+fn entry(lang: Lang) -> &'static Entry {
+    static EN: OnceLock<Entry> = OnceLock::new();
+    static DA: OnceLock<Entry> = OnceLock::new();
     let cell = match lang {
         Lang::En => &EN,
         Lang::Da => &DA,
@@ -43,8 +51,12 @@ fn bundle(lang: Lang) -> &'static Bundle {
         let _ = b.add_resource(res);
         let page = FluentResource::try_new(page_source(lang).to_string()).unwrap_or_else(|(res, _)| res);
         let _ = b.add_resource(page);
-        b
+        Entry { bundle: b, words: RwLock::new(HashMap::new()) }
     })
+}
+
+fn bundle(lang: Lang) -> &'static Bundle {
+    &entry(lang).bundle
 }
 
 /// An argument to a message: a text or a number (numbers choose plural forms).
@@ -56,12 +68,30 @@ pub enum Arg<'a> {
 
 /// The message `id` in `lang` with its arguments; the id itself if the message is missing.
 pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
+    if args.is_empty() {
+        return word(lang, id);
+    }
+    format(lang, id, args, false)
+}
+
+/// As [`msg`], each text argument `k` also given as a flag `has-k` (`yes` or `no`, whether
+/// it is empty) for the message to select an optional part on.
+pub fn msg_flagged(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
+    format(lang, id, args, true)
+}
+
+fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     let b = bundle(lang);
     let Some(pattern) = b.get_message(id).and_then(|m| m.value()) else { return id.to_string() };
-    let mut fa = FluentArgs::new();
+    let mut fa = FluentArgs::with_capacity(if flags { args.len() * 2 } else { args.len() });
     for (k, v) in args {
         match v {
-            Arg::Text(t) => fa.set(*k, FluentValue::from(t.to_string())),
+            Arg::Text(t) => {
+                fa.set(*k, FluentValue::from(*t));
+                if flags {
+                    fa.set(format!("has-{k}"), FluentValue::from(if t.is_empty() { "no" } else { "yes" }));
+                }
+            }
             Arg::Num(n) => fa.set(*k, FluentValue::from(*n)),
         }
     }
@@ -74,9 +104,20 @@ pub fn has(lang: Lang, id: &str) -> bool {
     bundle(lang).get_message(id).and_then(|m| m.value()).is_some()
 }
 
-/// The message `id` without arguments.
+/// The message `id` without arguments (formatted once per language, then kept).
 pub fn word(lang: Lang, id: &str) -> String {
-    msg(lang, id, &[])
+    let e = entry(lang);
+    if let Some(w) = e.words.read().ok().and_then(|m| m.get(id).cloned()) {
+        return w;
+    }
+    let b = &e.bundle;
+    let Some(pattern) = b.get_message(id).and_then(|m| m.value()) else { return id.to_string() };
+    let mut errors = Vec::new();
+    let w = b.format_pattern(pattern, None, &mut errors).into_owned();
+    if let Ok(mut m) = e.words.write() {
+        m.insert(id.to_string(), w.clone());
+    }
+    w
 }
 
 #[cfg(test)]
