@@ -18,7 +18,7 @@ pub struct Views {
 
 impl Views {
     fn new(p: &Program, lang: Lang) -> Views {
-        let glossed = lang.code() != p.rulebook.language;
+        let glossed = !lang.reads(&p.rulebook.language);
         let clauses = p
             .clauses
             .iter()
