@@ -153,6 +153,28 @@ fn build(files: &[File], diags: &mut Vec<Diagnostic>) -> Table {
     for v in t.owners.values_mut().chain(t.rule_owners.values_mut()) {
         v.dedup();
     }
+    let cited: HashSet<&str> = files
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter_map(|it| if let Item::Clause(c) = it { Some(c.citation.value.as_str()) } else { None })
+        .collect();
+    for f in files {
+        if let Some(SectionDecl { name, citation: Some(c), .. }) = &f.section
+            && !cited.contains(c.value.as_str())
+        {
+            diags.push(
+                Diagnostic::error(
+                    "conditions::unknown_citation",
+                    format!("section `{}` is headed by `{}`, which is no clause", name.name, c.value),
+                )
+                .at(c.span, "no clause has this citation")
+                .help(
+                    did_you_mean(&c.value, cited.iter().copied())
+                        .unwrap_or_else(|| "name the clause that heads the section, or leave the citation out".into()),
+                ),
+            );
+        }
+    }
     for (name, info) in &t.sections.sections {
         if t.shared.contains(name) || t.owners.contains_key(name) {
             diags.push(
