@@ -13,6 +13,7 @@ pub mod messages;
 pub mod text;
 pub mod working;
 
+use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
 use crate::eval::show::{self, Lang};
 use crate::eval::trace::{Need, Node, WhyNot};
@@ -103,7 +104,11 @@ pub struct WhyNotView {
 pub struct ClauseView {
     pub citation: String,
     pub heading: Option<String>,
+    /// As printed, an excerpt of it (fragments joined by "…"), or a paraphrase (`text_kind`).
     pub text: Option<String>,
+    /// `excerpt` or `paraphrase`; absent for a text as printed.
+    #[serde(skip_serializing_if = "TextKind::is_printed")]
+    pub text_kind: TextKind,
     pub gloss: Option<String>,
 }
 
@@ -409,6 +414,7 @@ impl<'a> Explainer<'a> {
                         citation: cl.citation.clone(),
                         heading: cl.heading.clone(),
                         text: cl.text.clone(),
+                        text_kind: cl.text_kind,
                         gloss: if self.lang.code() != self.p.rulebook.language { cl.gloss.clone() } else { None },
                     }
                 })
@@ -445,6 +451,7 @@ pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::ty
         (Value::Num(n), _) => serde_json::Value::String(n.to_string()),
         (Value::Text(t), _) => serde_json::Value::String(t.to_string()),
         (Value::Date(d), _) => serde_json::Value::String(d.to_string()),
+        (Value::Time(t), _) => serde_json::Value::String(t.to_string()),
         (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
             TypeKind::Enum(vs) => {
                 serde_json::Value::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone()))

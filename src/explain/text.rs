@@ -4,6 +4,7 @@
 use super::i18n::{Words, words};
 use super::messages::{Arg, msg, word};
 use super::{Report, Step};
+use crate::check::program::TextKind;
 use crate::eval::show::Lang;
 use std::fmt::Write;
 
@@ -153,8 +154,12 @@ fn clauses(out: &mut String, lang: Lang, r: &Report) {
     let _ = writeln!(out, "\n{}:", word(lang, "clauses"));
     for c in &r.clauses {
         let _ = writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
-        if let Some(t) = &c.text {
-            out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
+        match &c.text {
+            Some(t) if c.text_kind == TextKind::Paraphrase => {
+                out.push_str(&wrap(&format!("{}: {t}", word(lang, "paraphrase")), "    ", 100))
+            }
+            Some(t) => out.push_str(&wrap(&format!("“{t}”"), "    ", 100)),
+            None => {}
         }
         if let Some(g) = &c.gloss {
             out.push_str(&wrap(&format!("{}: {g}", word(lang, "gloss")), "    ", 100));

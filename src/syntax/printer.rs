@@ -240,6 +240,8 @@ impl Printer<'_> {
         match part {
             ClausePart::Heading(s) => self.prose("heading", s, 2),
             ClausePart::Text(s) => self.prose("text", s, 2),
+            ClausePart::Excerpt(s) => self.prose("excerpt", s, 2),
+            ClausePart::Paraphrase(s) => self.prose("paraphrase", s, 2),
             ClausePart::Gloss(s) => self.prose("gloss", s, 2),
             ClausePart::Informational(s) => self.prose("informational", s, 2),
             ClausePart::Cites(v) => {
@@ -255,7 +257,7 @@ impl Printer<'_> {
         let start = s.span.start;
         let kept_short = self.layout.is_some_and(|l| l.short.contains(&start))
             && width(&quote(&s.value)) + indent + keyword.len() < WRAP;
-        let prose = matches!(keyword, "text" | "gloss") && !kept_short;
+        let prose = matches!(keyword, "text" | "excerpt" | "paraphrase" | "gloss") && !kept_short;
         if long_ok(&s.value) && (prose || s.value.contains('"') || width(&s.value) + indent + keyword.len() > WRAP) {
             let _ = writeln!(self.out, "{pad}{keyword} \"\"\"");
             let inner = " ".repeat(indent + 2);
@@ -528,7 +530,7 @@ impl Printer<'_> {
             }
             Literal::Text(s) => self.out.push_str(&quote(&s.value)),
             Literal::Bool(b, _) => self.out.push_str(if *b { "true" } else { "false" }),
-            Literal::Date { text, .. } => self.out.push_str(text),
+            Literal::Date { text, .. } | Literal::Time { text, .. } => self.out.push_str(text),
         }
     }
 
