@@ -141,6 +141,6 @@ fn a_paraphrase_is_shown_as_one() {
     let clause = &json["clauses"][0];
     assert_eq!((clause["citation"].as_str(), clause["text_kind"].as_str()), (Some("Appendix A"), Some("paraphrase")));
     let page = html::render(&report, false);
-    assert!(page.contains("<p class=\"paraphrase\"><span class=\"label\">Paraphrase"), "{page}");
+    assert!(page.contains("<p class=\"gloss paraphrase\"><span class=\"label\">Paraphrase"), "{page}");
     assert!(!page.contains(&format!("<blockquote lang=\"en\">{words}")), "{page}");
 }

@@ -154,10 +154,13 @@ fn add_clause(program: &mut Program, c: &Clause, diags: &mut Vec<Diagnostic>) ->
     }
     if let [(first, a, _), (second, b, _), ..] = texts.as_slice() {
         diags.push(
-            Diagnostic::error("conditions::two_texts", format!("clause `{citation}` has a `{first}` and a `{second}`"))
-                .at(b.span, format!("second `{second}`"))
-                .at(a.span, format!("first `{first}`"))
-                .help("a clause has one text: `text` as printed, an `excerpt` of it, or a `paraphrase`"),
+            Diagnostic::error(
+                "conditions::two_texts",
+                format!("clause `{citation}` has two texts: `{first}` and `{second}`"),
+            )
+            .at(b.span, format!("second `{second}`"))
+            .at(a.span, format!("first `{first}`"))
+            .help("a clause has one text: `text` as printed, an `excerpt` of it, or a `paraphrase`"),
         );
     }
     if let Some((_, s, TextKind::Excerpt)) = texts.first()

@@ -823,6 +823,10 @@ pub fn mismatch_help(got: &Type, want: &Type) -> String {
     if *want == Type::Time && got.is_numeric() {
         return "write a time of day as `18:15` (or `18.15`), not as minutes after midnight".into();
     }
+    if *got == Type::Time && *want == Type::Time {
+        return "times of day do not add up: subtract one from the other (`end - start`) for the duration between them"
+            .into();
+    }
     if *got == Type::Time && want.unit().is_some_and(|u| u.is_time()) {
         return "a time of day is not a duration: subtract another time (`t - 18:00`) for the minutes between".into();
     }

@@ -99,7 +99,9 @@ pub fn print_expr(e: &Expr) -> String {
 }
 
 /// A long `and`/`or` chain, one operand a line, the operator leading; a long `let … in`
-/// with its body on the next line; a long `if` with `then` and `else` each on a line.
+/// with its body on the next line; a long `if` with `then` and `else` each on a line; a long
+/// `sort`/`rank` with its `among … by` on the next line, and keys that do not fit one line
+/// each on a line of their own.
 fn print_broken(e: &Expr, pad: &str) -> String {
     fn flatten<'e>(e: &'e Expr, op: BinaryOp, out: &mut Vec<&'e Expr>) {
         match &e.kind {
@@ -129,6 +131,38 @@ fn print_broken(e: &Expr, pad: &str) -> String {
             let _ = write!(p.out, "\n{pad}then {}", print_broken(t, &inner));
             let _ = write!(p.out, "\n{pad}else {}", print_broken(f, &inner));
             p.out
+        }
+        ExprKind::Order(o) => {
+            let keys = |keys: &[OrderKey], head: &str, pad: &str| -> String {
+                let shown: Vec<String> = keys
+                    .iter()
+                    .map(|k| {
+                        let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
+                        p.order_keys(std::slice::from_ref(k));
+                        p.out
+                    })
+                    .collect();
+                let one = format!("{head}{}", shown.join(", "));
+                if width(&one) + pad.len() <= WRAP || shown.len() < 2 {
+                    one
+                } else {
+                    format!("{head}{}", shown.join(&format!(",\n{pad}    ")))
+                }
+            };
+            let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
+            let kind = match o.kind {
+                OrderKind::Sort => "sort",
+                OrderKind::Rank => "rank",
+            };
+            let _ = write!(p.out, "{kind} {} in ", o.item.name);
+            p.expr(&o.list, 5);
+            let head = format!("{} by ", p.out);
+            let mut out = keys(&o.keys, &head, pad);
+            if let Some((group, ks)) = &o.among {
+                let among = keys(ks, &format!("among {} by ", group.name), &format!("{pad}  "));
+                let _ = write!(out, "\n{pad}  {among}");
+            }
+            out
         }
         ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), ..) => {
             let mut parts = Vec::new();

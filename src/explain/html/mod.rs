@@ -240,7 +240,7 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
                 Some(t) if c.text_kind == crate::check::program::TextKind::Paraphrase => {
                     let _ = writeln!(
                         out,
-                        "<p class=\"paraphrase\"><span class=\"label\">{}:</span> <span{text_lang}>{}</span></p>",
+                        "<p class=\"gloss paraphrase\"><span class=\"label\">{}:</span> <span{text_lang}>{}</span></p>",
                         escape(&word(lang, "paraphrase")),
                         escape(t.trim())
                     );

@@ -40,8 +40,6 @@ pub const STYLE: &str = r#".conditions{font-family:Georgia,"Times New Roman",ser
 .conditions blockquote{margin:.3rem 0;padding:.4rem .9rem;border-left:3px solid #888;background:#f6f6f6;white-space:pre-line}
 .conditions .gloss{margin:.3rem 0 0;padding:0 .9rem;color:#3d3d3d;font-style:italic}
 .conditions .gloss .label{font-style:normal;font-weight:bold}
-.conditions .paraphrase{margin:.3rem 0 0;padding:0 .9rem;border-left:3px dashed #b0b0b0}
-.conditions .paraphrase .label{font-weight:bold}
 .conditions details{margin:1.2rem 0;border:1px solid #ddd;border-radius:6px;padding:.4rem .8rem}
 .conditions summary{cursor:pointer;font-weight:bold;padding:.2rem 0}
 .conditions .tree{font-size:.95em}
