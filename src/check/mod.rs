@@ -9,6 +9,7 @@ pub mod builtins;
 pub mod collect;
 pub mod expr;
 pub mod glosses;
+pub mod literals;
 pub mod program;
 pub mod rules;
 pub mod types;
