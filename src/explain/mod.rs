@@ -415,7 +415,7 @@ impl<'a> Explainer<'a> {
                         heading: cl.heading.clone(),
                         text: cl.text.clone(),
                         text_kind: cl.text_kind,
-                        gloss: if self.lang.code() != self.p.rulebook.language { cl.gloss.clone() } else { None },
+                        gloss: if self.lang.reads(&self.p.rulebook.language) { None } else { cl.gloss.clone() },
                     }
                 })
                 .collect(),
