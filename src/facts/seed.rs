@@ -138,68 +138,164 @@ impl<'de> Visitor<'de> for FactsSeed<'_, '_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let FactsSeed { reader, inputs, touched } = self;
-        let p = reader.p;
         let start = touched.len();
-        let mut unknown: Vec<Cow<'de, str>> = Vec::new();
-        let mut first = true;
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            if std::mem::take(&mut first) && key == NUMBER_TOKEN {
-                let text: Cow<str> = map.next_value_seed(KeySeed)?;
-                FactsSeed { reader, inputs, touched }.not_object(Found::Number(&text));
+        let Some(first) = map.next_key_seed(KeySeed)? else { return Ok(()) };
+        if first == NUMBER_TOKEN {
+            let text: Cow<str> = map.next_value_seed(KeySeed)?;
+            FactsSeed { reader, inputs, touched }.not_object(Found::Number(&text));
+            return Ok(());
+        }
+        let mut st = Entries { reader, inputs, touched, start, unknown: Vec::new() };
+        let mut key = Some(first);
+        while let Some(k) = key {
+            st.entry(k, &mut map)?;
+            key = map.next_key_seed(KeySeed)?;
+        }
+        Ok(())
+    }
+}
+
+/// The facts object's entries as they are read.
+struct Entries<'r, 'a, 'de> {
+    reader: &'r mut Reader<'a>,
+    inputs: &'r mut Inputs,
+    touched: &'r mut Vec<Slot>,
+    /// Where this object's slots start in `touched` (a slot given twice is an error).
+    start: usize,
+    unknown: Vec<Cow<'de, str>>,
+}
+
+impl<'de> Entries<'_, '_, 'de> {
+    /// One key and its value: a fact's or a decision's, or (under a section's name,
+    /// `{"s332": {"hold1": …}}`) the facts of that section by their names in it.
+    fn entry<A: MapAccess<'de>>(&mut self, key: Cow<'de, str>, map: &mut A) -> Result<(), A::Error> {
+        let p = self.reader.p;
+        let (slot, ty, bound, clause) = match p.symbols.get(key.as_ref()) {
+            Some(Symbol::Fact(f)) => {
+                let i = &p.facts[*f as usize];
+                (Slot::Fact(*f), &i.ty, i.bound.as_ref(), i.clause)
+            }
+            Some(Symbol::Decision(d)) => {
+                let i = &p.decisions[*d as usize];
+                (Slot::Decision(*d), &i.ty, i.bound.as_ref(), i.clause)
+            }
+            None if p.sections.sections.contains_key(key.as_ref()) => {
+                return map.next_value_seed(SectionSeed { entries: self, section: &key });
+            }
+            _ => {
+                if self.unknown.contains(&key) {
+                    return Err(twice(&key));
+                }
+                map.next_value::<IgnoredAny>()?;
+                self.unknown_key(&key);
+                self.unknown.push(key);
                 return Ok(());
             }
-            let (slot, ty, bound, clause) = match p.symbols.get(key.as_ref()) {
-                Some(Symbol::Fact(f)) => {
-                    let i = &p.facts[*f as usize];
-                    (Slot::Fact(*f), &i.ty, i.bound.as_ref(), i.clause)
-                }
-                Some(Symbol::Decision(d)) => {
-                    let i = &p.decisions[*d as usize];
-                    (Slot::Decision(*d), &i.ty, i.bound.as_ref(), i.clause)
-                }
-                _ => {
-                    if unknown.contains(&key) {
-                        return Err(twice(&key));
-                    }
-                    map.next_value::<IgnoredAny>()?;
-                    let shown = &visible(&key);
-                    let names: Vec<&str> = p
-                        .facts
-                        .iter()
-                        .map(|f| f.name.as_str())
-                        .chain(p.decisions.iter().map(|d| d.name.as_str()))
-                        .collect();
-                    reader.errors.push(err(
-                        "conditions::unknown_fact",
-                        &format!("{}: {shown}", reader.origin),
-                        format!("`{shown}` is not a fact or decision of this rulebook"),
-                        did_you_mean(shown, names.iter().copied()).unwrap_or_else(|| {
-                            "`conditions list RULEBOOK --all` lists the facts a rulebook reads".into()
-                        }),
-                    ));
-                    unknown.push(key);
-                    continue;
-                }
-            };
-            if touched[start..].contains(&slot) {
-                return Err(twice(&key));
+        };
+        if self.touched[self.start..].contains(&slot) {
+            return Err(twice(&key));
+        }
+        self.touched.push(slot);
+        // A decision given as `null` is explicitly not decided yet; a fact, not yet
+        // known when the facts are open.
+        let nullable = matches!(slot, Slot::Decision(_)) || self.reader.open;
+        let path = Path::Root(&key);
+        let reader = &mut *self.reader;
+        let got = map.next_value_seed(ValueSeed { reader, ty, path: &path, clause, nullable, depth: 0 })?;
+        let Got::Value(x) = got else { return Ok(()) };
+        if let Some(e) = out_of_bound(p, &x, ty, bound, &key, clause, reader.origin) {
+            reader.errors.push(e);
+            return Ok(());
+        }
+        match slot {
+            Slot::Fact(f) => self.inputs.facts[f as usize] = Some(x),
+            Slot::Decision(d) => self.inputs.decisions[d as usize] = Some(x),
+        }
+        Ok(())
+    }
+
+    fn unknown_key(&mut self, key: &str) {
+        let p = self.reader.p;
+        let shown = &visible(key);
+        let names: Vec<&str> =
+            p.facts.iter().map(|f| f.name.as_str()).chain(p.decisions.iter().map(|d| d.name.as_str())).collect();
+        self.reader.errors.push(err(
+            "conditions::unknown_fact",
+            &format!("{}: {shown}", self.reader.origin),
+            format!("`{shown}` is not a fact or decision of this rulebook"),
+            did_you_mean(shown, names.iter().copied())
+                .unwrap_or_else(|| "`conditions list RULEBOOK --all` lists the facts a rulebook reads".into()),
+        ));
+    }
+}
+
+/// The value under a section's name: an object of that section's facts by their names
+/// in it; anything else is a key that names no fact.
+struct SectionSeed<'e, 'r, 'a, 'de> {
+    entries: &'e mut Entries<'r, 'a, 'de>,
+    section: &'e str,
+}
+
+impl<'de> DeserializeSeed<'de> for SectionSeed<'_, '_, '_, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl SectionSeed<'_, '_, '_, '_> {
+    fn not_facts(self) {
+        self.entries.unknown_key(self.section);
+    }
+}
+
+impl<'de> Visitor<'de> for SectionSeed<'_, '_, '_, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object of a section's facts")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        self.not_facts();
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut first = true;
+        while let Some(k) = map.next_key_seed(KeySeed)? {
+            if std::mem::take(&mut first) && k == NUMBER_TOKEN {
+                map.next_value::<IgnoredAny>()?;
+                self.not_facts();
+                return Ok(());
             }
-            touched.push(slot);
-            // A decision given as `null` is explicitly not decided yet; a fact, not yet
-            // known when the facts are open.
-            let nullable = matches!(slot, Slot::Decision(_)) || reader.open;
-            let path = Path::Root(&key);
-            let got =
-                map.next_value_seed(ValueSeed { reader: &mut *reader, ty, path: &path, clause, nullable, depth: 0 })?;
-            let Got::Value(x) = got else { continue };
-            if let Some(e) = out_of_bound(p, &x, ty, bound, &key, clause, reader.origin) {
-                reader.errors.push(e);
-                continue;
-            }
-            match slot {
-                Slot::Fact(f) => inputs.facts[f as usize] = Some(x),
-                Slot::Decision(d) => inputs.decisions[d as usize] = Some(x),
-            }
+            self.entries.entry(Cow::Owned(format!("{}.{k}", self.section)), &mut map)?;
         }
         Ok(())
     }
