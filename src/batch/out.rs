@@ -29,6 +29,7 @@ impl Serialize for ValueJson<'_> {
             (Value::Num(n), _) => s.collect_str(n),
             (Value::Text(t), _) => s.serialize_str(t),
             (Value::Date(d), _) => s.collect_str(d),
+            (Value::Time(t), _) => s.collect_str(t),
             (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
                 TypeKind::Enum(vs) => s.serialize_str(vs.get(*i as usize).map_or("", |v| v.name.as_str())),
                 _ => s.serialize_unit(),

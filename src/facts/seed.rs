@@ -14,6 +14,7 @@ use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::date::Date;
 use crate::eval::interp::Inputs;
 use crate::eval::show::visible;
+use crate::eval::time::Time;
 use crate::eval::value::Value;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -401,6 +402,8 @@ impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_, '_> {
 
 impl ValueSeed<'_, '_, '_> {
     fn fail(self, found: Found, extra: Option<String>) -> Got {
+        let extra =
+            extra.or_else(|| (*self.ty == Type::Time).then(|| "write a time of day as text, e.g. \"18:15\"".into()));
         self.reader.fail(self.path, self.ty, found, self.clause, extra);
         Got::Bad
     }
@@ -428,6 +431,12 @@ impl ValueSeed<'_, '_, '_> {
             Type::Date => match Date::parse(s) {
                 Some(d) => Got::Value(Value::Date(d)),
                 None => self.fail(Found::Text(s), Some(format!("`{s}` is not a calendar date; write YYYY-MM-DD"))),
+            },
+            Type::Time => match Time::parse(s.trim()) {
+                Some(t) => Got::Value(Value::Time(t)),
+                None => {
+                    self.fail(Found::Text(s), Some(format!("`{s}` is not a time of day; write HH:MM, e.g. \"18:15\"")))
+                }
             },
             Type::Int | Type::Quantity(_) => self.number(s, true),
             Type::Enum(t) => {
