@@ -115,7 +115,7 @@ fn not_applied(out: &mut String, s: &Step, lang: Lang, bullet: &str) {
 }
 
 pub fn render(r: &Report, full: bool) -> String {
-    let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
+    let lang = Lang::parse(r.lang).unwrap_or(Lang::En);
     let w = words(lang);
     let mut out = String::new();
     let _ = writeln!(out, "# {} `{}`\n", w.ruling, r.ruling);
