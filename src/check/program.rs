@@ -433,6 +433,9 @@ pub struct Program {
     pub glosses: IndexMap<String, String>,
     /// The program compiled for evaluation, built on first use ([`crate::eval::fast`]).
     pub compiled: crate::eval::fast::Cache,
+    /// The clauses as explanations cite them, per language, built on first use
+    /// ([`crate::explain::views`]).
+    pub views: crate::explain::views::Cache,
 }
 
 impl Program {
