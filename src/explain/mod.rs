@@ -498,7 +498,10 @@ pub(crate) fn field_info<'p>(
     use crate::check::types::Type;
     let mut ty = ty.clone();
     let mut found = None;
-    for part in path.split('.').skip(1) {
+    // The path begins with the fact's own name, which may be qualified (`s304.rejsehold`):
+    // the fields are what follows the fact's record type.
+    let depth = field_depth(p, &ty, path);
+    for part in path.split('.').skip(path.split('.').count() - depth) {
         let Type::Record(t) = ty else { return None };
         let TypeKind::Record(fs) = &p.types[t as usize].kind else { return None };
         let f = fs.iter().find(|f| f.name == part)?;
@@ -506,6 +509,33 @@ pub(crate) fn field_info<'p>(
         found = Some(f);
     }
     found
+}
+
+/// How many of a path's last segments name fields, read back from the fact's type: as many
+/// as the record types nest and the names match.
+fn field_depth(p: &Program, ty: &crate::check::types::Type, path: &str) -> usize {
+    use crate::check::program::TypeKind;
+    use crate::check::types::Type;
+    let parts: Vec<&str> = path.split('.').collect();
+    // Try each split point, the fact's name being the head: the first that reads as fields wins.
+    for head in 1..parts.len() {
+        let mut t = ty.clone();
+        let ok = parts[head..].iter().all(|part| {
+            let Type::Record(id) = t else { return false };
+            let TypeKind::Record(fs) = &p.types[id as usize].kind else { return false };
+            match fs.iter().find(|f| f.name == *part) {
+                Some(f) => {
+                    t = f.ty.clone();
+                    true
+                }
+                None => false,
+            }
+        });
+        if ok {
+            return parts.len() - head;
+        }
+    }
+    0
 }
 
 /// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.
