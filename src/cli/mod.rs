@@ -225,6 +225,9 @@ enum Command {
         /// ruling per line out, in order, using every core.
         #[arg(long)]
         batch: Option<String>,
+        /// Workers for `--batch` (default: one per core).
+        #[arg(long, requires = "batch", value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
         /// The rulings wanted (default: every ruling that reads one of the given facts or decisions).
         #[arg(long = "ruling")]
         rulings: Vec<String>,
@@ -255,7 +258,8 @@ enum Command {
         director: Option<String>,
     },
     /// Compare a rulebook with its published document: every line verbatim in a clause,
-    /// every clause in the document; executable and informational clauses listed.
+    /// every clause in the document (an excerpt's fragments in order); executable,
+    /// informational and paraphrased clauses listed.
     Coverage {
         /// A rulebook folder, or the name of a bundled rulebook.
         rulebook: String,
@@ -265,7 +269,8 @@ enum Command {
         /// Output format: human, json, sarif or github.
         #[arg(long, value_enum, default_value = "human", ignore_case = true)]
         format: CheckFormat,
-        /// Fail when a clause is neither executable nor says why it is informational.
+        /// Fail when a clause is neither executable nor says why it is informational, or
+        /// paraphrases a text still to be quoted.
         #[arg(long)]
         strict: bool,
     },
@@ -375,6 +380,7 @@ pub fn run() -> ExitCode {
             rulebook,
             facts,
             batch,
+            threads,
             rulings,
             format,
             lang,
@@ -385,7 +391,7 @@ pub fn run() -> ExitCode {
             date,
             director,
         } => match (facts, batch) {
-            (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
+            (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings, threads),
             (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs {
                 rulebook,
                 facts,
