@@ -81,11 +81,20 @@ impl std::fmt::Display for StartError {
     }
 }
 
-/// The tokio runtime of the server: worker threads, and blocking threads with the
-/// evaluator's stack.
+/// The number of cores: the server's worker threads, and its evaluator threads.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The tokio runtime of the server: one worker thread a core, and as many blocking
+/// threads (the evaluations, with the evaluator's stack): more would only take turns
+/// on the same cores, and a queue of evaluations waiting is fairer to every request
+/// than dozens of threads sliced thin.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .worker_threads(cores())
+        .max_blocking_threads(cores())
         .thread_stack_size(crate::syntax::parser::STACK_BYTES)
         .build()
 }
