@@ -6,7 +6,7 @@
 use super::Shelf;
 use super::layout::lang_of;
 use super::safety::{ApiError, body_error, bounded};
-use super::shelf::State;
+use super::shelf::{Book, State};
 use crate::api::{Rulebook, Ruling};
 use axum::Json;
 use axum::body::Bytes;
@@ -21,7 +21,7 @@ use std::sync::Arc;
 type Shared = Ext<Arc<Shelf>>;
 
 /// A rulebook that is loaded and checks.
-pub fn ready(shelf: &Shelf, name: &str) -> Result<Rulebook, ApiError> {
+pub fn ready(shelf: &Shelf, name: &str) -> Result<Book, ApiError> {
     match shelf.get(name).as_deref() {
         Some(State::Ready(b)) => Ok(b.clone()),
         Some(State::Broken(diags)) => {

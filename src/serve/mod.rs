@@ -107,10 +107,16 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), StartEr
         let listener =
             tokio::net::TcpListener::bind(config.bind).await.map_err(|e| StartError::Bind(config.bind, e))?;
         let addr = listener.local_addr().map_err(StartError::Runtime)?;
-        if config.watch {
-            watch::spawn(shelf.clone());
-        }
+        let mode = if config.watch { Some(watch::spawn(shelf.clone())) } else { None };
         ready(addr);
+        match mode {
+            Some(watch::Mode::Notified) => eprintln!("watching the rulebook folders for changes"),
+            Some(watch::Mode::Polling(why)) => {
+                eprintln!("warning: {why}; looking at the folders every {} ms instead", watch::EVERY.as_millis())
+            }
+            Some(watch::Mode::Nothing) => eprintln!("warning: `--watch` has no folder to watch: serve a folder"),
+            None => {}
+        }
         serve(listener, shelf, async {
             let _ = tokio::signal::ctrl_c().await;
         })

@@ -4,7 +4,7 @@
 
 use super::layout::{Ctx, page, slug_in, stylesheet};
 use super::pages::{clause_markup, index_markup, rulebook_markup};
-use super::shelf::State;
+use super::shelf::{Book, State};
 use crate::api::Rulebook;
 use crate::check::program::ClauseId;
 use crate::eval::show::Lang;
@@ -22,6 +22,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     let mut pages = 0;
     write(&out.join("style.css"), &stylesheet())?;
+    let books: Vec<Book> = books.iter().cloned().map(Book::new).collect();
     let states: Vec<(String, Arc<State>)> =
         books.iter().map(|b| (b.name().to_string(), Arc::new(State::Ready(b.clone())))).collect();
     let lang0 = books.first().map(|b| b.language()).unwrap_or(Lang::En);
@@ -29,7 +30,7 @@ pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     let idx = page(&ctx, ctx.w().get("rulebooks"), &|_| "index.html".into(), index_markup(&ctx, &states));
     write(&out.join("index.html"), &idx.into_string())?;
     pages += 1;
-    for b in books {
+    for b in &books {
         let p = &b.checked().program;
         for lang in [Lang::Da, Lang::En] {
             let ctx = Ctx { lang, site: Some(2) };
