@@ -20,6 +20,7 @@ pub mod eval;
 pub mod explain;
 pub mod facts;
 pub mod format;
+pub mod lang;
 pub mod lint;
 pub mod loader;
 pub mod lsp;
