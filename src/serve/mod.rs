@@ -2,13 +2,15 @@
 //! tokio. Owns the server's set-up (binding, shutdown, the shared shelf of rulebooks);
 //! the routes live by concern: [`api`] (JSON for programs), [`pages`] (the rulebook
 //! and clause pages), [`forms`] (the ruling page and its form of still-needed inputs),
-//! [`watch`] (reloading a folder on change), [`site`] (the same pages as static files)
-//! and [`safety`] (limits, timeouts, headers, errors). All ruling goes through
+//! [`openapi`] (the API's description), [`watch`] (reloading a folder on change),
+//! [`site`] (the same pages as static files) and [`safety`] (limits, timeouts,
+//! headers, errors). All ruling goes through
 //! [`crate::api`]; nothing is ruled differently here.
 
 pub mod api;
 pub mod forms;
 pub mod layout;
+pub mod openapi;
 pub mod pages;
 pub mod safety;
 pub mod shelf;
@@ -42,12 +44,13 @@ pub fn router(shelf: Arc<Shelf>) -> Router {
         .route("/", get(pages::index))
         .route("/style.css", get(layout::style))
         .route("/api", get(api::index))
+        .route("/api/openapi.json", get(api::openapi))
         .route("/api/rulebooks", get(api::rulebooks))
-        .route("/api/rulebooks/{book}", get(api::rulebook))
-        .route("/api/rulebooks/{book}/rulings", get(api::rulings))
-        .route("/api/rulebooks/{book}/rulings/{ruling}", get(api::describe).post(api::rule))
-        .route("/api/rulebooks/{book}/rulings/{ruling}/schema", get(api::schema))
-        .route("/api/rulebooks/{book}/batch", post(api::batch))
+        .route("/api/rulebooks/{rulebook}", get(api::rulebook))
+        .route("/api/rulebooks/{rulebook}/rulings", get(api::rulings))
+        .route("/api/rulebooks/{rulebook}/rulings/{ruling}", get(api::describe).post(api::rule))
+        .route("/api/rulebooks/{rulebook}/rulings/{ruling}/schema", get(api::schema))
+        .route("/api/rulebooks/{rulebook}/batch", post(api::batch))
         .route("/{book}", get(pages::rulebook))
         .route("/{book}/clause/{clause}", get(pages::clause))
         .route("/{book}/ruling/{ruling}", get(forms::ruling))

@@ -148,6 +148,16 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
                 button type="submit" { (w.get("search_button")) }
             }
         }
+        @if ctx.site.is_some() {
+            // The static site's search: hidden until its script has the index.
+            form.search #site-search role="search" hidden {
+                input #site-q type="search" aria-label=(w.get("search")) placeholder=(w.get("search"));
+                button type="submit" { (w.get("search_button")) }
+            }
+            section.results aria-live="polite" { h2 #site-results-heading {} ul.plain #site-results {} }
+            script src="search-index.js" defer {}
+            script src=(format!("{}search.js", ctx.root())) defer {}
+        }
         @if let Some(q) = word { (search_results(ctx, b, q)) }
         h2 { (w.get("rulings")) }
         @for (i, e) in entries.iter().enumerate() {
