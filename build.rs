@@ -1,10 +1,12 @@
 //! Bundles the rulebooks under `conditions/` into the binary, so that an
-//! installed `conditions` can rule on `gnt` and `dbf` without a checkout.
+//! installed `conditions` can rule on `gnt` and `dbf` without a checkout, and the
+//! message files under `messages/`, so that a new language is a new file.
 
 use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
+    messages();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions");
     println!("cargo:rerun-if-changed=conditions");
     let mut out = String::from(
@@ -58,4 +60,25 @@ fn main() {
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("bundled.rs");
     std::fs::write(dest, out).unwrap_or_else(|e| panic!("cannot write bundled.rs: {e}"));
+}
+
+/// Every file of `messages/` (the frame words of each language), by file name.
+fn messages() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("messages");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect())
+        .unwrap_or_default();
+    files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "ftl" || x == "toml"));
+    files.sort();
+    let mut out =
+        String::from("/// The message files: file name, then text.\npub static FILES: &[(&str, &str)] = &[\n");
+    for f in files {
+        println!("cargo:rerun-if-changed={}", f.display());
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let _ = writeln!(out, "    ({name:?}, include_str!({:?})),", f.display().to_string());
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("messages.rs");
+    std::fs::write(dest, out).unwrap_or_else(|e| panic!("cannot write messages.rs: {e}"));
 }

@@ -38,7 +38,7 @@ fn renderings_read_well() {
         let ruling = conditions::eval::rule(p, &inputs, def, true);
         let formats = r.formats.unwrap_or_else(|| vec!["text".into(), "markdown".into(), "json".into(), "html".into()]);
         for lang in &r.langs {
-            let lang = Lang::parse(lang).expect("da or en");
+            let lang = Lang::parse(lang).expect("a language tag");
             let report = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
             for f in &formats {
                 let out = match f.as_str() {

@@ -1,8 +1,9 @@
 //! The words of an `ask` session, read from the message files `messages/ask.*.toml`.
 
 use crate::eval::show::Lang;
+use crate::explain::messages;
+use crate::lang::PerLang;
 use serde::Deserialize;
-use std::sync::OnceLock;
 
 #[derive(Debug, Deserialize)]
 pub struct Words {
@@ -68,10 +69,23 @@ fn load(text: &str) -> Words {
 
 /// The words for a language.
 pub fn words(lang: Lang) -> &'static Words {
-    static EN: OnceLock<Words> = OnceLock::new();
-    static DA: OnceLock<Words> = OnceLock::new();
-    match lang {
-        Lang::En => EN.get_or_init(|| load(include_str!("../../messages/ask.en.toml"))),
-        Lang::Da => DA.get_or_init(|| load(include_str!("../../messages/ask.da.toml"))),
+    static WORDS: PerLang<Words> = PerLang::new();
+    // The file of the language or the closest one it falls back to (English at last).
+    let (found, text) = messages::lookup(lang, "ask.", ".toml").unwrap_or((Lang::En, ""));
+    WORDS.get(found, || load(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_a_complete_file() {
+        for l in Lang::framed() {
+            let name = format!("ask.{l}.toml");
+            let text = messages::file(&name).unwrap_or_else(|| panic!("no `messages/{name}`"));
+            let parsed: Result<Words, _> = toml::from_str(text);
+            assert!(parsed.is_ok(), "{name}: {parsed:?}");
+        }
     }
 }

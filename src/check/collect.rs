@@ -98,17 +98,33 @@ fn rulebook_info(h: &ast::RulebookDecl, diags: &mut Vec<Diagnostic>) -> Rulebook
             ),
         }
     }
-    if !matches!(info.language.as_str(), "da" | "en") {
-        let span = h.settings.iter().find(|(k, _)| k.name == "language").map_or(h.name.span, |(_, v)| v.span);
-        diags.push(
-            Diagnostic::error(
-                "conditions::bad_language",
-                format!("the rulebook's language must be `da` or `en`, not `{}`", info.language),
-            )
-            .at(span, "language of the clause texts")
-            .help("write `language \"da\"` or `language \"en\"`"),
-        );
-        info.language = "en".into();
+    let span = h.settings.iter().find(|(k, _)| k.name == "language").map_or(h.name.span, |(_, v)| v.span);
+    match crate::lang::Lang::tag(&info.language) {
+        Ok(l) => {
+            info.language = l.code().to_string();
+            // A language without message files is explained in English words.
+            for w in crate::explain::messages::warnings(l).into_iter().take(1) {
+                diags.push(
+                    Diagnostic::warning("conditions::language_without_frame", w)
+                        .at(span, "language of the clause texts")
+                        .help(format!(
+                            "add the message files of `{}` under `messages/` (copies of the `en` ones, translated)",
+                            l.code()
+                        )),
+                );
+            }
+        }
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "conditions::bad_language",
+                    format!("the rulebook's language is not a language tag: {e}"),
+                )
+                .at(span, "language of the clause texts")
+                .help(crate::lang::TAG_HELP),
+            );
+            info.language = "en".into();
+        }
     }
     if info.title.is_empty() {
         info.title = info.name.clone();

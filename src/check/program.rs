@@ -18,7 +18,7 @@ pub struct RulebookInfo {
     pub name: String,
     pub title: String,
     pub edition: Option<String>,
-    /// `da` or `en`: the language of the clause texts.
+    /// The language of the clause texts: a BCP-47 tag in canonical case (`da`, `sv`, `nb-NO`).
     pub language: String,
     /// The published document, relative to the rulebook folder.
     pub source: Option<String>,
@@ -442,9 +442,16 @@ impl Program {
     pub fn rulings(&self) -> impl Iterator<Item = (DefId, &DefInfo)> {
         self.defs.iter().enumerate().filter(|(_, d)| d.is_ruling()).map(|(i, d)| (i as DefId, d))
     }
-    /// A text in the rulebook's language, in `lang` when it is glossed (else as written).
+    /// A text in the rulebook's language as shown to a reader of `lang`: its gloss when
+    /// the reader's explanation words are those of the glosses (English: `en`, `en-GB`, or a
+    /// language without message files), else as written (a Swedish reader of a Danish
+    /// rulebook reads the Danish, in a Swedish frame).
     pub fn gloss<'t>(&'t self, text: &'t str, lang: &str) -> &'t str {
-        if lang == self.rulebook.language { text } else { self.glosses.get(text).map_or(text, String::as_str) }
+        if crate::lang::reads(lang, &self.rulebook.language) || !crate::lang::reads_glosses(lang) {
+            text
+        } else {
+            self.glosses.get(text).map_or(text, String::as_str)
+        }
     }
     pub fn clause(&self, id: ClauseId) -> &ClauseInfo {
         &self.clauses[id as usize]

@@ -162,8 +162,8 @@ enum Command {
         /// Write the facts gathered to this file (JSON, TOML or YAML by its name).
         #[arg(long)]
         save: Option<String>,
-        /// Language of the questions and the explanation, `da` or `en` (default: the rulebook's).
-        #[arg(long, value_parser = ["da", "en"], ignore_case = true)]
+        /// Language of the questions and the explanation: a BCP-47 tag such as `da`, `en`, `sv`, `nb` or `nb-NO` (default: the rulebook's); a language without message files falls back to a shorter tag, then English.
+        #[arg(long)]
         lang: Option<String>,
     },
     /// Print shell completions for `conditions` (bash, zsh, fish, elvish, powershell).
@@ -231,8 +231,8 @@ enum Command {
         /// Output format: text, markdown, json or html.
         #[arg(long, value_enum, default_value = "text", ignore_case = true)]
         format: OutputFormat,
-        /// Language of the explanation, `da` or `en` (default: the rulebook's); clause texts are quoted as printed.
-        #[arg(long, value_parser = ["da", "en"], ignore_case = true)]
+        /// Language of the explanation: a BCP-47 tag such as `da`, `en`, `sv`, `nb` or `nb-NO` (default: the rulebook's); a language without message files falls back to a shorter tag, then English. Clause texts are quoted as printed.
+        #[arg(long)]
         lang: Option<String>,
         /// How much to explain: brief (the deciding reasons) or full (every rule considered).
         #[arg(long, value_enum, default_value = "brief", ignore_case = true)]

@@ -52,15 +52,20 @@ pub fn load_rulebook(spec: &str) -> Result<Checked, ExitCode> {
     })
 }
 
-/// The language asked for, or the rulebook's.
+/// The language asked for (any BCP-47 tag), or the rulebook's; a warning for each kind
+/// of message file it lacks (those words are then English).
 pub fn language(p: &conditions::check::Program, lang: Option<&str>) -> Result<Lang, ExitCode> {
-    match lang {
-        Some(l) => Lang::parse(&l.to_lowercase()).ok_or_else(|| {
-            errln!("error: `--lang {l}`: the languages are `da` and `en`");
+    let lang = match lang {
+        Some(l) => Lang::tag(l).map_err(|e| {
+            errln!("error: `--lang {l}`: {e}\n  help: {}", conditions::lang::TAG_HELP);
             ExitCode::from(2)
-        }),
-        None => Ok(Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)),
+        })?,
+        None => Lang::parse(&p.rulebook.language).unwrap_or(Lang::En),
+    };
+    for w in conditions::explain::messages::warnings(lang) {
+        errln!("warning: {w}");
     }
+    Ok(lang)
 }
 
 /// Reads and validates a facts file (or the `[facts]` table of a case file); a record

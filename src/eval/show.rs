@@ -8,29 +8,9 @@ use super::value::Value;
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
 use crate::explain::messages::{self, Arg};
-use std::sync::OnceLock;
+use crate::lang::PerLang;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    Da,
-    En,
-}
-
-impl Lang {
-    pub fn parse(s: &str) -> Option<Lang> {
-        match s {
-            "da" => Some(Lang::Da),
-            "en" => Some(Lang::En),
-            _ => None,
-        }
-    }
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Da => "da",
-            Lang::En => "en",
-        }
-    }
-}
+pub use crate::lang::Lang;
 
 /// A value for messages, in English.
 pub fn plain(p: &Program, v: &Value, ty: &Type) -> String {
@@ -99,13 +79,8 @@ pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
 /// The language's thousands separator and decimal point, from its message file
 /// (read once: numbers are shown often).
 fn separators(lang: Lang) -> (char, char) {
-    static EN: OnceLock<(char, char)> = OnceLock::new();
-    static DA: OnceLock<(char, char)> = OnceLock::new();
-    let cell = match lang {
-        Lang::En => &EN,
-        Lang::Da => &DA,
-    };
-    *cell.get_or_init(|| {
+    static SEPARATORS: PerLang<(char, char)> = PerLang::new();
+    *SEPARATORS.get(lang, || {
         let first = |id: &str, or: char| messages::word(lang, id).chars().next().unwrap_or(or);
         (first("number-thousands", ','), first("number-decimal", '.'))
     })
@@ -232,7 +207,11 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
 
 /// Whether a record field is the record's name in one of the languages.
 fn is_name_field(field: &str) -> bool {
-    [Lang::En, Lang::Da].into_iter().any(|l| messages::word(l, "record-name-field") == field)
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| Lang::framed().into_iter().map(|l| messages::word(l, "record-name-field")).collect())
+        .iter()
+        .any(|n| n == field)
 }
 
 #[cfg(test)]

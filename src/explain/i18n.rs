@@ -5,7 +5,7 @@
 
 use super::messages::{Arg, msg, word};
 use crate::eval::show::Lang;
-use std::sync::OnceLock;
+use crate::lang::PerLang;
 
 /// The headings and short words of an explanation in one language, read once from its
 /// message file.
@@ -53,12 +53,8 @@ fn read(lang: Lang) -> Words {
 }
 
 pub fn words(lang: Lang) -> &'static Words {
-    static EN: OnceLock<Words> = OnceLock::new();
-    static DA: OnceLock<Words> = OnceLock::new();
-    match lang {
-        Lang::En => EN.get_or_init(|| read(Lang::En)),
-        Lang::Da => DA.get_or_init(|| read(Lang::Da)),
-    }
+    static WORDS: PerLang<Words> = PerLang::new();
+    WORDS.get(lang, || read(lang))
 }
 
 impl Words {

@@ -96,7 +96,7 @@ fn brief_step(out: &mut String, s: &Step, depth: usize, lang: Lang) {
 }
 
 pub fn render(r: &Report, full: bool) -> String {
-    let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
+    let lang = Lang::parse(r.lang).unwrap_or(Lang::En);
     let w = words(lang);
     let mut out = String::new();
     let _ = writeln!(out, "# {} `{}`\n", w.ruling, r.ruling);

@@ -1,39 +1,98 @@
 //! The explanation's frame words, read from the per-language Project Fluent files
-//! in `messages/` (embedded at build time). A new language is a new `.ftl` file and
-//! a line in [`source`]; no frame word lives in Rust.
+//! in `messages/` (embedded at build time: every file there is bundled), and the
+//! choice of a language's message files. A new language is a new set of files
+//! (`<tag>.ftl`, `page.<tag>.ftl`, `ask.<tag>.toml`, `serve.<tag>.toml`, a section of
+//! `units.toml`); no frame word lives in Rust. A language without a file falls back by
+//! lookup (`nb-NO` → `nb` → English), and [`warnings`] says so.
 
 use crate::eval::show::Lang;
+use crate::lang::PerLang;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
-use std::sync::OnceLock;
 
-/// The Fluent source of a language's messages.
-pub fn source(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => include_str!("../../messages/en.ftl"),
-        Lang::Da => include_str!("../../messages/da.ftl"),
+mod files {
+    include!(concat!(env!("OUT_DIR"), "/messages.rs"));
+}
+
+/// The text of the bundled message file `name` (`da.ftl`, `ask.en.toml`).
+pub fn file(name: &str) -> Option<&'static str> {
+    files::FILES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| *t)
+}
+
+/// The tags of the languages with an explanation frame (`messages/<tag>.ftl`).
+pub fn frames() -> impl Iterator<Item = &'static str> {
+    files::FILES.iter().filter_map(|(n, _)| n.strip_suffix(".ftl").filter(|t| !t.contains('.')))
+}
+
+/// The kinds of message file a language has, as (file name before the tag, after it, what it holds).
+const KINDS: &[(&str, &str, &str)] = &[
+    ("", ".ftl", "explanation"),
+    ("page.", ".ftl", "HTML page"),
+    ("ask.", ".toml", "`conditions ask`"),
+    ("serve.", ".toml", "server page"),
+];
+
+/// The message file of a kind for `lang` by lookup (`nb-NO`, `nb`, then English), and
+/// the language it is in; `None` only when even English has none.
+pub fn lookup(lang: Lang, before: &str, after: &str) -> Option<(Lang, &'static str)> {
+    lang.fallbacks().into_iter().find_map(|l| file(&format!("{before}{}{after}", l.code())).map(|t| (l, t)))
+}
+
+/// What falls back to English for `lang`, one line each: `no message file
+/// `messages/ask.fi.toml` for `fi`: `conditions ask` speaks English`.
+pub fn warnings(lang: Lang) -> Vec<String> {
+    if lang.reads("en") {
+        return Vec::new();
     }
+    let primary = lang.fallbacks().into_iter().rev().nth(1).unwrap_or(lang);
+    let mut out = Vec::new();
+    for (before, after, what) in KINDS {
+        if let Some((l, _)) = lookup(lang, before, after)
+            && l == Lang::En
+        {
+            out.push(format!(
+                "no message file `messages/{before}{}{after}` for the language `{}`: the {what} words are English",
+                primary.code(),
+                lang.code()
+            ));
+        }
+    }
+    if !crate::facts::printed::has_style(lang) {
+        out.push(format!(
+            "no `[{}]` in `messages/units.toml`: values printed in `{}` are read back only in the other languages' styles",
+            primary.code(),
+            lang.code()
+        ));
+    }
+    out
+}
+
+/// The Fluent source of a language's messages (English when it has none).
+pub fn source(lang: Lang) -> &'static str {
+    lookup(lang, "", ".ftl").map_or("", |(_, t)| t)
 }
 
 /// The Fluent source of a language's words on the HTML page (`page-…`).
 pub fn page_source(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => include_str!("../../messages/page.en.ftl"),
-        Lang::Da => include_str!("../../messages/page.da.ftl"),
-    }
+    lookup(lang, "page.", ".ftl").map_or("", |(_, t)| t)
 }
 
 type Bundle = FluentBundle<FluentResource>;
 
+/// The language whose explanation file `lang` uses.
+pub fn frame(lang: Lang) -> Lang {
+    lookup(lang, "", ".ftl").map_or(Lang::En, |(l, _)| l)
+}
+
 fn bundle(lang: Lang) -> &'static Bundle {
-    static EN: OnceLock<Bundle> = OnceLock::new();
-    static DA: OnceLock<Bundle> = OnceLock::new();
-    let cell = match lang {
-        Lang::En => &EN,
-        Lang::Da => &DA,
-    };
-    cell.get_or_init(|| {
-        let id: unic_langid::LanguageIdentifier = lang.code().parse().unwrap_or_default();
+    static BUNDLES: PerLang<Bundle> = PerLang::new();
+    let lang = frame(lang);
+    BUNDLES.get(lang, || {
+        // The locale chooses plural and ordinal forms; a tag the locale library does not
+        // read (an extension) uses its language alone.
+        let code = lang.code();
+        let id: unic_langid::LanguageIdentifier =
+            code.parse().or_else(|_| code.split('-').next().unwrap_or("en").parse()).unwrap_or_default();
         let mut b = FluentBundle::new_concurrent(vec![id]);
         b.set_use_isolating(false);
         // NUMBER() chooses ordinal forms in the files ("7th").
@@ -54,10 +113,11 @@ pub enum Arg<'a> {
     Num(i64),
 }
 
-/// The message `id` in `lang` with its arguments; the id itself if the message is missing.
+/// The message `id` in `lang` with its arguments; in English when `lang`'s file lacks
+/// it; the id itself if no file has it.
 pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
-    let b = bundle(lang);
-    let Some(pattern) = b.get_message(id).and_then(|m| m.value()) else { return id.to_string() };
+    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value()).map(|p| (b, p));
+    let Some((b, pattern)) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) else { return id.to_string() };
     let mut fa = FluentArgs::new();
     for (k, v) in args {
         match v {
@@ -69,7 +129,7 @@ pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     b.format_pattern(pattern, Some(&fa), &mut errors).into_owned()
 }
 
-/// Whether `lang`'s file has the message `id`.
+/// Whether `lang`'s own file has the message `id` (a form only some languages have).
 pub fn has(lang: Lang, id: &str) -> bool {
     bundle(lang).get_message(id).and_then(|m| m.value()).is_some()
 }
@@ -98,8 +158,46 @@ mod tests {
 
     #[test]
     fn every_language_has_every_message() {
-        assert_eq!(ids(source(Lang::En)), ids(source(Lang::Da)));
-        assert_eq!(ids(page_source(Lang::En)), ids(page_source(Lang::Da)));
+        let langs = Lang::framed();
+        assert!(langs.len() >= 4, "{langs:?}");
+        for lang in langs {
+            for (before, after, _) in KINDS {
+                let name = format!("{before}{}{after}", lang.code());
+                assert!(file(&name).is_some(), "no `messages/{name}`");
+            }
+            assert!(warnings(lang).is_empty(), "{lang}: {:?}", warnings(lang));
+            assert_eq!(ids(source(Lang::En)), ids(source(lang)), "{lang}.ftl");
+            assert_eq!(ids(page_source(Lang::En)), ids(page_source(lang)), "page.{lang}.ftl");
+        }
+    }
+
+    #[test]
+    fn a_region_falls_back_to_its_language_and_an_unknown_language_to_english() {
+        let nb_no = Lang::parse("nb-NO").unwrap();
+        assert_eq!(lookup(nb_no, "", ".ftl").map(|(l, _)| l.code()), Some("nb"));
+        assert_eq!(word(nb_no, "answer"), "Svar");
+        assert!(warnings(nb_no).is_empty());
+        let fi = Lang::parse("fi").unwrap();
+        assert_eq!(word(fi, "answer"), "Answer");
+        let w = warnings(fi);
+        assert!(w.iter().any(|w| w.contains("`messages/fi.ftl`") && w.contains("English")), "{w:?}");
+        assert!(w.iter().any(|w| w.contains("`messages/ask.fi.toml`")), "{w:?}");
+        assert!(warnings(Lang::parse("en-GB").unwrap()).is_empty());
+    }
+
+    #[test]
+    fn swedish_and_norwegian_forms() {
+        let sv = Lang::parse("sv").unwrap();
+        let nb = Lang::parse("nb").unwrap();
+        let place = |lang, n| msg(lang, "place", &[("rank", Arg::Num(n))]);
+        assert_eq!(
+            [1, 2, 3, 11, 12, 21, 22, 101].map(|n| place(sv, n)),
+            ["1:a", "2:a", "3:e", "11:e", "12:e", "21:a", "22:a", "101:a"]
+        );
+        assert_eq!(place(nb, 7), "7.");
+        assert_eq!(msg(sv, "test-places", &[("n", Arg::Num(1))]), "1 plats");
+        assert_eq!(msg(nb, "test-places", &[("n", Arg::Num(3))]), "3 plasser");
+        assert_eq!(word(sv, "number-thousands"), "\u{a0}");
     }
 
     #[test]

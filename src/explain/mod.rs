@@ -409,7 +409,7 @@ impl<'a> Explainer<'a> {
                         citation: cl.citation.clone(),
                         heading: cl.heading.clone(),
                         text: cl.text.clone(),
-                        gloss: if self.lang.code() != self.p.rulebook.language { cl.gloss.clone() } else { None },
+                        gloss: if self.lang.reads(&self.p.rulebook.language) { None } else { cl.gloss.clone() },
                     }
                 })
                 .collect(),

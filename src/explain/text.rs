@@ -112,7 +112,7 @@ fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
 /// the clauses quoted. `full` shows instead the whole derivation, with rule names and every
 /// rule that did not apply.
 pub fn render(r: &Report, full: bool) -> String {
-    let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
+    let lang = Lang::parse(r.lang).unwrap_or(Lang::En);
     if full {
         return render_full(r);
     }
@@ -163,7 +163,7 @@ fn clauses(out: &mut String, lang: Lang, r: &Report) {
 }
 
 fn render_full(r: &Report) -> String {
-    let lang = if r.lang == "da" { Lang::Da } else { Lang::En };
+    let lang = Lang::parse(r.lang).unwrap_or(Lang::En);
     let w = words(lang);
     let full = true;
     let mut out = String::new();

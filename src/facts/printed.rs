@@ -23,25 +23,25 @@ struct Style {
     suffix: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Deserialize)]
-struct Units {
-    da: Style,
-    en: Style,
-}
+/// The style of each language, by tag (a section of `units.toml` each).
+type Units = BTreeMap<String, Style>;
 
 fn units() -> &'static Units {
     static U: OnceLock<Units> = OnceLock::new();
     U.get_or_init(|| {
-        toml::from_str(include_str!("../../messages/units.toml"))
-            .unwrap_or_else(|e| unreachable!("the bundled unit words are valid: {e}"))
+        let text = crate::explain::messages::file("units.toml").unwrap_or_default();
+        toml::from_str(text).unwrap_or_else(|e| unreachable!("the bundled unit words are valid: {e}"))
     })
 }
 
+/// Whether `units.toml` has a style for `lang` or a shorter tag it falls back to.
+pub(crate) fn has_style(lang: Lang) -> bool {
+    lang.fallbacks().into_iter().any(|l| units().contains_key(l.code()))
+}
+
 fn style(lang: Lang) -> &'static Style {
-    match lang {
-        Lang::Da => &units().da,
-        Lang::En => &units().en,
-    }
+    let found = lang.fallbacks().into_iter().find_map(|l| units().get(l.code()));
+    found.or_else(|| units().get("en")).unwrap_or_else(|| unreachable!("the bundled unit words have English"))
 }
 
 /// A number in `lang`'s convention (`1.095,50` in Danish, `1,095.50` in English) in the
@@ -80,8 +80,7 @@ pub fn accepted() -> &'static str {
 /// uses separators no language named decides.
 pub fn normalise(text: &str, session: Option<Lang>) -> Result<Option<String>, String> {
     let t = text.trim();
-    for lang in [Lang::Da, Lang::En] {
-        let st = style(lang);
+    for st in units().values() {
         for (word, unit) in &st.prefix {
             if let Some(rest) = t.strip_prefix(word.as_str()) {
                 if let Some(n) = digits(rest.trim(), st) {

@@ -132,7 +132,7 @@ pub fn page(ctx: &Ctx, title: &str, switch: &dyn Fn(Lang) -> String, body: Marku
                 header.top {
                     a.home href=(ctx.home()) { (w.get("rulebooks")) }
                     nav.lang {
-                        @for l in [Lang::Da, Lang::En] {
+                        @for l in Lang::framed() {
                             @if l == ctx.lang {
                                 strong lang=(l.code()) { (words(l).get("language")) }
                             } @else {

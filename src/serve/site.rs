@@ -31,7 +31,7 @@ pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     pages += 1;
     for b in books {
         let p = &b.checked().program;
-        for lang in [Lang::Da, Lang::En] {
+        for lang in Lang::framed() {
             let ctx = Ctx { lang, site: Some(2) };
             let dir = out.join(b.name()).join(lang.code());
             let m = page(&ctx, b.title(), &|l| format!("../{}/index.html", l.code()), rulebook_markup(&ctx, b, None));

@@ -1,8 +1,9 @@
 //! The words of the server's pages, read from the message files `messages/serve.*.toml`.
 
 use crate::eval::show::Lang;
+use crate::explain::messages;
+use crate::lang::PerLang;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// The words for one language.
 pub struct Words {
@@ -33,12 +34,10 @@ fn load(text: &str, lang: Lang) -> Words {
 
 /// The words for a language.
 pub fn words(lang: Lang) -> &'static Words {
-    static EN: OnceLock<Words> = OnceLock::new();
-    static DA: OnceLock<Words> = OnceLock::new();
-    match lang {
-        Lang::En => EN.get_or_init(|| load(include_str!("../../messages/serve.en.toml"), Lang::En)),
-        Lang::Da => DA.get_or_init(|| load(include_str!("../../messages/serve.da.toml"), Lang::Da)),
-    }
+    static WORDS: PerLang<Words> = PerLang::new();
+    // The file of the language or the closest one it falls back to (English at last).
+    let (found, text) = messages::lookup(lang, "serve.", ".toml").unwrap_or((Lang::En, ""));
+    WORDS.get(found, || load(text, found))
 }
 
 #[cfg(test)]
@@ -46,11 +45,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_message_files_have_the_same_keys() {
-        let mut en: Vec<&String> = words(Lang::En).map.keys().collect();
-        let mut da: Vec<&String> = words(Lang::Da).map.keys().collect();
-        en.sort();
-        da.sort();
-        assert_eq!(en, da);
+    fn every_message_file_has_the_same_keys() {
+        let keys = |l: Lang| {
+            let mut k: Vec<&String> = words(l).map.keys().collect();
+            k.sort();
+            k
+        };
+        for l in Lang::framed() {
+            assert_eq!(words(l).lang, l, "no `messages/serve.{l}.toml`");
+            assert_eq!(keys(Lang::En), keys(l), "serve.{l}.toml");
+        }
     }
 }
