@@ -38,8 +38,8 @@ pub mod facts;
 #[doc(hidden)]
 pub mod format;
 #[doc(hidden)]
-#[doc(hidden)]
 pub mod lang;
+#[doc(hidden)]
 pub mod lint;
 #[doc(hidden)]
 pub mod loader;
