@@ -11,6 +11,9 @@
 //! - in memory, DBF § 304B1 transport reimbursement beside a plain function on decimals;
 //! - one ruling with the brief text explanation, GNT flights and § 304B1.
 //!
+//! Cedar on the flights question is a crate of its own, `benches/cedar/` (so that the tests
+//! never build it): `cargo run --release --manifest-path benches/cedar/Cargo.toml`.
+//!
 //! `RATIO_ROUNDS` (default 31) sets the number of rounds; `RATIO_ONLY=gnt`, `dbf` or `brief`
 //! runs one group only (for profiling).
 
