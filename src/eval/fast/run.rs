@@ -494,10 +494,7 @@ impl<'a> Run<'a> {
                 }
             };
         }
-        let (x, y) = match both(self.eval(a), self.eval(b)) {
-            Ok(xy) => xy,
-            Err(e) => return Err(e),
-        };
+        let (x, y) = both(self.eval(a), self.eval(b))?;
         match op {
             Eq | Ne | Lt | Le | Gt | Ge => comparison(op, &x, &y),
             Add | Sub | Mul | Div | IntDiv | Mod => match (x, y) {
