@@ -128,7 +128,7 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
             "write {\"fact_name\": value, …}".into(),
         )]);
     };
-    for (key, value) in map {
+    for (key, value) in &in_sections(p, map) {
         let v = Validator { p, origin, errors: &mut errors, open };
         match p.symbols.get(key) {
             Some(Symbol::Fact(f)) => {
@@ -174,6 +174,21 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
         }
     }
     if errors.is_empty() { Ok(inputs) } else { Err(errors) }
+}
+
+/// The facts of a map by full name: a section's facts may be given under the section's
+/// name (`{"s332": {"hold1": …}}`, TOML `s332.hold1 = …`) or by full name (`"s332.hold1"`).
+fn in_sections<'j>(p: &Program, map: &'j serde_json::Map<String, J>) -> Vec<(String, &'j J)> {
+    let mut out = Vec::new();
+    for (key, value) in map {
+        match value {
+            J::Object(inner) if p.sections.sections.contains_key(key) && !p.symbols.contains_key(key) => {
+                out.extend(inner.iter().map(|(k, v)| (format!("{key}.{k}"), v)));
+            }
+            _ => out.push((key.clone(), value)),
+        }
+    }
+    out
 }
 
 /// A value outside its declared bound (`fact n: int in 0..`), reported with its path

@@ -386,12 +386,12 @@ impl<'p> Lowerer<'p> {
                 }
             }
             None => {
-                let candidates: Vec<&str> = self
-                    .locals
-                    .iter()
-                    .map(|(n, _, _)| n.as_str())
-                    .chain(self.program.symbols.keys().map(|s| s.as_str()))
-                    .collect();
+                // Each name as it would be written here: short in its own section.
+                let here = self.program.sections.file_section.get(&span.file).map(String::as_str);
+                let written: Vec<String> =
+                    self.program.symbols.keys().map(|s| self.program.sections.written(s, here)).collect();
+                let candidates: Vec<&str> =
+                    self.locals.iter().map(|(n, _, _)| n.as_str()).chain(written.iter().map(String::as_str)).collect();
                 self.diags.push(
                     Diagnostic::error("conditions::unknown_name", format!("unknown name `{}`", id.name))
                         .at(span, "not declared")

@@ -422,8 +422,13 @@ pub struct Program {
     /// English glosses of descriptions, questions, labels, `says` phrases and text answers,
     /// keyed by the text in the rulebook's language.
     pub glosses: IndexMap<String, String>,
+    /// The rulebook's sections and their names ([`super::resolve`]).
+    pub sections: super::resolve::Sections,
     /// The program compiled for evaluation, built on first use ([`crate::eval::fast`]).
     pub compiled: crate::eval::fast::Cache,
+    /// The clauses as explanations cite them, per language, built on first use
+    /// ([`crate::explain::views`]).
+    pub views: crate::explain::views::Cache,
 }
 
 impl Program {

@@ -117,7 +117,8 @@ impl<'a> Interp<'a> {
         Interp {
             p,
             inputs,
-            memo: vec![HashMap::new(); p.defs.len()],
+            // Grown as definitions are first memoised: most of a rulebook is never called.
+            memo: Vec::new(),
             pool: Vec::new(),
             trace: tracing.then(Trace::default),
             stack: Vec::new(),
@@ -224,10 +225,11 @@ impl<'a> Interp<'a> {
         }
         // A result found while explaining quietly has no trace node: it is kept only when
         // there is no trace to link it into.
-        if (self.quiet == 0 || self.trace.is_none())
-            && let Some(m) = self.memo.get_mut(def as usize)
-        {
-            m.insert(args, (result.clone(), node));
+        if (self.quiet == 0 || self.trace.is_none()) && (def as usize) < self.p.defs.len() {
+            if self.memo.len() <= def as usize {
+                self.memo.resize_with(def as usize + 1, HashMap::new);
+            }
+            self.memo[def as usize].insert(args, (result.clone(), node));
         }
         self.depth -= 1;
         result

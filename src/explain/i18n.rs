@@ -3,7 +3,7 @@
 //! `messages/` like every other frame word. Clause texts are never translated here:
 //! they are quoted as printed (with the gloss, when asked).
 
-use super::messages::{Arg, msg, word};
+use super::messages::{Arg, msg_flagged, word};
 use crate::eval::show::Lang;
 use crate::lang::PerLang;
 
@@ -60,16 +60,7 @@ pub fn words(lang: Lang) -> &'static Words {
 impl Words {
     fn m(&self, id: &str, args: &[(&str, Arg)]) -> String {
         // Each optional part is given with a `has-…` flag the message selects on.
-        let flags: Vec<(String, &str)> = args
-            .iter()
-            .filter_map(|(k, v)| match v {
-                Arg::Text(t) => Some((format!("has-{k}"), if t.is_empty() { "no" } else { "yes" })),
-                Arg::Num(_) => None,
-            })
-            .collect();
-        let mut all: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (*k, v.clone())).collect();
-        all.extend(flags.iter().map(|(k, v)| (k.as_str(), Arg::Text(v))));
-        msg(self.lang, id, &all)
+        msg_flagged(self.lang, id, args)
     }
 
     fn t(&self, s: Option<&str>) -> String {

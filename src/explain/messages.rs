@@ -9,6 +9,8 @@ use crate::eval::show::Lang;
 use crate::lang::PerLang;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use std::collections::HashMap;
+use std::sync::RwLock;
 
 mod files {
     include!(concat!(env!("OUT_DIR"), "/messages.rs"));
@@ -86,7 +88,9 @@ pub fn frame(lang: Lang) -> Lang {
 
 fn bundle(lang: Lang) -> &'static Bundle {
     static BUNDLES: PerLang<Bundle> = PerLang::new();
-    let lang = frame(lang);
+    // Which file a language uses is looked up once.
+    static FRAMES: PerLang<Lang> = PerLang::new();
+    let lang = *FRAMES.get(lang, || frame(lang));
     BUNDLES.get(lang, || {
         // The locale chooses plural and ordinal forms; a tag the locale library does not
         // read (an extension) uses its language alone.
@@ -116,12 +120,30 @@ pub enum Arg<'a> {
 /// The message `id` in `lang` with its arguments; in English when `lang`'s file lacks
 /// it; the id itself if no file has it.
 pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
+    if args.is_empty() {
+        return word(lang, id);
+    }
+    format(lang, id, args, false)
+}
+
+/// As [`msg`], each text argument `k` also given as a flag `has-k` (`yes` or `no`, whether
+/// it is empty) for the message to select an optional part on.
+pub fn msg_flagged(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
+    format(lang, id, args, true)
+}
+
+fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value()).map(|p| (b, p));
     let Some((b, pattern)) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) else { return id.to_string() };
-    let mut fa = FluentArgs::new();
+    let mut fa = FluentArgs::with_capacity(if flags { args.len() * 2 } else { args.len() });
     for (k, v) in args {
         match v {
-            Arg::Text(t) => fa.set(*k, FluentValue::from(t.to_string())),
+            Arg::Text(t) => {
+                fa.set(*k, FluentValue::from(*t));
+                if flags {
+                    fa.set(format!("has-{k}"), FluentValue::from(if t.is_empty() { "no" } else { "yes" }));
+                }
+            }
             Arg::Num(n) => fa.set(*k, FluentValue::from(*n)),
         }
     }
@@ -134,9 +156,19 @@ pub fn has(lang: Lang, id: &str) -> bool {
     bundle(lang).get_message(id).and_then(|m| m.value()).is_some()
 }
 
-/// The message `id` without arguments.
+/// The message `id` without arguments (formatted once per language, then kept: a frame
+/// word is asked for many times in every explanation).
 pub fn word(lang: Lang, id: &str) -> String {
-    msg(lang, id, &[])
+    static WORDS: PerLang<RwLock<HashMap<String, String>>> = PerLang::new();
+    let words = WORDS.get(lang, || RwLock::new(HashMap::new()));
+    if let Some(w) = words.read().ok().and_then(|m| m.get(id).cloned()) {
+        return w;
+    }
+    let w = format(lang, id, &[], false);
+    if let Ok(mut m) = words.write() {
+        m.insert(id.to_string(), w.clone());
+    }
+    w
 }
 
 #[cfg(test)]

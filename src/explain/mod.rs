@@ -11,6 +11,7 @@ pub mod i18n;
 pub mod markdown;
 pub mod messages;
 pub mod text;
+pub mod views;
 pub mod working;
 
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
@@ -21,6 +22,7 @@ use crate::source::SourceMap;
 use crate::syntax::ast::DecisionKind;
 use i18n::Words;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A ruling, explained. Serialised as the stable JSON format (docs/json.md).
 #[derive(Clone, Debug, Serialize)]
@@ -103,8 +105,22 @@ pub struct WhyNotView {
 pub struct ClauseView {
     pub citation: String,
     pub heading: Option<String>,
-    pub text: Option<String>,
-    pub gloss: Option<String>,
+    /// The verbatim text, shared with the rulebook's views ([`views`]).
+    #[serde(serialize_with = "shared")]
+    pub text: Option<Arc<str>>,
+    #[serde(serialize_with = "shared")]
+    pub gloss: Option<Arc<str>>,
+    /// The clause as the terminal text cites it (heading line, quote and gloss, wrapped);
+    /// empty if not yet worked out. Not in the JSON format.
+    #[serde(skip)]
+    pub lines: Arc<str>,
+}
+
+fn shared<S: serde::Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(t) => s.serialize_some(&**t),
+        None => s.serialize_none(),
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -255,6 +271,19 @@ impl<'a> Explainer<'a> {
                 self.step(nodes, c, full, seen)
             })
             .collect();
+        // Rules for other cases of the same argument give the same reason: said once, copied.
+        let mut patterns: Vec<(usize, crate::eval::value::Value, String)> = Vec::new();
+        let mut reason = |why: &WhyNot| match why {
+            WhyNot::Pattern { param, value } => {
+                if let Some((_, _, s)) = patterns.iter().find(|(p, v, _)| p == param && v == value) {
+                    return s.clone();
+                }
+                let s = self.why_not(n.def, why);
+                patterns.push((*param, value.clone(), s.clone()));
+                s
+            }
+            _ => self.why_not(n.def, why),
+        };
         Step {
             name: info.name.clone(),
             args: n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect(),
@@ -278,7 +307,7 @@ impl<'a> Explainer<'a> {
                         WhyNot::Condition(_) => "condition",
                         WhyNot::Unknown(_) => "unknown",
                     },
-                    reason: self.why_not(n.def, why),
+                    reason: reason(why),
                 })
                 .collect(),
             children,
@@ -401,18 +430,10 @@ impl<'a> Explainer<'a> {
             nearest: nearest.iter().map(|&c| self.p.clause(c).citation.clone()).collect(),
             error,
             steps,
-            clauses: cited
-                .iter()
-                .map(|&c| {
-                    let cl = self.p.clause(c);
-                    ClauseView {
-                        citation: cl.citation.clone(),
-                        heading: cl.heading.clone(),
-                        text: cl.text.clone(),
-                        gloss: if self.lang.reads(&self.p.rulebook.language) { None } else { cl.gloss.clone() },
-                    }
-                })
-                .collect(),
+            clauses: {
+                let views = views::get(self.p, self.lang);
+                cited.iter().filter_map(|&c| views.clauses.get(c as usize).cloned()).collect()
+            },
             facts: fact_views,
         }
     }

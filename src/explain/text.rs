@@ -3,7 +3,7 @@
 
 use super::i18n::{Words, words};
 use super::messages::{Arg, msg, word};
-use super::{Report, Step};
+use super::{ClauseView, Report, Step};
 use crate::eval::show::Lang;
 use std::fmt::Write;
 
@@ -12,7 +12,7 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
     let room = width.saturating_sub(indent.len());
     let mut line_len = 0usize;
     for word in text.split_whitespace() {
-        let w = word.chars().count();
+        let w = if word.is_ascii() { word.len() } else { word.chars().count() };
         if line_len > 0 && line_len + 1 + w > room {
             out.push('\n');
             line_len = 0;
@@ -152,14 +152,26 @@ fn clauses(out: &mut String, lang: Lang, r: &Report) {
     }
     let _ = writeln!(out, "\n{}:", word(lang, "clauses"));
     for c in &r.clauses {
-        let _ = writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
-        if let Some(t) = &c.text {
-            out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
-        }
-        if let Some(g) = &c.gloss {
-            out.push_str(&wrap(&format!("{}: {g}", word(lang, "gloss")), "    ", 100));
+        if c.lines.is_empty() {
+            out.push_str(&clause_lines(lang, c));
+        } else {
+            out.push_str(&c.lines);
         }
     }
+}
+
+/// A clause as the terminal text cites it: its citation and heading, the quoted text and
+/// the gloss, wrapped (worked out once per rulebook, [`super::views`]).
+pub(crate) fn clause_lines(lang: Lang, c: &ClauseView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
+    if let Some(t) = &c.text {
+        out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
+    }
+    if let Some(g) = &c.gloss {
+        out.push_str(&wrap(&format!("{}: {g}", word(lang, "gloss")), "    ", 100));
+    }
+    out
 }
 
 fn render_full(r: &Report) -> String {

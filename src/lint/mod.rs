@@ -130,6 +130,7 @@ fn allows(checked: &Checked) -> (Vec<(String, Span)>, Vec<Diagnostic>) {
             let Some((name, reason)) = rest.split_once(')') else { continue };
             let scope = match c.at {
                 CommentAt::BeforeItem(i) => file.items.get(i).map(Item::span),
+                CommentAt::BeforeSection => None,
                 CommentAt::InClause { item, part } => match file.items.get(item) {
                     Some(Item::Clause(cl)) => Some(cl.parts.get(part).map_or(cl.span, |p| p.span())),
                     _ => None,

@@ -54,9 +54,19 @@ pub struct Str {
 /// One parsed `.cond` file.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct File {
+    /// `section s332 "§ 332"` at the head of the file: the section its names belong to.
+    pub section: Option<SectionDecl>,
     pub items: Vec<Item>,
     /// Comments, kept for the formatter, each attached to a place between items or parts.
     pub comments: Vec<Comment>,
+}
+
+/// `section s332 "§ 332"`: the file's names are `s332.…` outside it; the clause heading it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SectionDecl {
+    pub name: Ident,
+    pub citation: Option<Str>,
+    pub span: Span,
 }
 
 /// A `//` comment (its text after `//`) and where it stands.
@@ -68,6 +78,8 @@ pub struct Comment {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommentAt {
+    /// Before the file's `section` line.
+    BeforeSection,
     /// Before top-level item `n` (`n` = number of items: at the end of the file).
     BeforeItem(usize),
     /// Inside clause `item`, before part `part` (`part` = number of parts: before the `}`).
@@ -294,7 +306,7 @@ pub struct DefDecl {
     pub span: Span,
 }
 
-/// `gloss of "den faste kilometersats" = "the fixed rate per kilometre"`
+/// `gloss of "den faste s304.kilometersats" = "the fixed rate per kilometre"`
 #[derive(Clone, Debug, PartialEq)]
 pub struct GlossDecl {
     pub of: Str,

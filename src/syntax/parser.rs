@@ -46,12 +46,30 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
     let b = Builder { file, text, depth: Cell::new(0), too_deep: RefCell::new(None) };
     let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
-    let items: Vec<Item> = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
+    let mut section = None;
+    let mut items = Vec::new();
+    for p in file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI) {
+        if p.as_rule() == Rule::section_decl {
+            let span = b.span(&p);
+            let mut it = p.into_inner().skip(1);
+            let name = b.ident(it.next().unwrap_or_else(|| unreachable!()));
+            let citation = it.next().map(|q| b.string(q));
+            section = Some(SectionDecl { name, citation, span });
+        } else {
+            items.push(b.item(p));
+        }
+    }
     if let Some(d) = b.too_deep.into_inner() {
         return Err(d);
     }
-    let comments = attach_comments(&scan_comments(text), &items);
-    Ok(File { items, comments })
+    let mut comments = attach_comments(&scan_comments(text), &items);
+    if let Some(s) = &section {
+        let before = scan_comments(text).iter().take_while(|(pos, _)| (*pos as u32) < s.span.start).count();
+        for c in comments.iter_mut().take(before) {
+            c.at = CommentAt::BeforeSection;
+        }
+    }
+    Ok(File { section, items, comments })
 }
 
 /// Every `//` comment outside strings: (byte offset, text after `//`).
@@ -216,7 +234,8 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::assign => "`=`",
         Rule::arrow => "`=>`",
         Rule::close_brace => "`}`",
-        Rule::ident | Rule::unit_word => "a name",
+        Rule::ident | Rule::qname | Rule::unit_word => "a name",
+        Rule::section_decl => "`section`",
         Rule::string | Rule::short_string | Rule::long_string => "a string",
         Rule::quantity | Rule::number => "a number",
         Rule::date => "a date (YYYY-MM-DD)",

@@ -54,6 +54,20 @@ pub fn print_file(file: &File) -> String {
 /// Prints a file keeping the author's choices the layout records.
 pub fn print_file_with(file: &File, layout: &Layout) -> String {
     let mut p = Printer { out: String::new(), layout: Some(layout), done: HashSet::new() };
+    if let Some(sec) = &file.section {
+        p.comments(file, CommentAt::BeforeSection, 0);
+        match &sec.citation {
+            Some(c) => {
+                let _ = writeln!(p.out, "section {} {}", sec.name.name, quote(&c.value));
+            }
+            None => {
+                let _ = writeln!(p.out, "section {}", sec.name.name);
+            }
+        }
+        if !file.items.is_empty() {
+            p.blank();
+        }
+    }
     for (i, item) in file.items.iter().enumerate() {
         let apart = |it: &Item| !matches!(it, Item::Decl(_));
         p.trailing(file, CommentAt::BeforeItem(i));
