@@ -11,7 +11,7 @@ use conditions::explain::Explainer;
 use conditions::source::SourceMap;
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 use rust_decimal::Decimal;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::str::FromStr;
 
@@ -150,10 +150,13 @@ struct NativeAfstand {
 }
 #[derive(Deserialize)]
 struct Native304 {
+    #[serde(rename = "s304.kilometersats")]
     kilometersats: String,
     #[serde(rename = "s304.bro_og_færgeafgift")]
     afgift: String,
+    #[serde(rename = "s304.afstande_til_spillestedet")]
     afstande_til_spillestedet: Vec<NativeAfstand>,
+    #[serde(rename = "s304.rejsehold")]
     rejsehold: NativeHold,
 }
 
@@ -181,9 +184,32 @@ fn native_304(f: &Native304) -> Option<Decimal> {
     Some((Decimal::from(2) * km * rate + amount(&f.afgift) - Decimal::from(200) * rate).max(Decimal::ZERO))
 }
 
+/// A native ruling record: `{"status": "decided", "value": …}`.
+#[derive(Serialize)]
+struct NativeRuling<T> {
+    status: &'static str,
+    value: T,
+}
+
+/// The native program's record for a flights line, the same JSON as `--batch` writes.
+#[derive(Serialize)]
+struct NativeFlightsOut {
+    line: usize,
+    flights: NativeRuling<Vec<&'static str>>,
+}
+
+/// The native program's record for a § 304B1 line.
+#[derive(Serialize)]
+struct Native304Out {
+    line: usize,
+    #[serde(rename = "s304.transportgodtgørelse")]
+    transport: NativeRuling<Option<String>>,
+}
+
 /// The native program's batch: the lines split among threads, each line deserialised by
-/// `rule_line` into a struct and answered by a plain function, JSON lines out.
-fn native_batch(text: &str, threads: usize, rule_line: fn(usize, &str) -> serde_json::Value) -> usize {
+/// `rule_line` into a struct, answered by a plain function and serialised from a typed
+/// record, JSON lines out.
+fn native_batch<T: Serialize>(text: &str, threads: usize, rule_line: fn(usize, &str) -> T) -> usize {
     let lines: Vec<&str> = text.lines().collect();
     let per = lines.len().div_ceil(threads);
     std::thread::scope(|s| {
@@ -193,7 +219,7 @@ fn native_batch(text: &str, threads: usize, rule_line: fn(usize, &str) -> serde_
                 s.spawn(move || {
                     let mut out = Vec::with_capacity(chunk.len() * 64);
                     for (i, l) in chunk.iter().enumerate() {
-                        serde_json::to_writer(&mut out, &rule_line(i, l)).expect("write");
+                        serde_json::to_writer(&mut out, &rule_line(i + 1, l)).expect("write");
                         out.push(b'\n');
                     }
                     out.len()
@@ -234,37 +260,43 @@ fn bench_batch(cr: &mut Criterion) {
     g.throughput(Throughput::Elements(n as u64));
     let flights = flight_lines(n);
     let gdef = gnt.program.def_by_name("flights").expect("flights");
-    g.bench_function("gnt_flights/conditions", |b| {
-        b.iter(|| {
-            let mut out = Vec::with_capacity(n * 64);
-            conditions::batch::run(&gnt.program, &[gdef], flights.as_bytes(), &mut out, threads, |_| {}).expect("runs");
-            black_box(out.len())
-        })
-    });
+    let dbf_text = dbf_lines(n);
+    let ddef = dbf.program.def_by_name("s304.transportgodtgørelse").expect("s304.transportgodtgørelse");
+    // `conditions_1` on one worker, `conditions` and `native` on every core.
+    for (label, t) in [("conditions_1", 1), ("conditions", threads)] {
+        g.bench_function(format!("gnt_flights/{label}"), |b| {
+            b.iter(|| {
+                let mut out = Vec::with_capacity(n * 64);
+                conditions::batch::run(&gnt.program, &[gdef], flights.as_bytes(), &mut out, t, |_| {}).expect("runs");
+                black_box(out.len())
+            })
+        });
+    }
     g.bench_function("gnt_flights/native", |b| {
         b.iter(|| {
-            black_box(native_batch(&flights, threads, |i, l| {
+            black_box(native_batch(&flights, threads, |line, l| {
                 let f: NativeFlightFacts = serde_json::from_str(l).expect("json");
                 let mp = Decimal::from_str(&f.player.masterpoints.to_string()).unwrap_or_default();
-                serde_json::json!({"line": i + 1, "flights": {"status": "decided", "value": native_flights(mp, f.player.life_master)}})
+                let value = native_flights(mp, f.player.life_master);
+                NativeFlightsOut { line, flights: NativeRuling { status: "decided", value } }
             }))
         })
     });
-    let dbf_text = dbf_lines(n);
-    let ddef = dbf.program.def_by_name("s304.transportgodtgørelse").expect("s304.transportgodtgørelse");
-    g.bench_function("dbf_304B1/conditions", |b| {
-        b.iter(|| {
-            let mut out = Vec::with_capacity(n * 64);
-            conditions::batch::run(&dbf.program, &[ddef], dbf_text.as_bytes(), &mut out, threads, |_| {})
-                .expect("runs");
-            black_box(out.len())
-        })
-    });
+    for (label, t) in [("conditions_1", 1), ("conditions", threads)] {
+        g.bench_function(format!("dbf_304B1/{label}"), |b| {
+            b.iter(|| {
+                let mut out = Vec::with_capacity(n * 64);
+                conditions::batch::run(&dbf.program, &[ddef], dbf_text.as_bytes(), &mut out, t, |_| {}).expect("runs");
+                black_box(out.len())
+            })
+        });
+    }
     g.bench_function("dbf_304B1/native", |b| {
         b.iter(|| {
-            black_box(native_batch(&dbf_text, threads, |i, l| {
+            black_box(native_batch(&dbf_text, threads, |line, l| {
                 let f: Native304 = serde_json::from_str(l).expect("json");
-                serde_json::json!({"line": i + 1, "s304.transportgodtgørelse": {"status": "decided", "value": native_304(&f).map(|d| format!("{d} DKK"))}})
+                let value = native_304(&f).map(|d| format!("{d} DKK"));
+                Native304Out { line, transport: NativeRuling { status: "decided", value } }
             }))
         })
     });

@@ -3,19 +3,17 @@
 //! (`team.players[2].masterpoints`), the expected type and the declaring clause;
 //! nothing is defaulted silently.
 
-use crate::check::program::{ClauseId, PatIr, Program, Symbol, TypeKind};
+use crate::check::program::{ClauseId, PatIr, Program, Symbol};
 use crate::check::types::Type;
-use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::eval::date::Date;
+use crate::diagnostic::Diagnostic;
 use crate::eval::interp::Inputs;
 use crate::eval::num::Num;
-use crate::eval::show::visible;
-use crate::eval::time::Time;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
 pub mod printed;
 pub mod read;
+pub mod seed;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -120,76 +118,36 @@ pub fn validate_open(p: &Program, tree: &J, origin: &str) -> Result<Inputs, Vec<
 
 fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inputs, Vec<Diagnostic>> {
     let mut inputs = Inputs::empty(p);
-    let mut errors = Vec::new();
-    let J::Object(map) = tree else {
-        return Err(vec![err(
-            "conditions::facts_not_object",
+    let mut reader = seed::Reader::new(p, origin, open);
+    let facts = seed::FactsSeed { reader: &mut reader, inputs: &mut inputs, touched: &mut Vec::new() };
+    if let Err(e) = serde::de::DeserializeSeed::deserialize(facts, tree) {
+        reader.errors.push(err(
+            "conditions::facts_syntax",
             origin,
-            format!("the facts must be an object of named facts, found {}", kind(tree)),
-            "write {\"fact_name\": value, …}".into(),
-        )]);
-    };
-    for (key, value) in &in_sections(p, map) {
-        let v = Validator { p, origin, errors: &mut errors, open };
-        match p.symbols.get(key) {
-            Some(Symbol::Fact(f)) => {
-                let info = &p.facts[*f as usize];
-                if open && value.is_null() {
-                    continue; // not yet known
-                }
-                if let Some(x) = v.convert(value, &info.ty, key.clone(), info.clause) {
-                    match out_of_bound(p, &x, &info.ty, info.bound.as_ref(), key, info.clause, origin) {
-                        Some(e) => errors.push(e),
-                        None => inputs.facts[*f as usize] = Some(x),
-                    }
-                }
-            }
-            Some(Symbol::Decision(d)) => {
-                let info = &p.decisions[*d as usize];
-                if value.is_null() {
-                    continue; // explicitly not decided yet
-                }
-                if let Some(x) = v.convert(value, &info.ty, key.clone(), info.clause) {
-                    match out_of_bound(p, &x, &info.ty, info.bound.as_ref(), key, info.clause, origin) {
-                        Some(e) => errors.push(e),
-                        None => inputs.decisions[*d as usize] = Some(x),
-                    }
-                }
-            }
-            _ => {
-                let key = &visible(key);
-                let names: Vec<&str> = p
-                    .facts
-                    .iter()
-                    .map(|f| f.name.as_str())
-                    .chain(p.decisions.iter().map(|d| d.name.as_str()))
-                    .collect();
-                errors.push(err(
-                    "conditions::unknown_fact",
-                    &format!("{origin}: {key}"),
-                    format!("`{key}` is not a fact or decision of this rulebook"),
-                    did_you_mean(key, names.iter().copied())
-                        .unwrap_or_else(|| "`conditions list RULEBOOK --all` lists the facts a rulebook reads".into()),
-                ));
-            }
-        }
+            format!("the facts are not read: {e}"),
+            "fix the facts at the place named".into(),
+        ));
     }
-    if errors.is_empty() { Ok(inputs) } else { Err(errors) }
+    if reader.errors.is_empty() { Ok(inputs) } else { Err(reader.errors) }
 }
 
-/// The facts of a map by full name: a section's facts may be given under the section's
-/// name (`{"s332": {"hold1": …}}`, TOML `s332.hold1 = …`) or by full name (`"s332.hold1"`).
-fn in_sections<'j>(p: &Program, map: &'j serde_json::Map<String, J>) -> Vec<(String, &'j J)> {
-    let mut out = Vec::new();
-    for (key, value) in map {
-        match value {
-            J::Object(inner) if p.sections.sections.contains_key(key) && !p.symbols.contains_key(key) => {
-                out.extend(inner.iter().map(|(k, v)| (format!("{key}.{k}"), v)));
-            }
-            _ => out.push((key.clone(), value)),
-        }
-    }
-    out
+/// Reads one JSON text (a batch line, a request's body) straight into a reused input
+/// set: `inputs` must be empty, and the slots filled are pushed onto `touched` (clear
+/// them with [`seed::clear`]). The outer error is the JSON's own (syntax, a key given
+/// twice); the inner ones are the facts' problems, each with its path.
+pub fn read_json_into(
+    p: &Program,
+    text: &str,
+    origin: &str,
+    open: bool,
+    inputs: &mut Inputs,
+    touched: &mut Vec<seed::Slot>,
+) -> Result<Result<(), Vec<Diagnostic>>, serde_json::Error> {
+    let mut reader = seed::Reader::new(p, origin, open);
+    let mut de = serde_json::Deserializer::from_str(read::strip_bom(text));
+    serde::de::DeserializeSeed::deserialize(seed::FactsSeed { reader: &mut reader, inputs, touched }, &mut de)?;
+    de.end()?;
+    Ok(if reader.errors.is_empty() { Ok(()) } else { Err(reader.errors) })
 }
 
 /// A value outside its declared bound (`fact n: int in 0..`), reported with its path
@@ -232,224 +190,6 @@ fn out_of_bound(
     ))
 }
 
-fn kind(v: &J) -> String {
-    match v {
-        J::Null => "null".into(),
-        J::Bool(b) => format!("`{b}`"),
-        J::Number(n) => format!("the number `{n}`"),
-        J::String(s) => format!("the text `{}`", visible(&s.chars().take(40).collect::<String>())),
-        J::Array(_) => "a list".into(),
-        J::Object(_) => "an object".into(),
-    }
-}
-
-/// A place in the facts file, spelled out only when a problem is reported.
-enum Path<'a> {
-    Root(&'a str),
-    Field(&'a Path<'a>, &'a str),
-    Index(&'a Path<'a>, usize),
-}
-
-impl std::fmt::Display for Path<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Path::Root(s) => write!(f, "{s}"),
-            Path::Field(p, name) => write!(f, "{p}.{name}"),
-            Path::Index(p, i) => write!(f, "{p}[{i}]"),
-        }
-    }
-}
-
-struct Validator<'a> {
-    p: &'a Program,
-    origin: &'a str,
-    errors: &'a mut Vec<Diagnostic>,
-    /// Whether a required record field left out is not yet known rather than an error.
-    open: bool,
-}
-
-impl Validator<'_> {
-    fn fail(&mut self, path: &Path, ty: &Type, found: &J, clause: Option<ClauseId>, extra: Option<String>) {
-        let path = &path.to_string();
-        let want = self.p.describe(ty);
-        let declared = self.p.citation_of(clause).map(|c| format!(" (declared in {c})")).unwrap_or_default();
-        self.errors.push(err(
-            "conditions::fact_type",
-            &format!("{}: {path}", self.origin),
-            format!("`{path}` must be {}{declared}, found {}", article(&want, ty), kind(found)),
-            extra.unwrap_or_else(|| example(ty)),
-        ));
-    }
-
-    fn convert(mut self, v: &J, ty: &Type, path: String, clause: Option<ClauseId>) -> Option<Value> {
-        self.conv(v, ty, &Path::Root(&path), clause, 0)
-    }
-
-    fn conv(&mut self, v: &J, ty: &Type, path: &Path, clause: Option<ClauseId>, depth: usize) -> Option<Value> {
-        if depth > 64 {
-            let path = path.to_string();
-            self.errors.push(err(
-                "conditions::facts_too_deep",
-                &format!("{}: {path}", self.origin),
-                "facts nested too deeply".into(),
-                "facts follow the rulebook's declared types, which are not this deep".into(),
-            ));
-            return None;
-        }
-        match ty {
-            Type::Error => None,
-            Type::Bool => match v {
-                J::Bool(b) => Some(Value::Bool(*b)),
-                _ => {
-                    self.fail(path, ty, v, clause, None);
-                    None
-                }
-            },
-            Type::Text => match v {
-                J::String(s) => Some(Value::Text(s.as_str().into())),
-                _ => {
-                    self.fail(path, ty, v, clause, None);
-                    None
-                }
-            },
-            Type::Date => match v {
-                J::String(s) => match Date::parse(s) {
-                    Some(d) => Some(Value::Date(d)),
-                    None => {
-                        self.fail(path, ty, v, clause, Some(format!("`{s}` is not a calendar date; write YYYY-MM-DD")));
-                        None
-                    }
-                },
-                _ => {
-                    self.fail(path, ty, v, clause, None);
-                    None
-                }
-            },
-            Type::Time => match v {
-                J::String(s) => match Time::parse(s.trim()) {
-                    Some(t) => Some(Value::Time(t)),
-                    None => {
-                        self.fail(
-                            path,
-                            ty,
-                            v,
-                            clause,
-                            Some(format!("`{s}` is not a time of day; write HH:MM, e.g. \"18:15\"")),
-                        );
-                        None
-                    }
-                },
-                _ => {
-                    self.fail(path, ty, v, clause, Some("write a time of day as text, e.g. \"18:15\"".into()));
-                    None
-                }
-            },
-            Type::Int | Type::Quantity(_) => match number(v, ty) {
-                Ok(n) => {
-                    if *ty == Type::Int && !n.is_integer() {
-                        self.fail(path, ty, v, clause, Some("a whole number is expected here".into()));
-                        return None;
-                    }
-                    Some(Value::Num(n))
-                }
-                Err(why) => {
-                    self.fail(path, ty, v, clause, Some(why));
-                    None
-                }
-            },
-            Type::Enum(t) => {
-                let TypeKind::Enum(vs) = &self.p.types[*t as usize].kind else { return None };
-                match v {
-                    J::String(s) => match vs.iter().position(|x| x.name == *s || x.label.as_deref() == Some(s)) {
-                        Some(i) => Some(Value::Enum(*t, i as u32)),
-                        None => {
-                            let names: Vec<&str> = vs.iter().map(|x| x.name.as_str()).collect();
-                            let help = did_you_mean(s, names.iter().copied())
-                                .unwrap_or_else(|| format!("one of: {}", names.join(", ")));
-                            self.fail(path, ty, v, clause, Some(help));
-                            None
-                        }
-                    },
-                    _ => {
-                        self.fail(path, ty, v, clause, None);
-                        None
-                    }
-                }
-            }
-            Type::List(elem) => match v {
-                J::Array(items) => {
-                    let mut out = Vec::with_capacity(items.len());
-                    let mut ok = true;
-                    for (i, x) in items.iter().enumerate() {
-                        match self.conv(x, elem, &Path::Index(path, i), clause, depth + 1) {
-                            Some(x) => out.push(x),
-                            None => ok = false,
-                        }
-                    }
-                    ok.then(|| Value::list(out))
-                }
-                _ => {
-                    self.fail(path, ty, v, clause, None);
-                    None
-                }
-            },
-            Type::Record(t) => {
-                let TypeKind::Record(fields) = &self.p.types[*t as usize].kind else { return None };
-                let J::Object(map) = v else {
-                    self.fail(path, ty, v, clause, None);
-                    return None;
-                };
-                let mut ok = true;
-                for key in map.keys() {
-                    if !fields.iter().any(|f| f.name == *key) {
-                        let path = path.to_string();
-                        let key = &visible(key);
-                        ok = false;
-                        let tname = self.p.type_name(*t);
-                        self.errors.push(err(
-                            "conditions::unknown_field",
-                            &format!("{}: {path}.{key}", self.origin),
-                            format!("`{path}.{key}`: `{tname}` has no field `{key}`"),
-                            did_you_mean(key, fields.iter().map(|f| f.name.as_str())).unwrap_or_else(|| {
-                                format!(
-                                    "its fields are {}",
-                                    fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
-                                )
-                            }),
-                        ));
-                    }
-                }
-                let mut out = Vec::with_capacity(fields.len());
-                for f in fields {
-                    let fpath = Path::Field(path, &f.name);
-                    match map.get(&f.name) {
-                        Some(J::Null) | None if f.optional || self.open => out.push(None),
-                        Some(J::Null) | None => {
-                            ok = false;
-                            let fpath = fpath.to_string();
-                            self.errors.push(err(
-                                "conditions::missing_field",
-                                &format!("{}: {fpath}", self.origin),
-                                format!("`{fpath}` is missing ({} is required)", self.p.describe(&f.ty)),
-                                format!("add `\"{}\": {}`", f.name, example_value(&f.ty)),
-                            ));
-                            out.push(None);
-                        }
-                        Some(x) => match self.conv(x, &f.ty, &fpath, clause, depth + 1) {
-                            Some(x) => out.push(Some(x)),
-                            None => {
-                                ok = false;
-                                out.push(None)
-                            }
-                        },
-                    }
-                }
-                ok.then(|| Value::Record(*t, out.into()))
-            }
-        }
-    }
-}
-
 fn article(want: &str, ty: &Type) -> String {
     match ty {
         Type::List(_) => format!("a `{want}`"),
@@ -480,16 +220,15 @@ fn example(ty: &Type) -> String {
     format!("for example {}", example_value(ty))
 }
 
-/// An exact number from JSON (number or text), in the type's base unit.
-fn number(v: &J, ty: &Type) -> Result<Num, String> {
+/// An exact number from its text, in the type's base unit: a JSON number's digits, or
+/// (`quoted`) text with a unit, a percent sign or a printed form (`"4,00 kr."`).
+fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
-    let text = match v {
-        J::Number(n) => n.to_string(),
-        J::String(s) => {
-            let s = s.trim();
-            printed::normalise(s, None)?.unwrap_or_else(|| s.to_string())
-        }
-        _ => return Err(example(ty)),
+    let text = if quoted {
+        let s = text.trim();
+        printed::normalise(s, None)?.unwrap_or_else(|| s.to_string())
+    } else {
+        text.to_string()
     };
     let (num_part, unit_part) = match text.split_once(' ') {
         Some((a, b)) => (a.to_string(), Some(b.trim().to_string())),
@@ -543,10 +282,12 @@ pub fn bound_error(p: &Program, name: &str, v: &Value) -> Option<String> {
 
 /// Converts one JSON value to a value of `ty` (used for expected values in case files).
 pub fn convert_value(p: &Program, v: &J, ty: &Type, path: &str) -> Result<Value, String> {
-    let mut errors = Vec::new();
-    let out = Validator { p, origin: "", errors: &mut errors, open: false }.convert(v, ty, path.to_string(), None);
-    match out {
-        Some(x) if errors.is_empty() => Ok(x),
-        _ => Err(errors.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")),
+    let mut reader = seed::Reader::new(p, "", false);
+    let root = seed::Path::Root(path);
+    let value = seed::ValueSeed { reader: &mut reader, ty, path: &root, clause: None, nullable: false, depth: 0 };
+    let got = serde::de::DeserializeSeed::deserialize(value, v).map_err(|e| e.to_string())?;
+    match got {
+        seed::Got::Value(x) if reader.errors.is_empty() => Ok(x),
+        _ => Err(reader.errors.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")),
     }
 }

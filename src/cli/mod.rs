@@ -225,6 +225,9 @@ enum Command {
         /// ruling per line out, in order, using every core.
         #[arg(long)]
         batch: Option<String>,
+        /// Workers for `--batch` (default: one per core).
+        #[arg(long, requires = "batch", value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
         /// The rulings wanted (default: every ruling that reads one of the given facts or decisions).
         #[arg(long = "ruling")]
         rulings: Vec<String>,
@@ -377,6 +380,7 @@ pub fn run() -> ExitCode {
             rulebook,
             facts,
             batch,
+            threads,
             rulings,
             format,
             lang,
@@ -387,7 +391,7 @@ pub fn run() -> ExitCode {
             date,
             director,
         } => match (facts, batch) {
-            (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings),
+            (_, Some(batch)) => rule_cmd::run_batch(&rulebook, &batch, &rulings, threads),
             (Some(facts), None) => rule_cmd::run(rule_cmd::RuleArgs {
                 rulebook,
                 facts,

@@ -290,7 +290,7 @@ pub fn resolve_rulings(
 }
 
 /// `--batch`: JSON lines in, JSON lines out.
-pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
+pub fn run_batch(rulebook: &str, input: &str, rulings: &[String], threads: Option<u32>) -> ExitCode {
     let book = match load_rulebook(rulebook) {
         Ok(b) => b,
         Err(code) => return code,
@@ -309,7 +309,7 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String]) -> ExitCode {
     if defs.is_empty() {
         defs = p.rulings().map(|(id, _)| id).collect();
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
     let show_progress = std::io::stderr().is_terminal();
     let progress = |n: usize| {
         if show_progress {
