@@ -11,7 +11,11 @@
 //! - in memory, DBF § 304B1 transport reimbursement beside a plain function on decimals;
 //! - one ruling with the brief text explanation, GNT flights and § 304B1.
 //!
-//! `RATIO_ROUNDS` (default 31) sets the number of rounds.
+//! Cedar on the flights question is a crate of its own, `benches/cedar/` (so that the tests
+//! never build it): `cargo run --release --manifest-path benches/cedar/Cargo.toml`.
+//!
+//! `RATIO_ROUNDS` (default 31) sets the number of rounds; `RATIO_ONLY=gnt`, `dbf` or `brief`
+//! runs one group only (for profiling).
 
 use conditions::check::{Checked, check_sources};
 use conditions::eval::interp::Inputs;
@@ -154,6 +158,8 @@ fn main() {
     let gnt = book("gnt");
     let dbf = book("dbf");
     let lang = conditions::eval::show::Lang::En;
+    let only = std::env::var("RATIO_ONLY").ok();
+    let wanted = |group: &str| only.as_deref().is_none_or(|o| o == group);
 
     // GNT flights, in memory.
     let gp = &gnt.program;
@@ -161,25 +167,27 @@ fn main() {
     let ginp = inputs(&gnt, GNT_PLAYER);
     let mut scratch = conditions::eval::fast::Scratch::default();
     assert!(conditions::eval::fast::decide(gp, &ginp, gdef, &mut scratch).is_some(), "decided without the interpreter");
-    let mut c = vec![
-        Contender::new("native, Decimal", 200_000, || {
-            black_box(native_flights(black_box(Decimal::from(2150)), black_box(true)));
-        }),
-        Contender::new("native, i64", 200_000, || {
-            black_box(native_flights_i64(black_box(2150), black_box(true)));
-        }),
-        Contender::new("interpreter", 20_000, || {
-            black_box(conditions::eval::rule(gp, &ginp, gdef, false));
-        }),
-        Contender::new("compiled", 100_000, || {
-            black_box(conditions::eval::fast::rule(gp, &ginp, gdef, &mut scratch));
-        }),
-    ];
-    race("in memory, GNT flights (median per ruling)", &mut c);
-    ratio("compiled / native Decimal", &c[3], &c[0], Some(5.0));
-    ratio("compiled / native i64", &c[3], &c[1], None);
-    ratio("interpreter / native Decimal", &c[2], &c[0], None);
-    ratio("interpreter / compiled", &c[2], &c[3], None);
+    if wanted("gnt") {
+        let mut c = vec![
+            Contender::new("native, Decimal", 200_000, || {
+                black_box(native_flights(black_box(Decimal::from(2150)), black_box(true)));
+            }),
+            Contender::new("native, i64", 200_000, || {
+                black_box(native_flights_i64(black_box(2150), black_box(true)));
+            }),
+            Contender::new("interpreter", 20_000, || {
+                black_box(conditions::eval::rule(gp, &ginp, gdef, false));
+            }),
+            Contender::new("compiled", 100_000, || {
+                black_box(conditions::eval::fast::rule(gp, &ginp, gdef, &mut scratch));
+            }),
+        ];
+        race("in memory, GNT flights (median per ruling)", &mut c);
+        ratio("compiled / native Decimal", &c[3], &c[0], Some(5.0));
+        ratio("compiled / native i64", &c[3], &c[1], None);
+        ratio("interpreter / native Decimal", &c[2], &c[0], None);
+        ratio("interpreter / compiled", &c[2], &c[3], None);
+    }
 
     // DBF § 304B1, in memory.
     let dp = &dbf.program;
@@ -194,39 +202,43 @@ fn main() {
     let mut scratch = conditions::eval::fast::Scratch::default();
     assert!(conditions::eval::fast::decide(dp, &dinp, ddef, &mut scratch).is_some(), "decided without the interpreter");
     assert_eq!(native_304(&team).map(|d| d.to_string()).as_deref(), Some("293.00"), "2 × 142 km × 2 + 125 − 400");
-    let mut c = vec![
-        Contender::new("native, Decimal", 100_000, || {
-            black_box(native_304(black_box(&team)));
-        }),
-        Contender::new("interpreter", 5_000, || {
-            black_box(conditions::eval::rule(dp, &dinp, ddef, false));
-        }),
-        Contender::new("compiled", 20_000, || {
-            black_box(conditions::eval::fast::rule(dp, &dinp, ddef, &mut scratch));
-        }),
-    ];
-    race("in memory, DBF § 304B1 (median per ruling)", &mut c);
-    ratio("compiled / native Decimal", &c[2], &c[0], Some(10.0));
-    ratio("interpreter / native Decimal", &c[1], &c[0], None);
-    ratio("interpreter / compiled", &c[1], &c[2], None);
+    if wanted("dbf") {
+        let mut c = vec![
+            Contender::new("native, Decimal", 100_000, || {
+                black_box(native_304(black_box(&team)));
+            }),
+            Contender::new("interpreter", 5_000, || {
+                black_box(conditions::eval::rule(dp, &dinp, ddef, false));
+            }),
+            Contender::new("compiled", 20_000, || {
+                black_box(conditions::eval::fast::rule(dp, &dinp, ddef, &mut scratch));
+            }),
+        ];
+        race("in memory, DBF § 304B1 (median per ruling)", &mut c);
+        ratio("compiled / native Decimal", &c[2], &c[0], Some(10.0));
+        ratio("interpreter / native Decimal", &c[1], &c[0], None);
+        ratio("interpreter / compiled", &c[1], &c[2], None);
+    }
 
     // One ruling with the brief explanation, rendered as text.
-    let brief = |c: &Checked, inp: &Inputs, def| {
-        let r = conditions::eval::rule(&c.program, inp, def, true);
-        let e = Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp };
-        conditions::explain::text::render(&e.report(&r, false), false)
-    };
-    let mut c = vec![
-        Contender::new("GNT flights", 2_000, || {
-            black_box(brief(&gnt, &ginp, gdef));
-        }),
-        Contender::new("DBF § 304B1", 1_000, || {
-            black_box(brief(&dbf, &dinp, ddef));
-        }),
-    ];
-    race("one ruling with the brief explanation (median)", &mut c);
-    for x in &c {
-        let ok = if x.median_ns() <= 10_000.0 { "met" } else { "not met" };
-        println!("  {:<40} target ≤ 10 µs: {ok}", x.name);
+    if wanted("brief") {
+        let brief = |c: &Checked, inp: &Inputs, def| {
+            let r = conditions::eval::rule(&c.program, inp, def, true);
+            let e = Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp };
+            conditions::explain::text::render(&e.report(&r, false), false)
+        };
+        let mut c = vec![
+            Contender::new("GNT flights", 2_000, || {
+                black_box(brief(&gnt, &ginp, gdef));
+            }),
+            Contender::new("DBF § 304B1", 1_000, || {
+                black_box(brief(&dbf, &dinp, ddef));
+            }),
+        ];
+        race("one ruling with the brief explanation (median)", &mut c);
+        for x in &c {
+            let ok = if x.median_ns() <= 10_000.0 { "met" } else { "not met" };
+            println!("  {:<40} target ≤ 10 µs: {ok}", x.name);
+        }
     }
 }

@@ -7,8 +7,8 @@
 //! `cargo bench --bench serve_load` (release build). `LOAD_REQUESTS` and `LOAD_CONNECTIONS`
 //! override the counts. Figures are recorded in docs/performance.md.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -26,33 +26,93 @@ fn requests() -> Vec<(String, String)> {
     ]
 }
 
-/// One request on a kept-alive connection; the body of the answer.
-fn round_trip(s: &mut BufReader<TcpStream>, addr: SocketAddr, path: &str, body: &str) -> (u16, Vec<u8>) {
-    let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.get_mut().write_all(req.as_bytes()).expect("write");
-    let mut line = String::new();
-    s.read_line(&mut line).expect("status line");
-    let status: u16 = line.split(' ').nth(1).and_then(|c| c.parse().ok()).expect("status");
-    let mut len = 0;
-    loop {
-        line.clear();
-        s.read_line(&mut line).expect("header");
-        let l = line.trim_end();
-        if l.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = l.split_once(':')
-            && k.eq_ignore_ascii_case("content-length")
-        {
-            len = v.trim().parse().expect("length");
-        }
+/// One kept-alive connection of the load client: the request's bytes, built once, and
+/// a buffer for the answer, reused.
+struct Conn {
+    stream: tokio::net::TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    async fn open(addr: SocketAddr) -> Conn {
+        let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        stream.set_nodelay(true).expect("nodelay");
+        Conn { stream, buf: Vec::with_capacity(64 * 1024) }
     }
-    let mut buf = vec![0; len];
-    s.read_exact(&mut buf).expect("body");
-    (status, buf)
+
+    /// Sends one request and reads its whole answer; the status.
+    async fn round_trip(&mut self, req: &[u8]) -> u16 {
+        let mut sent = 0;
+        while sent < req.len() {
+            self.stream.writable().await.expect("writable");
+            match self.stream.try_write(&req[sent..]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => panic!("write: {e}"),
+            }
+        }
+        self.buf.clear();
+        let mut need: Option<usize> = None;
+        loop {
+            if let Some(n) = need
+                && self.buf.len() >= n
+            {
+                break;
+            }
+            if self.buf.capacity() - self.buf.len() < 16 * 1024 {
+                self.buf.reserve(64 * 1024);
+            }
+            self.stream.readable().await.expect("readable");
+            let len = self.buf.len();
+            let cap = self.buf.capacity();
+            self.buf.resize(cap, 0);
+            match self.stream.try_read(&mut self.buf[len..]) {
+                Ok(0) => panic!("the server closed the connection"),
+                Ok(n) => self.buf.truncate(len + n),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    self.buf.truncate(len);
+                    continue;
+                }
+                Err(e) => panic!("read: {e}"),
+            }
+            if need.is_none() {
+                need = head_and_body(&self.buf);
+            }
+        }
+        std::str::from_utf8(&self.buf[9..12]).ok().and_then(|s| s.parse().ok()).expect("status")
+    }
+
+    fn body(&self) -> &[u8] {
+        let head = self.buf.windows(4).position(|w| w == b"\r\n\r\n").expect("head") + 4;
+        &self.buf[head..]
+    }
+}
+
+/// The length of a whole answer (head and body) once its head has arrived.
+fn head_and_body(buf: &[u8]) -> Option<usize> {
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&buf[..end]).expect("head is text");
+    let len = head
+        .split("\r\n")
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .map(|(_, v)| v.trim().parse::<usize>().expect("length"))
+        .expect("a content-length");
+    Some(end + 4 + len)
+}
+
+/// Each request of the mix as the bytes sent, built once.
+fn request_bytes(addr: SocketAddr) -> Vec<Vec<u8>> {
+    requests()
+        .into_iter()
+        .map(|(path, body)| {
+            format!(
+                "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .into_bytes()
+        })
+        .collect()
 }
 
 struct Run {
@@ -62,31 +122,48 @@ struct Run {
     max: Duration,
 }
 
+/// `total` requests over `conns` kept-alive connections, from one client thread (the
+/// client shares the cores with the server, so it is kept cheap: one thread, no
+/// allocation per request, the request bytes built once).
 fn load(addr: SocketAddr, total: usize, conns: usize) -> Run {
-    let reqs = requests();
-    let start = Instant::now();
-    let handles: Vec<_> = (0..conns)
-        .map(|c| {
-            let reqs = reqs.clone();
-            let n = total / conns + usize::from(c < total % conns);
-            std::thread::spawn(move || {
-                let stream = TcpStream::connect(addr).expect("connect");
-                stream.set_nodelay(true).expect("nodelay");
-                let mut s = BufReader::new(stream);
-                let mut lat = Vec::with_capacity(n);
-                for i in 0..n {
-                    let (path, body) = &reqs[(c + i) % reqs.len()];
-                    let t = Instant::now();
-                    let (status, _) = round_trip(&mut s, addr, path, body);
-                    lat.push(t.elapsed());
-                    assert_eq!(status, 200);
-                }
-                lat
-            })
+    let reqs = std::rc::Rc::new(request_bytes(addr));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("client runtime");
+    let (lat, elapsed) = rt.block_on(async move {
+        let set = tokio::task::LocalSet::new();
+        set.run_until(async move {
+            let mut open = Vec::with_capacity(conns);
+            for _ in 0..conns {
+                open.push(Conn::open(addr).await);
+            }
+            let start = Instant::now();
+            let tasks: Vec<_> = open
+                .into_iter()
+                .enumerate()
+                .map(|(c, mut conn)| {
+                    let reqs = reqs.clone();
+                    let n = total / conns + usize::from(c < total % conns);
+                    tokio::task::spawn_local(async move {
+                        let mut lat = Vec::with_capacity(n);
+                        for i in 0..n {
+                            let req = &reqs[(c + i) % reqs.len()];
+                            let t = Instant::now();
+                            let status = conn.round_trip(req).await;
+                            lat.push(t.elapsed());
+                            assert_eq!(status, 200, "{}", String::from_utf8_lossy(conn.body()));
+                        }
+                        lat
+                    })
+                })
+                .collect();
+            let mut lat = Vec::with_capacity(total);
+            for t in tasks {
+                lat.extend(t.await.expect("client task"));
+            }
+            (lat, start.elapsed())
         })
-        .collect();
-    let mut lat: Vec<Duration> = handles.into_iter().flat_map(|h| h.join().expect("client")).collect();
-    let elapsed = start.elapsed();
+        .await
+    });
+    let mut lat = lat;
     lat.sort();
     let at = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
     Run {
@@ -95,6 +172,24 @@ fn load(addr: SocketAddr, total: usize, conns: usize) -> Run {
         p99: at(0.99),
         max: *lat.last().expect("some"),
     }
+}
+
+/// CPU time (user and system) used so far by the threads of a process whose name
+/// starts with `prefix` (all threads when empty), in clock ticks of 10 ms.
+fn cpu_ticks(pid: u32, prefix: &str) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return 0 };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("stat")).ok())
+        .filter_map(|stat| {
+            let (name, rest) = stat.split_once(" (")?.1.rsplit_once(") ")?;
+            if !name.starts_with(prefix) {
+                return None;
+            }
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+        })
+        .sum()
 }
 
 fn status_kb(pid: u32, key: &str) -> u64 {
@@ -112,7 +207,8 @@ fn baseline(reports: Vec<(String, String)>) -> SocketAddr {
     use axum::extract::Path;
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+        let rt =
+            tokio::runtime::Builder::new_multi_thread().enable_all().thread_name("baseline").build().expect("runtime");
         rt.block_on(async move {
             let reports: std::sync::Arc<Vec<(String, serde_json::Value)>> = std::sync::Arc::new(
                 reports.into_iter().map(|(k, v)| (k, serde_json::from_str(&v).expect("report"))).collect(),
@@ -163,24 +259,34 @@ fn main() {
         .unwrap_or_else(|| panic!("no address in `{line}`"));
     let pid = child.id();
     // The reports the server gives, for the baseline to write.
-    let mut reports = Vec::new();
-    {
-        let mut s = BufReader::new(TcpStream::connect(addr).expect("connect"));
-        for (path, body) in requests() {
-            let (status, out) = round_trip(&mut s, addr, &path, &body);
-            assert_eq!(status, 200, "{}", String::from_utf8_lossy(&out));
-            let book = path.split('/').nth(3).expect("book").to_string();
-            reports.push((book, String::from_utf8(out).expect("utf-8")));
-        }
-    }
+    let reports = {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("client runtime");
+        rt.block_on(async {
+            let mut conn = Conn::open(addr).await;
+            let mut reports = Vec::new();
+            for ((path, _), req) in requests().into_iter().zip(request_bytes(addr)) {
+                let status = conn.round_trip(&req).await;
+                let out = String::from_utf8(conn.body().to_vec()).expect("utf-8");
+                assert_eq!(status, 200, "{out}");
+                let book = path.split('/').nth(3).expect("book").to_string();
+                reports.push((book, out));
+            }
+            reports
+        })
+    };
     let warm = load(addr, 2_000, conns);
     let rss_warm = status_kb(pid, "VmRSS:");
+    let ticks = cpu_ticks(pid, "");
     let served = load(addr, total, conns);
+    let served_cpu = cpu_ticks(pid, "") - ticks;
     let rss_end = status_kb(pid, "VmRSS:");
     let peak = status_kb(pid, "VmHWM:");
     let base_addr = baseline(reports);
     let _ = load(base_addr, 2_000, conns);
+    let me = std::process::id();
+    let ticks = cpu_ticks(me, "baseline");
     let base = load(base_addr, total, conns);
+    let base_cpu = cpu_ticks(me, "baseline") - ticks;
     let _ = child.kill();
     let _ = child.wait();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
@@ -200,6 +306,12 @@ fn main() {
         ms(base.max)
     );
     println!("  ratio (serve / baseline throughput): {:.3}", served.per_sec / base.per_sec);
+    let per = |ticks: u64| ticks as f64 * 10_000.0 / total as f64;
+    println!(
+        "  server CPU per request: conditions serve {:.0} µs, native baseline {:.0} µs (user + system, all threads)",
+        per(served_cpu),
+        per(base_cpu)
+    );
     println!(
         "  server memory: peak {} MiB; {} MiB after warm-up ({:.0} req/s), {} MiB after the run",
         peak / 1024,

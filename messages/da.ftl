@@ -60,6 +60,8 @@ apportion = { $seats } pladser fordelt efter vægt (i alt { $total }), hver kvot
    *[other] de { $left } pladser tilovers til de største brøkdele
   }: { $rows }
 apportion-row = { $item } { $weight } → kvote { $quota } → { $seats }
+# An apportionment's answer: each item with the places it gets.
+apportioned = { $item }: { $seats }
 
 ## Betingelser som sætninger
 subject = { $left } er { $value }

@@ -71,6 +71,8 @@ apportion = { $seats } places shared by weight (total { $total }), each its quot
    *[other] the { $left } places left over to the largest remainders
   }: { $rows }
 apportion-row = { $item } { $weight } → quota { $quota } → { $seats }
+# An apportionment's answer: each item with the places it gets.
+apportioned = { $item }: { $seats }
 
 ## Conditions as sentences
 subject = { $left } is { $value }

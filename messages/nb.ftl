@@ -60,6 +60,8 @@ apportion = { $seats } plasser fordelt etter vekt (i alt { $total }), hver får 
    *[other] de { $left } plassene til overs går til de største restene
   }: { $rows }
 apportion-row = { $item } { $weight } → kvote { $quota } → { $seats }
+# An apportionment's answer: each item with the places it gets.
+apportioned = { $item }: { $seats }
 
 ## Betingelser som setninger
 subject = { $left } er { $value }

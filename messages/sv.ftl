@@ -67,6 +67,8 @@ apportion = { $seats } platser fördelade efter vikt (totalt { $total }), var oc
    *[other] de { $left } platser som blir över går till de största resterna
   }: { $rows }
 apportion-row = { $item } { $weight } → kvot { $quota } → { $seats }
+# An apportionment's answer: each item with the places it gets.
+apportioned = { $item }: { $seats }
 
 ## Villkor som meningar
 subject = { $left } är { $value }

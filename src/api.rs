@@ -2,8 +2,8 @@
 //! program, a web service): load a rulebook once, read facts from JSON or any
 //! [`serde::Serialize`] value, rule, and explain — without the internals' types.
 //!
-//! It owns no logic of its own: loading is [`crate::loader`], reading facts is
-//! [`crate::facts`], ruling is [`crate::eval`] and explaining is [`crate::explain`].
+//! It owns no logic of its own: loading is `loader`, reading facts is
+//! `facts`, ruling is `eval` and explaining is `explain`.
 //!
 //! ```
 //! use conditions::api::{Format, Rulebook, Status};

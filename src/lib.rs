@@ -1,30 +1,55 @@
 //! `conditions`: an interpreter for bridge conditions of contest written as data.
 //!
-//! Pipeline: [`syntax`] (parse `.cond` files) → [`check`] (resolve, type, lower to
-//! a [`check::Program`]) → [`eval`] (rule on facts, exactly) → [`explain`] (cited,
-//! quoted explanations) → `cli`. [`loader`] reads rulebooks; [`facts`] reads and
-//! validates facts files. [`api`] is the facade for programs that embed the library;
-//! [`serve`] puts it in a browser and behind a JSON API.
+//! Programs that embed it use [`api`]: load a rulebook, read facts, rule, explain.
+//!
+//! Pipeline inside: `syntax` (parse `.cond` files) → `check` (resolve, type, lower to a
+//! checked program) → `eval` (rule on facts, exactly) → `explain` (cited, quoted
+//! explanations) → `cli`. `loader` reads rulebooks; `facts` reads and validates facts
+//! files; `serve` puts it in a browser and behind a JSON API. Those modules are public
+//! only for the command-line program, the benches and the integration tests: they are
+//! hidden from the documentation and may change without notice.
+#![warn(missing_docs)]
 
+#[doc(hidden)]
 pub mod analysis;
 pub mod api;
+#[doc(hidden)]
 pub mod ask;
+#[doc(hidden)]
 pub mod batch;
+#[doc(hidden)]
 pub mod cases;
+#[doc(hidden)]
 pub mod check;
+#[doc(hidden)]
 pub mod coverage;
+#[doc(hidden)]
 pub mod diagnostic;
+#[doc(hidden)]
 pub mod diff;
+#[doc(hidden)]
 pub mod discover;
+#[doc(hidden)]
 pub mod eval;
+#[doc(hidden)]
 pub mod explain;
+#[doc(hidden)]
 pub mod facts;
+#[doc(hidden)]
 pub mod format;
+#[doc(hidden)]
 pub mod lang;
+#[doc(hidden)]
 pub mod lint;
+#[doc(hidden)]
 pub mod loader;
+#[doc(hidden)]
 pub mod lsp;
+#[doc(hidden)]
 pub mod sarif;
+#[doc(hidden)]
 pub mod serve;
+#[doc(hidden)]
 pub mod source;
+#[doc(hidden)]
 pub mod syntax;

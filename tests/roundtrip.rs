@@ -194,7 +194,7 @@ fn pattern() -> impl Strategy<Value = Pattern> {
 }
 
 fn param() -> impl Strategy<Value = Param> {
-    (ident(), type_expr()).prop_map(|(name, ty)| Param { name, ty })
+    (ident(), type_expr(), prop::option::of(short_text())).prop_map(|(name, ty, doc)| Param { name, ty, doc })
 }
 
 fn decl() -> impl Strategy<Value = Decl> {
@@ -205,27 +205,30 @@ fn decl() -> impl Strategy<Value = Decl> {
             body: TypeBody::Enum(vs.into_iter().map(|(name, label)| Variant { name, label }).collect()),
             span: sp()
         })),
-        (type_name(), prop::collection::vec((ident(), any::<bool>(), type_expr(), doc()), 1..4)).prop_map(
+        (type_name(), prop::collection::vec((ident(), any::<bool>(), type_expr(), doc(), doc()), 1..4)).prop_map(
             |(name, fs)| {
                 Decl::Type(TypeDecl {
                     name,
                     body: TypeBody::Record(
-                        fs.into_iter().map(|(name, optional, ty, doc)| Field { name, optional, ty, doc }).collect(),
+                        fs.into_iter()
+                            .map(|(name, optional, ty, doc, says)| Field { name, optional, ty, doc, says })
+                            .collect(),
                     ),
                     span: sp(),
                 })
             }
         ),
-        (ident(), type_expr(), prop::option::of(range()), doc())
-            .prop_map(|(name, ty, bound, doc)| Decl::Fact(FactDecl { name, ty, bound, doc, span: sp() })),
-        (any::<bool>(), ident(), type_expr(), prop::option::of(range()), short_text(), doc()).prop_map(
-            |(lot, name, ty, bound, by, doc)| Decl::Decision(DecisionDecl {
+        (ident(), type_expr(), prop::option::of(range()), doc(), doc())
+            .prop_map(|(name, ty, bound, doc, says)| Decl::Fact(FactDecl { name, ty, bound, doc, says, span: sp() })),
+        (any::<bool>(), ident(), type_expr(), prop::option::of(range()), short_text(), doc(), doc()).prop_map(
+            |(lot, name, ty, bound, by, doc, says)| Decl::Decision(DecisionDecl {
                 kind: if lot { DecisionKind::Lot } else { DecisionKind::Decision },
                 name,
                 ty,
                 bound,
                 by,
                 doc,
+                says,
                 span: sp(),
             })
         ),

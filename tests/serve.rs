@@ -310,3 +310,62 @@ fn the_form_fills_the_case_and_the_link_reproduces_it() {
         json!(2150).to_string().parse::<J>().expect("n").to_string().as_str()
     );
 }
+
+/// The `.route("/api…", get(…).post(…))` lines of the router, as `method path`.
+fn api_routes_of_the_router() -> Vec<String> {
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/serve/mod.rs")).expect("mod.rs");
+    let mut out = Vec::new();
+    for line in src.lines().map(str::trim).filter(|l| l.starts_with(".route(\"/api")) {
+        let path = line.split('"').nth(1).expect("a path");
+        for m in ["get", "post"] {
+            if line.contains(&format!(" {m}(")) || line.contains(&format!(".{m}(")) || line.contains(&format!("({m}("))
+            {
+                out.push(format!("{m} {path}"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_openapi_description_lists_every_api_route_and_each_answers() {
+    let doc = get(server(), "/api/openapi.json");
+    assert_eq!(doc.status, 200, "{}", doc.body);
+    let doc = doc.json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let mut listed = Vec::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("operations") {
+            listed.push(format!("{method} {path}"));
+            assert!(op["responses"]["200"].is_object(), "{method} {path}: no 200 response");
+            // Each operation answers at its path (not the fallback's "no such API route").
+            let real = path.replace("{rulebook}", "gnt").replace("{ruling}", "flights");
+            let r = match method.as_str() {
+                "get" => get(server(), &real),
+                "post" if real.ends_with("/batch") => {
+                    request(server(), "POST", &real, Some(b"{\"player\": {}}\n"), "application/x-ndjson")
+                }
+                _ => post_json(server(), &real, r#"{"player": {"masterpoints": 2150, "life_master": true}}"#),
+            };
+            assert_eq!(r.status, 200, "{method} {real}: {}", r.body);
+        }
+    }
+    listed.sort();
+    let routes = api_routes_of_the_router();
+    assert!(routes.len() >= 9, "{routes:?}");
+    assert_eq!(listed, routes, "the description and the router differ");
+    // `GET /api` lists the same.
+    let index = get(server(), "/api").json();
+    let mut from_index: Vec<String> = index["routes"]
+        .as_array()
+        .expect("routes")
+        .iter()
+        .map(|r| {
+            let (m, p) = r.as_str().expect("text").split_once(' ').expect("method path");
+            format!("{} {p}", m.to_lowercase())
+        })
+        .collect();
+    from_index.sort();
+    assert_eq!(from_index, routes);
+}

@@ -1,6 +1,7 @@
 //! `conditions serve --watch`: an edit that breaks a rulebook folder shows its
 //! diagnostics (file, line, message) on every page instead of stale rulings, and the
-//! fix brings the rulings back, without restarting.
+//! fix brings the rulings back, without restarting; told by file-system notifications,
+//! and by polling where those cannot be had.
 
 #[path = "support/http.rs"]
 mod http;
@@ -30,12 +31,17 @@ fn until(addr: std::net::SocketAddr, path: &str, pred: impl Fn(&http::Response) 
     }
 }
 
-#[test]
-fn a_broken_edit_shows_the_diagnostics_and_the_fix_brings_the_rulings_back() {
-    let dir: PathBuf = std::env::temp_dir().join(format!("conditions-watch-{}", std::process::id()));
+/// A copy of the GNT folder, named after the test.
+fn gnt_copy(test: &str) -> PathBuf {
+    let dir: PathBuf = std::env::temp_dir().join(format!("conditions-watch-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions/gnt"), &dir);
-    let addr = http::start(vec![conditions::serve::Source::Folder(dir.clone())], true);
+    dir
+}
+
+/// Breaks the folder's `stage1.cond`, reads the diagnostics off every kind of page, and
+/// mends it.
+fn break_and_mend(addr: std::net::SocketAddr, dir: &Path) {
     let ok = http::get(addr, "/gnt");
     assert_eq!(ok.status, 200, "{}", ok.body);
     let file = dir.join("stage1.cond");
@@ -58,5 +64,37 @@ fn a_broken_edit_shows_the_diagnostics_and_the_fix_brings_the_rulings_back() {
     std::fs::write(&file, &good).expect("restore");
     let back = until(addr, "/gnt", |r| r.status == 200);
     assert_eq!(back.status, 200, "{}", back.body);
+}
+
+#[test]
+fn a_broken_edit_shows_the_diagnostics_and_the_fix_brings_the_rulings_back() {
+    let dir = gnt_copy("notified");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let addr = http::start_with(vec![conditions::serve::Source::Folder(dir.clone())], move |shelf| {
+        tx.send(conditions::serve::watch::spawn(shelf)).expect("send");
+    });
+    let mode = rx.recv_timeout(Duration::from_secs(20)).expect("the watch starts");
+    // Linux has inotify: no polling here.
+    if cfg!(target_os = "linux") {
+        assert_eq!(mode, conditions::serve::watch::Mode::Notified);
+    }
+    break_and_mend(addr, &dir);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_notifications_the_folder_is_polled() {
+    let dir = gnt_copy("polled");
+    let addr = http::start_with(vec![conditions::serve::Source::Folder(dir.clone())], |shelf| {
+        conditions::serve::watch::spawn_polling(shelf);
+    });
+    break_and_mend(addr, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn only_bundled_rulebooks_leave_nothing_to_watch() {
+    let shelf =
+        std::sync::Arc::new(conditions::serve::Shelf::open(&conditions::serve::Source::bundled()).expect("load"));
+    assert_eq!(conditions::serve::watch::spawn(shelf), conditions::serve::watch::Mode::Nothing);
 }

@@ -267,6 +267,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     ty: Type::Error,
                     bound: None,
                     doc: f.doc.as_ref().map(|d| d.value.clone()),
+                    says: f.says.as_ref().map(|d| d.value.clone()),
                     clause: loc.clause,
                     span: f.name.span,
                 });
@@ -281,6 +282,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     bound: None,
                     by: d.by.value.clone(),
                     doc: d.doc.as_ref().map(|x| x.value.clone()),
+                    says: d.says.as_ref().map(|x| x.value.clone()),
                     clause: loc.clause,
                     span: d.name.span,
                 });
@@ -322,6 +324,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     name: d.name.name.clone(),
                     kind: d.kind,
                     params: Vec::new(),
+                    param_docs: Vec::new(),
                     ty: Type::Error,
                     doc: d.doc.as_ref().map(|x| x.value.clone()),
                     says: d.says.as_ref().map(|x| x.value.clone()),
@@ -339,6 +342,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     name: t.name.name.clone(),
                     kind: ast::DefKind::Def,
                     params: Vec::new(),
+                    param_docs: Vec::new(),
                     ty: Type::Error,
                     doc: t.doc.as_ref().map(|x| x.value.clone()),
                     says: None,
@@ -471,6 +475,7 @@ fn resolve_types(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagn
                         optional: f.optional,
                         ty: resolve_type(program, &f.ty, diags),
                         doc: f.doc.as_ref().map(|d| d.value.clone()),
+                        says: f.says.as_ref().map(|d| d.value.clone()),
                     });
                 }
                 program.types[type_idx].kind = TypeKind::Record(infos);
@@ -498,6 +503,8 @@ fn resolve_types(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagn
             Decl::Def(d) => {
                 let params =
                     d.params.iter().map(|p| (p.name.name.clone(), resolve_type(program, &p.ty, diags))).collect();
+                program.defs[def_idx].param_docs =
+                    d.params.iter().map(|p| p.doc.as_ref().map(|x| x.value.clone())).collect();
                 let ty = resolve_type(program, &d.ty, diags);
                 program.defs[def_idx].params = params;
                 program.defs[def_idx].ty = ty;

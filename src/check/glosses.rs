@@ -18,19 +18,25 @@ pub fn glossable(p: &Program) -> BTreeSet<String> {
     };
     for f in &p.facts {
         add(f.doc.as_ref());
+        add(f.says.as_ref());
     }
     for d in &p.decisions {
         add(d.doc.as_ref());
+        add(d.says.as_ref());
         add(Some(&d.by));
     }
     for d in &p.defs {
         add(d.doc.as_ref());
         add(d.says.as_ref());
+        d.param_docs.iter().for_each(|x| add(x.as_ref()));
     }
     for t in &p.types {
         match &t.kind {
             super::program::TypeKind::Enum(vs) => vs.iter().for_each(|v| add(v.label.as_ref())),
-            super::program::TypeKind::Record(fs) => fs.iter().for_each(|f| add(f.doc.as_ref())),
+            super::program::TypeKind::Record(fs) => fs.iter().for_each(|f| {
+                add(f.doc.as_ref());
+                add(f.says.as_ref());
+            }),
         }
     }
     let mut texts = Vec::new();

@@ -82,6 +82,8 @@ pub struct FieldInfo {
     pub optional: bool,
     pub ty: Type,
     pub doc: Option<String>,
+    /// The short phrase naming the field in an explanation (`says "…"`).
+    pub says: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +100,9 @@ pub struct FactInfo {
     /// `in 0..`: the values allowed (for a list, of each item), checked on input.
     pub bound: Option<PatIr>,
     pub doc: Option<String>,
+    /// The short phrase naming the fact in an explanation (`says "…"`).
+    pub says: Option<String>,
+    /// The clause it is declared in: the one that gives its meaning.
     pub clause: Option<ClauseId>,
     pub span: Span,
 }
@@ -112,6 +117,8 @@ pub struct DecisionInfo {
     /// Who decides: "the Tournament Director", "turneringsarrangøren".
     pub by: String,
     pub doc: Option<String>,
+    /// The short phrase naming the decision in an explanation (`says "…"`).
+    pub says: Option<String>,
     pub clause: Option<ClauseId>,
     pub span: Span,
 }
@@ -128,6 +135,8 @@ pub struct DefInfo {
     pub name: String,
     pub kind: DefKind,
     pub params: Vec<(String, Type)>,
+    /// What each parameter stands for, when its declaration says (`egne: number "…"`).
+    pub param_docs: Vec<Option<String>>,
     pub ty: Type,
     pub doc: Option<String>,
     /// The phrase naming this step in an explanation (`says "…"`).

@@ -97,6 +97,9 @@ pub struct Interp<'a> {
     quiet: u32,
     pub(crate) steps: u64,
     depth: u32,
+    /// While a rule's working or conditions are read: the local slots its parameters are
+    /// bound to, with the definition and the parameter's place, so the working can name them.
+    pub(crate) params_bound: Vec<(u32, DefId, u32)>,
 }
 
 enum RuleResult {
@@ -125,7 +128,23 @@ impl<'a> Interp<'a> {
             quiet: 0,
             steps: 0,
             depth: 0,
+            params_bound: Vec::new(),
         }
+    }
+
+    /// Runs `f` with rule `r`'s parameter slots known to the working (see `params_bound`).
+    pub(crate) fn naming_params<T>(&mut self, r: RuleId, f: impl FnOnce(&mut Self) -> T) -> T {
+        let rule = &self.p.rules[r as usize];
+        let mut slots = Vec::new();
+        for (i, pat) in rule.patterns.iter().enumerate() {
+            if let PatIr::Bind(slot) = pat {
+                slots.push((*slot, rule.def, i as u32));
+            }
+        }
+        let saved = std::mem::replace(&mut self.params_bound, slots);
+        let out = f(self);
+        self.params_bound = saved;
+        out
     }
 
     fn tracing(&self) -> bool {
@@ -383,7 +402,8 @@ impl<'a> Interp<'a> {
             match self.eval(g, frame) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => {
-                    let atoms = if self.tracing() { self.atoms(g, frame, false) } else { Vec::new() };
+                    let atoms =
+                        if self.tracing() { self.naming_params(r, |me| me.atoms(g, frame, false)) } else { Vec::new() };
                     return Ok(RuleResult::NotApplicable(WhyNot::Condition(atoms)));
                 }
                 Err(Halt::Undetermined(n)) => return Ok(RuleResult::Undetermined(n)),
@@ -406,17 +426,19 @@ impl<'a> Interp<'a> {
         for (pat, arg) in rule.patterns.iter().zip(args) {
             matches_pattern(pat, arg, &mut frame);
         }
-        let mut out = Vec::new();
-        if let Some(g) = &rule.guard {
-            out.extend(self.atoms(g, &mut frame, true));
-        }
-        if rule.value.ty == Type::Bool
-            && !matches!(rule.value.kind, IrKind::Const(_))
-            && let Ok(Value::Bool(b)) = self.quietly(|me| me.eval(&rule.value, &mut frame.clone()))
-        {
-            out.extend(self.atoms(&rule.value, &mut frame, b));
-        }
-        out
+        self.naming_params(r, |me| {
+            let mut out = Vec::new();
+            if let Some(g) = &rule.guard {
+                out.extend(me.atoms(g, &mut frame, true));
+            }
+            if rule.value.ty == Type::Bool
+                && !matches!(rule.value.kind, IrKind::Const(_))
+                && let Ok(Value::Bool(b)) = me.quietly(|me| me.eval(&rule.value, &mut frame.clone()))
+            {
+                out.extend(me.atoms(&rule.value, &mut frame, b));
+            }
+            out
+        })
     }
 
     pub(crate) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {

@@ -212,13 +212,21 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
                     .iter()
                     .zip(fields.iter())
                     .filter_map(|(f, v)| {
-                        v.as_ref().map(|v| format!("{} {}", f.name.replace('_', " "), value(p, v, &f.ty, lang)))
+                        v.as_ref().map(|v| format!("{} {}", field_word(p, f, lang), value(p, v, &f.ty, lang)))
                     })
                     .collect();
                 parts.join("; ")
             }
             _ => "{…}".into(),
         },
+    }
+}
+
+/// How a field is named beside its value: its `says` phrase (glossed), else its name.
+pub fn field_word(p: &Program, f: &crate::check::program::FieldInfo, lang: Lang) -> String {
+    match &f.says {
+        Some(s) => p.gloss(s, lang.code()).to_string(),
+        None => f.name.replace('_', " "),
     }
 }
 

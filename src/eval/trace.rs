@@ -127,6 +127,8 @@ pub enum WorkKind {
     Field(u32, u32),
     /// Another definition: its own step explains it.
     Def(DefId),
+    /// A parameter of the rule's definition (the definition, the parameter's place).
+    Param(DefId, u32),
     Neg(Box<Work>),
     Not(Box<Work>),
     Binary(BinaryOp, Box<Work>, Box<Work>),

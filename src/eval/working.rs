@@ -46,7 +46,7 @@ impl Interp<'_> {
         for (pat, arg) in rule.patterns.iter().zip(args) {
             super::interp::matches_pattern(pat, arg, &mut frame);
         }
-        self.work(&rule.value, &mut frame)
+        self.naming_params(r, |me| me.work(&rule.value, &mut frame))
     }
 
     /// The working of `ir` in `frame`, evaluated quietly (nothing is added to the trace) and
@@ -115,6 +115,10 @@ impl Interp<'_> {
                     .collect(),
             ),
             IrKind::Order(o) => self.order_work(o, frame),
+            IrKind::Local(slot) => match self.params_bound.iter().find(|(s, ..)| s == slot) {
+                Some(&(_, d, i)) => WorkKind::Param(d, i),
+                None => WorkKind::Leaf,
+            },
             _ => WorkKind::Leaf,
         };
         Work { value, ty: ir.ty.clone(), span: ir.span, kind }

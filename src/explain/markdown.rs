@@ -71,8 +71,13 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
 }
 
 /// One step of the brief explanation: what it is, its value, and the working beneath.
-fn brief_step(out: &mut String, s: &Step, depth: usize, lang: Lang) {
-    let args = if s.args.is_empty() { String::new() } else { format!(" ({})", s.args.join(", ")) };
+fn brief_step<'s>(out: &mut String, s: &'s Step, depth: usize, lang: Lang, seen: &mut Vec<(&'s str, &'s [String])>) {
+    // A step repeated under another (the same definition on the same arguments) is shown once.
+    if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+        return;
+    }
+    seen.push((s.name.as_str(), s.args.as_slice()));
+    let args = s.args_shown();
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
     if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
@@ -81,18 +86,32 @@ fn brief_step(out: &mut String, s: &Step, depth: usize, lang: Lang) {
             let _ = writeln!(out, "  - {}", escape(line));
         }
     }
-    // Where nothing decided, the rules considered are the explanation.
-    if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
-        for n in &s.not_applied {
-            if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
-                let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
-                let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-                let _ = writeln!(out, "  - {mark} {}", escape(&line));
-            }
+    // Where nothing decided, the rules considered are the explanation; where a rule decided
+    // the answer, the exceptions that did not apply come after the working that gave it.
+    let decided = s.decided_by.is_some() || s.row.is_some();
+    if depth == 0 && decided {
+        for c in &s.children {
+            brief_step(out, c, depth + 1, lang, seen);
         }
+        not_applied(out, s, lang, "- ");
+        return;
+    }
+    if depth == 0 || !decided {
+        not_applied(out, s, lang, "  - ");
     }
     for c in &s.children {
-        brief_step(out, c, depth + 1, lang);
+        brief_step(out, c, depth + 1, lang, seen);
+    }
+}
+
+/// The rules of a step that did not apply (or wait for an input), each with its reason.
+fn not_applied(out: &mut String, s: &Step, lang: Lang, bullet: &str) {
+    for n in &s.not_applied {
+        if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
+            let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
+            let _ = writeln!(out, "{bullet}{mark} {}", escape(&line));
+        }
     }
 }
 
@@ -119,7 +138,7 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.steps.is_empty() {
         let _ = writeln!(out, "## {}\n", w.why);
         for s in &r.steps {
-            if full { step(&mut out, s, 0, full, lang) } else { brief_step(&mut out, s, 0, lang) }
+            if full { step(&mut out, s, 0, full, lang) } else { brief_step(&mut out, s, 0, lang, &mut Vec::new()) }
         }
         out.push('\n');
     }
@@ -127,7 +146,8 @@ pub fn render(r: &Report, full: bool) -> String {
         let _ = writeln!(out, "## {}\n", w.facts_used);
         for f in &r.facts {
             let desc = f.description.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
-            let _ = writeln!(out, "- `{}` = {}{desc}", f.name, escape(&f.value));
+            let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
+            let _ = writeln!(out, "- `{}` = {}{desc}{at}", f.name, escape(&f.value));
         }
         out.push('\n');
     }

@@ -76,6 +76,8 @@ pub struct RuleRef {
 pub struct Step {
     pub name: String,
     pub args: Vec<String>,
+    /// What each argument stands for, when the parameter's declaration says.
+    pub arg_labels: Vec<Option<String>>,
     /// How the step is named for a player: its `says` phrase or its description.
     pub label: String,
     pub description: Option<String>,
@@ -132,6 +134,8 @@ fn shared<S: serde::Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::
 pub struct FactView {
     pub name: String,
     pub description: Option<String>,
+    /// The clause that gives the fact's meaning (the one it is declared in).
+    pub citation: Option<String>,
     pub value: String,
 }
 
@@ -140,6 +144,21 @@ pub struct Explainer<'a> {
     pub sources: &'a SourceMap,
     pub lang: Lang,
     pub inputs: &'a crate::eval::interp::Inputs,
+}
+
+impl Step {
+    /// The arguments as a player reads them: ` (Flight A)`; empty without. An argument whose
+    /// parameter says what it stands for is left to the working, which names it.
+    pub fn args_shown(&self) -> String {
+        let shown: Vec<&str> = self
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.arg_labels.get(*i).is_none_or(Option::is_none))
+            .map(|(_, a)| a.as_str())
+            .collect();
+        if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(", ")) }
+    }
 }
 
 impl<'a> Explainer<'a> {
@@ -251,7 +270,11 @@ impl<'a> Explainer<'a> {
         let n = &nodes[idx];
         let info = &self.p.defs[n.def as usize];
         let answer = match &n.outcome {
-            crate::eval::trace::Outcome::Value(v) => show::value(self.p, v, &info.ty, self.lang),
+            crate::eval::trace::Outcome::Value(v) => n
+                .working
+                .as_ref()
+                .and_then(|w| self.apportioned(w))
+                .unwrap_or_else(|| show::value(self.p, v, &info.ty, self.lang)),
             crate::eval::trace::Outcome::Undetermined(_) => self.w().undetermined().to_string(),
             crate::eval::trace::Outcome::Silent(_) => self.w().not_decided.to_string(),
             crate::eval::trace::Outcome::Error(e) => e.clone(),
@@ -292,6 +315,7 @@ impl<'a> Explainer<'a> {
         Step {
             name: info.name.clone(),
             args: n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect(),
+            arg_labels: (0..n.args.len().min(info.params.len()) as u32).map(|i| self.param_label(n.def, i)).collect(),
             label: self.def_label(n.def),
             description: info.doc.as_deref().map(|d| self.gloss(d)),
             answer,
@@ -364,6 +388,13 @@ impl<'a> Explainer<'a> {
             Some(t) if !t.nodes.is_empty() => vec![self.step(&t.nodes, 0, full, &mut vec![0])],
             _ => Vec::new(),
         };
+        // An apportionment is answered beside its items, as its step shows it.
+        let apportioned =
+            ruling.trace.as_ref().and_then(|t| t.nodes.first()?.working.as_ref()).and_then(|w| self.apportioned(w));
+        let answer = match (status, apportioned) {
+            ("decided", Some(a)) => a,
+            _ => answer,
+        };
         let mut cited: Vec<ClauseId> = Vec::new();
         let mut facts: Vec<crate::eval::trace::FactUse> = Vec::new();
         let mut decisions: Vec<u32> = Vec::new();
@@ -390,6 +421,13 @@ impl<'a> Explainer<'a> {
         if full || ruling.trace.as_ref().is_none_or(|t| t.nodes.is_empty()) {
             cited.extend(info.clause);
         }
+        // The clauses that give the meaning of the facts and decisions the ruling turned on.
+        cited.extend(facts.iter().filter_map(|u| self.p.facts[u.fact as usize].clause));
+        cited.extend(
+            decisions
+                .iter()
+                .filter_map(|&d| self.inputs.decisions[d as usize].as_ref().and(self.p.decisions[d as usize].clause)),
+        );
         cited.extend(&nearest);
         for n in needs.iter() {
             if let Some(c) = &n.citation
@@ -409,7 +447,12 @@ impl<'a> Explainer<'a> {
                 let fi = &self.p.facts[u.fact as usize];
                 let description = if u.path == fi.name { fi.doc.clone() } else { field_doc(self.p, &fi.ty, &u.path) }
                     .map(|d| self.gloss(&d));
-                FactView { name: u.path.clone(), description, value: show::value(self.p, &u.value, &u.ty, self.lang) }
+                FactView {
+                    name: u.path.clone(),
+                    description,
+                    citation: self.cite(fi.clause),
+                    value: show::value(self.p, &u.value, &u.ty, self.lang),
+                }
             })
             .collect();
         fact_views.extend(decisions.iter().filter_map(|&d| {
@@ -418,6 +461,7 @@ impl<'a> Explainer<'a> {
             Some(FactView {
                 name: di.name.clone(),
                 description: Some(w.decided_by(&self.gloss(&di.by))),
+                citation: self.cite(di.clause),
                 value: show::value(self.p, v, &di.ty, self.lang),
             })
         }));
@@ -446,18 +490,57 @@ impl<'a> Explainer<'a> {
 
 /// The documentation of the field a path ends in (`player.masterpoints`).
 pub(crate) fn field_doc(p: &Program, ty: &crate::check::types::Type, path: &str) -> Option<String> {
+    field_info(p, ty, path).and_then(|f| f.doc.clone())
+}
+
+/// The field a path ends in (`player.masterpoints`), from the type of its fact.
+pub(crate) fn field_info<'p>(
+    p: &'p Program,
+    ty: &crate::check::types::Type,
+    path: &str,
+) -> Option<&'p crate::check::program::FieldInfo> {
     use crate::check::program::TypeKind;
     use crate::check::types::Type;
     let mut ty = ty.clone();
-    let mut doc = None;
-    for part in path.split('.').skip(1) {
+    let mut found = None;
+    // The path begins with the fact's own name, which may be qualified (`s304.rejsehold`):
+    // the fields are what follows the fact's record type.
+    let depth = field_depth(p, &ty, path);
+    for part in path.split('.').skip(path.split('.').count() - depth) {
         let Type::Record(t) = ty else { return None };
         let TypeKind::Record(fs) = &p.types[t as usize].kind else { return None };
         let f = fs.iter().find(|f| f.name == part)?;
-        doc = f.doc.clone();
         ty = f.ty.clone();
+        found = Some(f);
     }
-    doc
+    found
+}
+
+/// How many of a path's last segments name fields, read back from the fact's type: as many
+/// as the record types nest and the names match.
+fn field_depth(p: &Program, ty: &crate::check::types::Type, path: &str) -> usize {
+    use crate::check::program::TypeKind;
+    use crate::check::types::Type;
+    let parts: Vec<&str> = path.split('.').collect();
+    // Try each split point, the fact's name being the head: the first that reads as fields wins.
+    for head in 1..parts.len() {
+        let mut t = ty.clone();
+        let ok = parts[head..].iter().all(|part| {
+            let Type::Record(id) = t else { return false };
+            let TypeKind::Record(fs) = &p.types[id as usize].kind else { return false };
+            match fs.iter().find(|f| f.name == *part) {
+                Some(f) => {
+                    t = f.ty.clone();
+                    true
+                }
+                None => false,
+            }
+        });
+        if ok {
+            return parts.len() - head;
+        }
+    }
+    0
 }
 
 /// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.

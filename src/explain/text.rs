@@ -84,8 +84,13 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
 }
 
 /// One step of the brief explanation: what it is, its value, and how it was reached.
-fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
-    let args = if s.args.is_empty() { String::new() } else { format!(" ({})", s.args.join(", ")) };
+fn brief_step<'s>(out: &mut String, lang: Lang, s: &'s Step, depth: usize, seen: &mut Vec<(&'s str, &'s [String])>) {
+    // A step repeated under another (the same definition on the same arguments) is shown once.
+    if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+        return;
+    }
+    seen.push((s.name.as_str(), s.args.as_slice()));
+    let args = s.args_shown();
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!("  [{c}]")).unwrap_or_default();
     if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
@@ -94,18 +99,32 @@ fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
             out.push_str(&wrap(line, "      ", 100));
         }
     }
-    // Where nothing decided, the rules considered are the explanation.
-    if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
-        for n in &s.not_applied {
-            if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
-                let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
-                let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-                out.push_str(&wrap(&format!("{mark} {line}"), "      ", 100));
-            }
+    // Where nothing decided, the rules considered are the explanation; where a rule decided
+    // the answer, the exceptions that did not apply come after the working that gave it.
+    let decided = s.decided_by.is_some() || s.row.is_some();
+    if depth == 0 && decided {
+        for c in &s.children {
+            brief_step(out, lang, c, depth + 1, seen);
         }
+        not_applied(out, lang, s, "  ");
+        return;
+    }
+    if depth == 0 || !decided {
+        not_applied(out, lang, s, "      ");
     }
     for c in &s.children {
-        brief_step(out, lang, c, depth + 1);
+        brief_step(out, lang, c, depth + 1, seen);
+    }
+}
+
+/// The rules of a step that did not apply (or wait for an input), each with its reason.
+fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str) {
+    for n in &s.not_applied {
+        if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
+            let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
+            out.push_str(&wrap(&format!("{mark} {line}"), indent, 100));
+        }
     }
 }
 
@@ -133,14 +152,15 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.steps.is_empty() {
         let _ = writeln!(out, "\n{}:", word(lang, "why"));
         for s in &r.steps {
-            brief_step(&mut out, lang, s, 0);
+            brief_step(&mut out, lang, s, 0, &mut Vec::new());
         }
     }
     if !r.facts.is_empty() {
         let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
         for f in &r.facts {
             let name = f.description.clone().unwrap_or_else(|| f.name.replace('_', " "));
-            out.push_str(&wrap(&format!("{name}: {}", f.value), "  ", 100));
+            let at = f.citation.as_ref().map(|c| format!(" [{c}]")).unwrap_or_default();
+            out.push_str(&wrap(&format!("{name}: {}{at}", f.value), "  ", 100));
         }
     }
     clauses(&mut out, lang, r);

@@ -42,41 +42,82 @@ impl Explainer<'_> {
         self.p.gloss(text, self.lang.code()).to_string()
     }
 
-    /// How a definition is named in a sentence: its `says` phrase, else its description.
-    pub(crate) fn def_label(&self, def: u32) -> String {
-        let d = &self.p.defs[def as usize];
-        match (&d.says, &d.doc) {
-            (Some(s), _) | (None, Some(s)) => self.gloss(s),
-            (None, None) => d.name.replace('_', " "),
+    /// The short phrase naming something in a sentence: its `says` phrase, else the head of
+    /// its description (up to the first `:` or `;`), else its name; in the explanation's
+    /// language when glossed.
+    pub(crate) fn short(&self, says: Option<&str>, doc: Option<&str>, name: &str) -> String {
+        if let Some(s) = says {
+            return self.gloss(s);
+        }
+        match doc {
+            Some(d) => head_phrase(&self.gloss(d)).to_string(),
+            None => name.replace('_', " "),
         }
     }
 
-    /// How a value is named in a sentence: a fact by its description, a definition by
-    /// its phrase, anything else by its working.
+    /// How a definition is named in a sentence.
+    pub(crate) fn def_label(&self, def: u32) -> String {
+        let d = &self.p.defs[def as usize];
+        self.short(d.says.as_deref(), d.doc.as_deref(), &d.name)
+    }
+
+    /// How a parameter of a definition is named: by what it stands for, else its name.
+    pub(crate) fn param_label(&self, def: u32, i: u32) -> Option<String> {
+        let d = &self.p.defs[def as usize];
+        let doc = d.param_docs.get(i as usize)?.as_deref()?;
+        Some(self.gloss(doc))
+    }
+
+    /// How a value is named in a sentence: a fact, decision or definition by its short
+    /// phrase, a parameter by what it stands for, anything else by its working.
     fn label(&self, w: &Work) -> Option<String> {
         match &w.kind {
             WorkKind::Fact(f) => {
                 let fi = &self.p.facts[*f as usize];
-                Some(fi.doc.as_deref().map_or_else(|| fi.name.replace('_', " "), |d| self.gloss(d)))
+                Some(self.short(fi.says.as_deref(), fi.doc.as_deref(), &fi.name))
             }
             WorkKind::FactPath(f, path) => {
                 let fi = &self.p.facts[*f as usize];
-                Some(super::field_doc(self.p, &fi.ty, path).map_or_else(|| path.replace('_', " "), |d| self.gloss(&d)))
+                Some(match super::field_info(self.p, &fi.ty, path) {
+                    Some(fd) => self.short(fd.says.as_deref(), fd.doc.as_deref(), &fd.name),
+                    None => path.replace('_', " "),
+                })
             }
             WorkKind::Def(d) => Some(self.def_label(*d)),
+            WorkKind::Param(d, i) => self.param_label(*d, *i),
             WorkKind::Field(t, i) => match &self.p.types[*t as usize].kind {
-                crate::check::program::TypeKind::Record(fs) => fs
-                    .get(*i as usize)
-                    .map(|f| f.doc.as_deref().map_or_else(|| f.name.replace('_', " "), |d| self.gloss(d))),
+                crate::check::program::TypeKind::Record(fs) => {
+                    fs.get(*i as usize).map(|f| self.short(f.says.as_deref(), f.doc.as_deref(), &f.name))
+                }
                 _ => None,
             },
             WorkKind::Decision(d) => {
                 let di = &self.p.decisions[*d as usize];
-                Some(di.doc.as_deref().map_or_else(|| di.name.replace('_', " "), |d| self.gloss(d)))
+                Some(self.short(di.says.as_deref(), di.doc.as_deref(), &di.name))
             }
             WorkKind::Size(inner) => self.label(inner).map(|l| self.m("number-of", &[("what", Arg::Text(&l))])),
             _ => None,
         }
+    }
+
+    /// The explicit `says` phrase of a named value, shown beside it in an equation.
+    fn says_of(&self, w: &Work) -> Option<String> {
+        let says = match &w.kind {
+            WorkKind::Fact(f) => self.p.facts[*f as usize].says.as_deref(),
+            WorkKind::FactPath(f, path) => {
+                let fi = &self.p.facts[*f as usize];
+                return super::field_info(self.p, &fi.ty, path)
+                    .and_then(|fd| fd.says.as_deref().map(|s| self.gloss(s)));
+            }
+            WorkKind::Def(d) => self.p.defs[*d as usize].says.as_deref(),
+            WorkKind::Decision(d) => self.p.decisions[*d as usize].says.as_deref(),
+            WorkKind::Field(t, i) => match &self.p.types[*t as usize].kind {
+                crate::check::program::TypeKind::Record(fs) => fs.get(*i as usize).and_then(|f| f.says.as_deref()),
+                _ => None,
+            },
+            _ => None,
+        };
+        says.map(|s| self.gloss(s))
     }
 
     fn list(&self, xs: &[&Value], elem: &Type) -> String {
@@ -107,12 +148,16 @@ impl Explainer<'_> {
                 let s = terms.join(&format!(" {} ", word(self.lang, "op-add")));
                 if parent.is_some() { format!("({s})") } else { s }
             }
-            WorkKind::Leaf
-            | WorkKind::Fact(_)
+            WorkKind::Leaf | WorkKind::Param(..) => self.val(w),
+            WorkKind::Fact(_)
             | WorkKind::FactPath(..)
             | WorkKind::Field(..)
             | WorkKind::Def(_)
-            | WorkKind::Decision(_) => self.val(w),
+            | WorkKind::Decision(_) => match self.says_of(w) {
+                // "DKK 125 (bridge and ferry)": the term named by its phrase.
+                Some(s) => format!("{} ({s})", self.val(w)),
+                None => self.val(w),
+            },
             _ => {
                 notes.extend(self.sentences(w));
                 self.val(w)
@@ -172,9 +217,10 @@ impl Explainer<'_> {
             WorkKind::Record(t, fields) => {
                 // Each field worked out: "of which gold points: 40 × 1 / 3 = 40/3".
                 let names: Vec<(String, Option<String>)> = match &self.p.types[*t as usize].kind {
-                    crate::check::program::TypeKind::Record(fs) => {
-                        fs.iter().map(|f| (f.name.replace('_', " "), f.doc.as_deref().map(|d| self.gloss(d)))).collect()
-                    }
+                    crate::check::program::TypeKind::Record(fs) => fs
+                        .iter()
+                        .map(|f| (f.name.clone(), Some(self.short(f.says.as_deref(), f.doc.as_deref(), &f.name))))
+                        .collect(),
                     _ => Vec::new(),
                 };
                 for (i, fw) in fields {
@@ -400,6 +446,26 @@ impl Explainer<'_> {
             .collect();
         out.push(self.m("standings", &[("table", Arg::Text(&rows.join(" · ")))]));
         out
+    }
+
+    /// An apportionment's answer beside its items: "Nordjylland: 8; Vestjylland: 5; …".
+    pub(crate) fn apportioned(&self, w: &Work) -> Option<String> {
+        let WorkKind::Apportion { items, elem, .. } = &w.kind else { return None };
+        let Some(Value::List(xs)) = &w.value else { return None };
+        if xs.len() != items.len() {
+            return None;
+        }
+        let rows: Vec<String> = items
+            .iter()
+            .zip(xs.iter())
+            .map(|((x, _), n)| {
+                self.m(
+                    "apportioned",
+                    &[("item", Arg::Text(&self.show(x, elem))), ("seats", Arg::Text(&self.show(n, &Type::Int)))],
+                )
+            })
+            .collect();
+        Some(rows.join("; "))
     }
 
     fn apportion(&self, seats: &Value, items: &[(Value, Value)], elem: &Type, w: &Work) -> Option<String> {
@@ -636,10 +702,20 @@ fn is_arith(op: BinaryOp) -> bool {
     matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div)
 }
 
+/// The head of a description: up to its first `:` or `;` (the rest says more of it).
+fn head_phrase(d: &str) -> &str {
+    let cut = [": ", "; "].iter().filter_map(|s| d.find(s)).min();
+    match cut {
+        Some(i) if i > 0 => d[..i].trim_end(),
+        _ => d,
+    }
+}
+
 fn is_leafish(w: &Work) -> bool {
     matches!(
         w.kind,
         WorkKind::Leaf
+            | WorkKind::Param(..)
             | WorkKind::Fact(_)
             | WorkKind::FactPath(..)
             | WorkKind::Field(..)

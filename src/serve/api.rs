@@ -6,7 +6,7 @@
 use super::Shelf;
 use super::layout::lang_of;
 use super::safety::{ApiError, body_error, bounded};
-use super::shelf::State;
+use super::shelf::{Book, State};
 use crate::api::{Rulebook, Ruling};
 use axum::Json;
 use axum::body::Bytes;
@@ -21,7 +21,7 @@ use std::sync::Arc;
 type Shared = Ext<Arc<Shelf>>;
 
 /// A rulebook that is loaded and checks.
-pub fn ready(shelf: &Shelf, name: &str) -> Result<Rulebook, ApiError> {
+pub fn ready(shelf: &Shelf, name: &str) -> Result<Book, ApiError> {
     match shelf.get(name).as_deref() {
         Some(State::Ready(b)) => Ok(b.clone()),
         Some(State::Broken(diags)) => {
@@ -44,18 +44,16 @@ fn ruling_of(book: &Rulebook, name: &str) -> Result<Ruling, ApiError> {
 
 /// `GET /api`: the routes.
 pub async fn index() -> Json<J> {
-    Json(json!({
-        "routes": [
-            "GET /api/rulebooks",
-            "GET /api/rulebooks/{rulebook}",
-            "GET /api/rulebooks/{rulebook}/rulings",
-            "GET /api/rulebooks/{rulebook}/rulings/{ruling}",
-            "GET /api/rulebooks/{rulebook}/rulings/{ruling}/schema",
-            "POST /api/rulebooks/{rulebook}/rulings/{ruling}",
-            "POST /api/rulebooks/{rulebook}/batch"
-        ],
-        "docs": "docs/api.md"
-    }))
+    let routes: Vec<String> = super::openapi::OPERATIONS
+        .iter()
+        .map(|(method, path, _)| format!("{} {path}", method.to_uppercase()))
+        .collect();
+    Json(json!({ "routes": routes, "openapi": "/api/openapi.json", "docs": "docs/api.md" }))
+}
+
+/// `GET /api/openapi.json`: the OpenAPI 3.1 description of this API.
+pub async fn openapi() -> Json<J> {
+    Json(super::openapi::document())
 }
 
 fn summary(name: &str, state: &State) -> J {

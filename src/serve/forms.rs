@@ -161,7 +161,7 @@ pub async fn ruling(
     let form = Form { pairs };
     let b = match book_or_page(&shelf, &name, form.get("lang")) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let lang = lang_of(form.get("lang"), b.language());
     let r = match b.ruling(&ruling) {
@@ -420,7 +420,7 @@ pub async fn facts_file(
     let form = Form { pairs };
     let b = match book_or_page(&shelf, &name, form.get("lang")) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     if let Err(e) = b.ruling(&ruling) {
         return super::safety::ApiError::from_api(StatusCode::NOT_FOUND, &e).into_response();

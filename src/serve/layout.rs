@@ -26,7 +26,8 @@ impl Ctx {
         words(self.lang)
     }
 
-    fn root(&self) -> String {
+    /// The path from the page to the site's root (`/` on the server).
+    pub fn root(&self) -> String {
         match self.site {
             Some(d) => "../".repeat(d),
             None => "/".into(),

@@ -2,13 +2,15 @@
 //! tokio. Owns the server's set-up (binding, shutdown, the shared shelf of rulebooks);
 //! the routes live by concern: [`api`] (JSON for programs), [`pages`] (the rulebook
 //! and clause pages), [`forms`] (the ruling page and its form of still-needed inputs),
-//! [`watch`] (reloading a folder on change), [`site`] (the same pages as static files)
-//! and [`safety`] (limits, timeouts, headers, errors). All ruling goes through
+//! [`openapi`] (the API's description), [`watch`] (reloading a folder on change),
+//! [`site`] (the same pages as static files) and [`safety`] (limits, timeouts,
+//! headers, errors). All ruling goes through
 //! [`crate::api`]; nothing is ruled differently here.
 
 pub mod api;
 pub mod forms;
 pub mod layout;
+pub mod openapi;
 pub mod pages;
 pub mod safety;
 pub mod shelf;
@@ -42,12 +44,13 @@ pub fn router(shelf: Arc<Shelf>) -> Router {
         .route("/", get(pages::index))
         .route("/style.css", get(layout::style))
         .route("/api", get(api::index))
+        .route("/api/openapi.json", get(api::openapi))
         .route("/api/rulebooks", get(api::rulebooks))
-        .route("/api/rulebooks/{book}", get(api::rulebook))
-        .route("/api/rulebooks/{book}/rulings", get(api::rulings))
-        .route("/api/rulebooks/{book}/rulings/{ruling}", get(api::describe).post(api::rule))
-        .route("/api/rulebooks/{book}/rulings/{ruling}/schema", get(api::schema))
-        .route("/api/rulebooks/{book}/batch", post(api::batch))
+        .route("/api/rulebooks/{rulebook}", get(api::rulebook))
+        .route("/api/rulebooks/{rulebook}/rulings", get(api::rulings))
+        .route("/api/rulebooks/{rulebook}/rulings/{ruling}", get(api::describe).post(api::rule))
+        .route("/api/rulebooks/{rulebook}/rulings/{ruling}/schema", get(api::schema))
+        .route("/api/rulebooks/{rulebook}/batch", post(api::batch))
         .route("/{book}", get(pages::rulebook))
         .route("/{book}/clause/{clause}", get(pages::clause))
         .route("/{book}/ruling/{ruling}", get(forms::ruling))
@@ -81,11 +84,20 @@ impl std::fmt::Display for StartError {
     }
 }
 
-/// The tokio runtime of the server: worker threads, and blocking threads with the
-/// evaluator's stack.
+/// The number of cores: the server's worker threads, and its evaluator threads.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The tokio runtime of the server: one worker thread a core, and as many blocking
+/// threads (the evaluations, with the evaluator's stack): more would only take turns
+/// on the same cores, and a queue of evaluations waiting is fairer to every request
+/// than dozens of threads sliced thin.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .worker_threads(cores())
+        .max_blocking_threads(cores())
         .thread_stack_size(crate::syntax::parser::STACK_BYTES)
         .build()
 }
@@ -98,10 +110,16 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), StartEr
         let listener =
             tokio::net::TcpListener::bind(config.bind).await.map_err(|e| StartError::Bind(config.bind, e))?;
         let addr = listener.local_addr().map_err(StartError::Runtime)?;
-        if config.watch {
-            watch::spawn(shelf.clone());
-        }
+        let mode = if config.watch { Some(watch::spawn(shelf.clone())) } else { None };
         ready(addr);
+        match mode {
+            Some(watch::Mode::Notified) => eprintln!("watching the rulebook folders for changes"),
+            Some(watch::Mode::Polling(why)) => {
+                eprintln!("warning: {why}; looking at the folders every {} ms instead", watch::EVERY.as_millis())
+            }
+            Some(watch::Mode::Nothing) => eprintln!("warning: `--watch` has no folder to watch: serve a folder"),
+            None => {}
+        }
         serve(listener, shelf, async {
             let _ = tokio::signal::ctrl_c().await;
         })

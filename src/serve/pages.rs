@@ -6,7 +6,7 @@
 
 use super::Shelf;
 use super::layout::{Ctx, error_page, lang_of, page, respond, slug_in};
-use super::shelf::{Diag, State};
+use super::shelf::{Book, Diag, State};
 use crate::api::Rulebook;
 use crate::check::program::{ClauseId, DefId, Program};
 use crate::eval::show::Lang;
@@ -39,26 +39,27 @@ pub fn broken(ctx: &Ctx, name: &str, diags: &[Diag]) -> Markup {
     }
 }
 
-/// The rulebook, or the page to show instead (not found, does not check).
-pub fn book_or_page(shelf: &Shelf, name: &str, lang: Option<&str>) -> Result<Rulebook, Response> {
+/// The rulebook, or the page to show instead (not found, does not check; boxed, as the
+/// rare case).
+pub fn book_or_page(shelf: &Shelf, name: &str, lang: Option<&str>) -> Result<Book, Box<Response>> {
     match shelf.get(name).as_deref() {
         Some(State::Ready(b)) => Ok(b.clone()),
         Some(State::Broken(diags)) => {
             let ctx = Ctx::server(lang_of(lang, Lang::En));
             let n = name.to_string();
-            Err(respond(
+            Err(Box::new(respond(
                 StatusCode::SERVICE_UNAVAILABLE,
                 page(&ctx, ctx.w().get("diagnostics"), &|l| Ctx::server(l).rulebook(&n, l), broken(&ctx, name, diags)),
-            ))
+            )))
         }
         None => {
             let lang = lang_of(lang, Lang::En);
-            Err(error_page(
+            Err(Box::new(error_page(
                 StatusCode::NOT_FOUND,
                 lang,
                 super::words::words(lang).get("not_found"),
                 &format!("no rulebook `{name}`"),
-            ))
+            )))
         }
     }
 }
@@ -161,12 +162,20 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
                 button type="submit" { (w.get("search_button")) }
             }
         }
+        @if ctx.site.is_some() {
+            // The static site's search: hidden until its script has the index.
+            form.search #site-search role="search" hidden {
+                input #site-q type="search" aria-label=(w.get("search")) placeholder=(w.get("search"));
+                button type="submit" { (w.get("search_button")) }
+            }
+            section.results aria-live="polite" { h2 #site-results-heading {} ul.plain #site-results {} }
+            script src="search-index.js" defer {}
+            script src=(format!("{}search.js", ctx.root())) defer {}
+        }
         @if let Some(q) = word { (search_results(ctx, b, q)) }
         h2 { (w.get("rulings")) }
-        @let mut section: Option<&Option<String>> = None;
-        @for e in &entries {
-            @if section != Some(&e.section) {
-                @let _ = { section = Some(&e.section); };
+        @for (i, e) in entries.iter().enumerate() {
+            @if i == 0 || entries[i - 1].section != e.section {
                 h3.section { (e.section.as_deref().unwrap_or("—")) }
             }
             p.entry {
@@ -219,7 +228,7 @@ fn search_results(ctx: &Ctx, b: &Rulebook, q: &str) -> Markup {
 pub async fn rulebook(Ext(shelf): Ext<Arc<Shelf>>, Path(name): Path<String>, Query(q): Query<PageQuery>) -> Response {
     let b = match book_or_page(&shelf, &name, q.lang.as_deref()) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let ctx = Ctx::server(lang_of(q.lang.as_deref(), b.language()));
     let word = q.q.clone();
@@ -237,7 +246,7 @@ pub async fn rulebook(Ext(shelf): Ext<Arc<Shelf>>, Path(name): Path<String>, Que
 }
 
 /// The page of one clause.
-pub fn clause_markup(ctx: &Ctx, b: &Rulebook, c: ClauseId) -> Markup {
+pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
     let p = &b.checked().program;
     let info = p.clause(c);
     let w = ctx.w();
@@ -245,11 +254,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Rulebook, c: ClauseId) -> Markup {
     let facts: Vec<_> = p.facts.iter().filter(|f| f.clause == Some(c)).collect();
     let decisions: Vec<_> = p.decisions.iter().filter(|d| d.clause == Some(c)).collect();
     let cited_by: Vec<_> = p.clauses.iter().filter(|x| x.cites.iter().any(|y| y == &info.citation)).collect();
-    let all_rulings: Vec<(DefId, crate::discover::Reach)> =
-        p.rulings().map(|(d, _)| (d, crate::discover::reach(p, &[d]))).collect();
-    let readers = |pred: &dyn Fn(&crate::discover::Reach) -> bool| -> Vec<&str> {
-        all_rulings.iter().filter(|(_, r)| pred(r)).map(|(d, _)| p.defs[*d as usize].name.as_str()).collect()
-    };
+    let names = |ds: &[DefId]| -> Vec<&str> { ds.iter().map(|d| p.defs[*d as usize].name.as_str()).collect() };
     html! {
         p { a href=(format!("{}#{}", ctx.rulebook(b.name(), ctx.lang), slug_in(p, &info.citation))) { "← " (b.title()) } }
         h1 { (w.get("clause")) " " (info.citation) @if let Some(h) = &info.heading { " — " (h) } }
@@ -271,7 +276,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Rulebook, c: ClauseId) -> Markup {
                     li {
                         code { (f.name) } ": " (p.describe(&f.ty))
                         @if let Some(d) = &f.doc { " — " (d) }
-                        @let by = readers(&|r| r.facts.contains(&(i as u32)));
+                        @let by = names(b.fact_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
                                 @for (k, n) in by.iter().enumerate() { @if k > 0 { ", " } (ruling_link(ctx, b, n)) } }
@@ -283,7 +288,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Rulebook, c: ClauseId) -> Markup {
                         code { (d.name) } ": " (p.describe(&d.ty))
                         " " span.who { "(" (w.fill("decided_by", &[("who", &d.by)])) ")" }
                         @if let Some(x) = &d.doc { " — " (x) }
-                        @let by = readers(&|r| r.decisions.contains(&(i as u32)));
+                        @let by = names(b.decision_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
                                 @for (k, n) in by.iter().enumerate() { @if k > 0 { ", " } (ruling_link(ctx, b, n)) } }
@@ -318,7 +323,7 @@ pub async fn clause(
 ) -> Response {
     let b = match book_or_page(&shelf, &name, q.lang.as_deref()) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let ctx = Ctx::server(lang_of(q.lang.as_deref(), b.language()));
     let p = &b.checked().program;

@@ -1,8 +1,11 @@
-//! The rulebooks a server holds: each loaded once, shared by every request, and
-//! replaced whole when a watched folder changes. A folder that does not check is held
-//! as its diagnostics (file, line, message), shown instead of stale rulings.
+//! The rulebooks a server holds: each loaded once, with what its pages read of it
+//! worked out once (which rulings read each fact and decision), shared by every
+//! request, and replaced whole when a watched folder changes. A folder that does not
+//! check is held as its diagnostics (file, line, message), shown instead of stale
+//! rulings.
 
 use crate::api::Rulebook;
+use crate::check::program::DefId;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
@@ -38,8 +41,67 @@ pub struct Diag {
 /// A rulebook as the server holds it.
 #[derive(Clone, Debug)]
 pub enum State {
-    Ready(Rulebook),
+    Ready(Book),
     Broken(Vec<Diag>),
+}
+
+/// A rulebook that checks, with what the pages read of it worked out once. Cheap to
+/// clone; reads as the [`Rulebook`] it holds.
+#[derive(Clone, Debug)]
+pub struct Book(Arc<Held>);
+
+#[derive(Debug)]
+struct Held {
+    book: Rulebook,
+    /// For each fact (by index), the rulings that can read it, in the rulebook's order.
+    fact_readers: Vec<Vec<DefId>>,
+    /// For each decision (by index), the rulings that can read it.
+    decision_readers: Vec<Vec<DefId>>,
+}
+
+impl Book {
+    /// Works out, once, what every page reads of the rulebook.
+    pub fn new(book: Rulebook) -> Book {
+        let p = &book.checked().program;
+        let mut fact_readers = vec![Vec::new(); p.facts.len()];
+        let mut decision_readers = vec![Vec::new(); p.decisions.len()];
+        for (d, _) in p.rulings() {
+            let r = crate::discover::reach(p, &[d]);
+            for &f in &r.facts {
+                if let Some(v) = fact_readers.get_mut(f as usize) {
+                    v.push(d);
+                }
+            }
+            for &k in &r.decisions {
+                if let Some(v) = decision_readers.get_mut(k as usize) {
+                    v.push(d);
+                }
+            }
+        }
+        Book(Arc::new(Held { book, fact_readers, decision_readers }))
+    }
+
+    /// The rulebook.
+    pub fn rulebook(&self) -> &Rulebook {
+        &self.0.book
+    }
+
+    /// The rulings that can read the fact of that index.
+    pub fn fact_readers(&self, fact: usize) -> &[DefId] {
+        self.0.fact_readers.get(fact).map_or(&[], Vec::as_slice)
+    }
+
+    /// The rulings that can read the decision of that index.
+    pub fn decision_readers(&self, decision: usize) -> &[DefId] {
+        self.0.decision_readers.get(decision).map_or(&[], Vec::as_slice)
+    }
+}
+
+impl std::ops::Deref for Book {
+    type Target = Rulebook;
+    fn deref(&self) -> &Rulebook {
+        &self.0.book
+    }
 }
 
 #[derive(Debug)]
@@ -58,9 +120,9 @@ pub struct Shelf {
 /// Loads a rulebook; a folder that does not check gives its diagnostics.
 pub fn load(source: &Source) -> Result<State, String> {
     match source {
-        Source::Bundled(n) => Rulebook::bundled(n).map(State::Ready).map_err(|e| e.to_string()),
+        Source::Bundled(n) => Rulebook::bundled(n).map(|b| State::Ready(Book::new(b))).map_err(|e| e.to_string()),
         Source::Folder(path) => match crate::loader::load(&path.to_string_lossy()) {
-            Ok(checked) => Ok(State::Ready(Rulebook::from_checked(checked))),
+            Ok(checked) => Ok(State::Ready(Book::new(Rulebook::from_checked(checked)))),
             Err(e) => {
                 let diags = e
                     .diagnostics

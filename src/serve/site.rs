@@ -1,13 +1,16 @@
 //! `conditions site`: the rulebook and clause pages as static files, for a district's
-//! website: `index.html`, `style.css`, and per language `BOOK/LANG/index.html` and
-//! `BOOK/LANG/clause/SLUG.html`. Ruling pages need the server and are left out.
+//! website: `index.html`, `style.css`, `search.js`, and per language
+//! `BOOK/LANG/index.html`, `BOOK/LANG/search-index.js` (the words of its rulings,
+//! clauses and facts, for the search box) and `BOOK/LANG/clause/SLUG.html`. Ruling
+//! pages need the server and are left out; the pages read as well without scripts.
 
 use super::layout::{Ctx, page, slug_in, stylesheet};
 use super::pages::{clause_markup, index_markup, rulebook_markup};
-use super::shelf::State;
+use super::shelf::{Book, State};
 use crate::api::Rulebook;
 use crate::check::program::ClauseId;
 use crate::eval::show::Lang;
+use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -22,6 +25,8 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     let mut pages = 0;
     write(&out.join("style.css"), &stylesheet())?;
+    write(&out.join("search.js"), SEARCH_SCRIPT)?;
+    let books: Vec<Book> = books.iter().cloned().map(Book::new).collect();
     let states: Vec<(String, Arc<State>)> =
         books.iter().map(|b| (b.name().to_string(), Arc::new(State::Ready(b.clone())))).collect();
     let lang0 = books.first().map(|b| b.language()).unwrap_or(Lang::En);
@@ -29,13 +34,14 @@ pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     let idx = page(&ctx, ctx.w().get("rulebooks"), &|_| "index.html".into(), index_markup(&ctx, &states));
     write(&out.join("index.html"), &idx.into_string())?;
     pages += 1;
-    for b in books {
+    for b in &books {
         let p = &b.checked().program;
         for lang in Lang::framed() {
             let ctx = Ctx { lang, site: Some(2) };
             let dir = out.join(b.name()).join(lang.code());
             let m = page(&ctx, b.title(), &|l| format!("../{}/index.html", l.code()), rulebook_markup(&ctx, b, None));
             write(&dir.join("index.html"), &m.into_string())?;
+            write(&dir.join("search-index.js"), &search_index(b, lang))?;
             pages += 1;
             let ctx = Ctx { lang, site: Some(3) };
             for (i, c) in p.clauses.iter().enumerate() {
@@ -52,4 +58,42 @@ pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
         }
     }
     Ok(pages)
+}
+
+/// The script of the search box.
+pub const SEARCH_SCRIPT: &str = include_str!("search.js");
+
+/// The search index of a rulebook page, as a script: every ruling, fact and clause with
+/// its words (lowercase), a label and a link relative to the page.
+pub fn search_index(b: &Book, lang: Lang) -> String {
+    let p = &b.checked().program;
+    let w = super::words::words(lang);
+    let clause_page = |c: &str| format!("clause/{}.html", slug_in(p, c));
+    let mut entries = Vec::new();
+    for e in crate::discover::list(p, None, true).iter().filter(|e| e.kind != "definition") {
+        let kind = if e.kind == "ruling" { w.get("ruling") } else { w.get("facts") };
+        let label = match &e.question {
+            Some(q) => format!("{} — {q}", e.name),
+            None => e.name.clone(),
+        };
+        let text = format!("{} {}", e.name, e.question.as_deref().unwrap_or("")).to_lowercase();
+        entries
+            .push(json!({ "kind": kind, "label": label, "text": text, "href": e.clause.as_deref().map(clause_page) }));
+    }
+    for c in &p.clauses {
+        let label = match &c.heading {
+            Some(h) => format!("{} — {h}", c.citation),
+            None => c.citation.clone(),
+        };
+        let text = [Some(&c.citation), c.heading.as_ref(), c.text.as_ref(), c.gloss.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|s| s.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(" ");
+        entries
+            .push(json!({ "kind": w.get("clause"), "label": label, "text": text, "href": clause_page(&c.citation) }));
+    }
+    let index = json!({ "results": w.get("results"), "none": w.get("no_results"), "entries": entries });
+    format!("window.conditionsSearch = {index};\n")
 }

@@ -1,13 +1,33 @@
-//! `--watch`: polls the folders served for changed condition files (their names,
-//! sizes and modification times) and reloads a rulebook when its files change.
+//! `--watch`: reloads a rulebook folder when its condition files change. The file
+//! system tells of changes (the `notify` crate: inotify, FSEvents, …); a burst of them
+//! (an editor's save writes, renames and touches) is waited out for [`QUIET`] and then
+//! ruled on once. Where notifications cannot be had (no inotify watches left, a file
+//! system without them), the folders are looked at every [`EVERY`] instead: their
+//! condition files' names, sizes and modification times.
 
 use super::Shelf;
-use std::path::Path;
+use notify::{EventKind, RecursiveMode, Watcher};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant, SystemTime};
 
-/// How often the folders are looked at.
+/// How long the folder must stay quiet after a change before it is reloaded.
+pub const QUIET: Duration = Duration::from_millis(150);
+
+/// How often the folders are looked at when notifications cannot be had.
 pub const EVERY: Duration = Duration::from_millis(400);
+
+/// How the folders are watched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Told of changes by the file system.
+    Notified,
+    /// Looked at every [`EVERY`]: notifications failed, for the reason given.
+    Polling(String),
+    /// No folder to watch (only bundled rulebooks are served).
+    Nothing,
+}
 
 type Stamp = Vec<(String, u64, Option<SystemTime>)>;
 
@@ -24,7 +44,7 @@ pub fn stamp(dir: &Path) -> Stamp {
                 if out.len() < 10_000 {
                     todo.push(path);
                 }
-            } else if path.extension().is_some_and(|x| x == "cond") {
+            } else if is_condition_file(&path) {
                 out.push((path.to_string_lossy().into_owned(), meta.len(), meta.modified().ok()));
             }
         }
@@ -33,20 +53,111 @@ pub fn stamp(dir: &Path) -> Stamp {
     out
 }
 
-/// Watches every folder of the shelf, reloading on change.
-pub fn spawn(shelf: Arc<Shelf>) {
-    tokio::spawn(async move {
+fn is_condition_file(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "cond")
+}
+
+/// Watches every folder of the shelf on a thread of its own, reloading a rulebook
+/// when its files change; file-system notifications when they can be had, else
+/// polling.
+pub fn spawn(shelf: Arc<Shelf>) -> Mode {
+    let folders = shelf.folders();
+    if folders.is_empty() {
+        return Mode::Nothing;
+    }
+    match notified(&folders) {
+        Ok((watcher, events)) => {
+            let started = std::thread::Builder::new().name("conditions-watch".into()).spawn(move || {
+                let _watcher = watcher;
+                debounce(&shelf, &folders, &events);
+            });
+            match started {
+                Ok(_) => Mode::Notified,
+                Err(e) => Mode::Polling(format!("cannot start the watching thread: {e}")),
+            }
+        }
+        Err(why) => {
+            spawn_polling(shelf);
+            Mode::Polling(why)
+        }
+    }
+}
+
+/// A watcher of every folder, and the changes it reports.
+fn notified(folders: &[(String, PathBuf)]) -> Result<(notify::RecommendedWatcher, Receiver<notify::Event>), String> {
+    let (tx, rx) = channel();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if let Ok(ev) = res {
+            let _ = tx.send(ev);
+        }
+    })
+    .map_err(|e| format!("file notifications are not available: {e}"))?;
+    for (_, path) in folders {
+        watcher.watch(path, RecursiveMode::Recursive).map_err(|e| format!("cannot watch `{}`: {e}", path.display()))?;
+    }
+    Ok((watcher, rx))
+}
+
+/// Whether a change can touch the rulebook: a condition file, or a folder (a file
+/// system event on a folder may stand for the files in it).
+fn matters(ev: &notify::Event) -> bool {
+    !matches!(ev.kind, EventKind::Access(_))
+        && ev.paths.iter().any(|p| is_condition_file(p) || p.extension().is_none() || p.is_dir())
+}
+
+/// The folders a change is in.
+fn touched<'a>(folders: &'a [(String, PathBuf)], canon: &[PathBuf], ev: &notify::Event) -> Vec<&'a str> {
+    folders
+        .iter()
+        .zip(canon)
+        .filter(|((_, dir), c)| ev.paths.iter().any(|p| p.starts_with(dir) || p.starts_with(c)))
+        .map(|((n, _), _)| n.as_str())
+        .collect()
+}
+
+/// Reloads each folder once its changes have stopped for [`QUIET`].
+fn debounce(shelf: &Shelf, folders: &[(String, PathBuf)], events: &Receiver<notify::Event>) {
+    let canon: Vec<PathBuf> = folders.iter().map(|(_, p)| p.canonicalize().unwrap_or_else(|_| p.clone())).collect();
+    let mut pending: Vec<String> = Vec::new();
+    let mut last = Instant::now();
+    loop {
+        let wait = if pending.is_empty() { Duration::from_secs(3600) } else { QUIET.saturating_sub(last.elapsed()) };
+        match events.recv_timeout(wait) {
+            Ok(ev) => {
+                if matters(&ev) {
+                    for n in touched(folders, &canon, &ev) {
+                        if !pending.iter().any(|p| p == n) {
+                            pending.push(n.to_string());
+                        }
+                    }
+                    last = Instant::now();
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if last.elapsed() >= QUIET {
+                    for n in pending.drain(..) {
+                        shelf.reload(&n);
+                    }
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+    }
+}
+
+/// Looks at every folder of the shelf every [`EVERY`], on a thread of its own,
+/// reloading a rulebook when its files' names, sizes or times change.
+pub fn spawn_polling(shelf: Arc<Shelf>) {
+    let _ = std::thread::Builder::new().name("conditions-poll".into()).spawn(move || {
         let mut seen: Vec<(String, Stamp)> = shelf.folders().into_iter().map(|(n, p)| (n, stamp(&p))).collect();
         loop {
-            tokio::time::sleep(EVERY).await;
+            std::thread::sleep(EVERY);
             for (name, path) in shelf.folders() {
                 let now = stamp(&path);
                 let Some(slot) = seen.iter_mut().find(|(n, _)| *n == name) else { continue };
                 if slot.1 != now {
                     slot.1 = now;
-                    let s = shelf.clone();
-                    let n = name.clone();
-                    let _ = tokio::task::spawn_blocking(move || s.reload(&n)).await;
+                    shelf.reload(&name);
                 }
             }
         }

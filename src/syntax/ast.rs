@@ -234,6 +234,8 @@ pub struct Field {
     pub optional: bool,
     pub ty: TypeExpr,
     pub doc: Option<Str>,
+    /// `says "…"`: the short phrase naming the field in an explanation.
+    pub says: Option<Str>,
 }
 
 /// A type as written: `int`, `list of Player`, `DKK per km`.
@@ -260,6 +262,8 @@ pub struct FactDecl {
     /// `in 0..`: the values the fact may take (a [`PatternAtom::Range`]), checked on input.
     pub bound: Option<PatternAtom>,
     pub doc: Option<Str>,
+    /// `says "…"`: the short phrase naming the fact in an explanation.
+    pub says: Option<Str>,
     pub span: Span,
 }
 
@@ -280,6 +284,8 @@ pub struct DecisionDecl {
     pub bound: Option<PatternAtom>,
     pub by: Str,
     pub doc: Option<Str>,
+    /// `says "…"`: the short phrase naming the decision in an explanation.
+    pub says: Option<Str>,
     pub span: Span,
 }
 
@@ -303,6 +309,8 @@ pub enum DefKind {
 pub struct Param {
     pub name: Ident,
     pub ty: TypeExpr,
+    /// What the parameter stands for, as a sentence names it (`"the team's own imps"`).
+    pub doc: Option<Str>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

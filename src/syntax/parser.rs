@@ -493,7 +493,8 @@ impl Builder<'_> {
                                     fi.next();
                                 }
                                 let ty = self.type_expr(next(&mut fi));
-                                Field { name, optional, ty, doc: fi.next().map(|s| self.string(s)) }
+                                let (doc, says) = self.doc_says(fi);
+                                Field { name, optional, ty, doc, says }
                             })
                             .collect(),
                     )
@@ -505,7 +506,8 @@ impl Builder<'_> {
                 let name = self.ident(next(&mut it));
                 let ty = self.type_expr(next(&mut it));
                 let bound = self.bound(&mut it);
-                Decl::Fact(FactDecl { name, ty, bound, doc: it.next().map(|s| self.string(s)), span })
+                let (doc, says) = self.doc_says(it);
+                Decl::Fact(FactDecl { name, ty, bound, doc, says, span })
             }
             Rule::decision_decl => {
                 let kind = match first(next(&mut it)).as_rule() {
@@ -516,7 +518,8 @@ impl Builder<'_> {
                 let ty = self.type_expr(next(&mut it));
                 let bound = self.bound(&mut it);
                 let by = self.string(next(&mut it));
-                Decl::Decision(DecisionDecl { kind, name, ty, bound, by, doc: it.next().map(|s| self.string(s)), span })
+                let (doc, says) = self.doc_says(it);
+                Decl::Decision(DecisionDecl { kind, name, ty, bound, by, doc, says, span })
             }
             Rule::external_decl => {
                 it.next();
@@ -613,9 +616,22 @@ impl Builder<'_> {
             .map(|q| {
                 let mut qi = q.into_inner();
                 let name = self.ident(next(&mut qi));
-                Param { name, ty: self.type_expr(next(&mut qi)) }
+                let ty = self.type_expr(next(&mut qi));
+                Param { name, ty, doc: qi.next().map(|s| self.string(s)) }
             })
             .collect()
+    }
+
+    /// The optional description and `says` phrase that end a fact, decision or field.
+    fn doc_says<'i>(&self, rest: impl Iterator<Item = P<'i>>) -> (Option<Str>, Option<Str>) {
+        let (mut doc, mut says) = (None, None);
+        for q in rest {
+            match q.as_rule() {
+                Rule::says_part => says = q.into_inner().next().map(|s| self.string(s)),
+                _ => doc = Some(self.string(q)),
+            }
+        }
+        (doc, says)
     }
 
     fn type_expr(&self, p: P) -> TypeExpr {

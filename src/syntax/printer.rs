@@ -362,6 +362,12 @@ impl Printer<'_> {
         }
     }
 
+    fn says(&mut self, says: &Option<Str>) {
+        if let Some(s) = says {
+            let _ = write!(self.out, " says {}", quote(&s.value));
+        }
+    }
+
     fn params(&mut self, params: &[Param]) {
         if params.is_empty() {
             return;
@@ -373,6 +379,7 @@ impl Printer<'_> {
             }
             let _ = write!(self.out, "{}: ", p.name.name);
             self.ty(&p.ty);
+            self.doc(&p.doc);
         }
         self.out.push(')');
     }
@@ -398,6 +405,7 @@ impl Printer<'_> {
                             let _ = write!(self.out, "{pad}  {}{}: ", f.name.name, if f.optional { "?" } else { "" });
                             self.ty(&f.ty);
                             self.doc(&f.doc);
+                            self.says(&f.says);
                             self.out.push_str(",\n");
                         }
                     }
@@ -409,6 +417,7 @@ impl Printer<'_> {
                 self.ty(&f.ty);
                 self.bound(&f.bound);
                 self.doc(&f.doc);
+                self.says(&f.says);
             }
             Decl::Decision(dd) => {
                 let kw = match dd.kind {
@@ -420,6 +429,7 @@ impl Printer<'_> {
                 self.bound(&dd.bound);
                 let _ = write!(self.out, " by {}", quote(&dd.by.value));
                 self.doc(&dd.doc);
+                self.says(&dd.says);
             }
             Decl::External(e) => {
                 let _ = write!(self.out, "external {}", quote(&e.citation.value));
@@ -435,9 +445,7 @@ impl Printer<'_> {
                 self.out.push_str(": ");
                 self.ty(&def.ty);
                 self.doc(&def.doc);
-                if let Some(says) = &def.says {
-                    let _ = write!(self.out, " says {}", quote(&says.value));
-                }
+                self.says(&def.says);
                 if let Some(b) = &def.body {
                     let value = print_broken(b, &format!("{pad}    "));
                     let line_len = self.out.lines().last().map_or(0, width);

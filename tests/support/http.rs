@@ -10,6 +10,18 @@ use std::time::Duration;
 
 /// Starts a server with these rulebooks on `127.0.0.1:0`; it runs until the test ends.
 pub fn start(sources: Vec<conditions::serve::Source>, watch: bool) -> SocketAddr {
+    start_with(sources, move |shelf| {
+        if watch {
+            conditions::serve::watch::spawn(shelf);
+        }
+    })
+}
+
+/// As [`start`], handing the shelf to `set_up` (to watch it, say) before serving.
+pub fn start_with(
+    sources: Vec<conditions::serve::Source>,
+    set_up: impl FnOnce(Arc<conditions::serve::Shelf>) + Send + 'static,
+) -> SocketAddr {
     let shelf = Arc::new(conditions::serve::Shelf::open(&sources).expect("the rulebooks load"));
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -17,9 +29,7 @@ pub fn start(sources: Vec<conditions::serve::Source>, watch: bool) -> SocketAddr
         rt.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
             tx.send(listener.local_addr().expect("addr")).expect("send");
-            if watch {
-                conditions::serve::watch::spawn(shelf.clone());
-            }
+            set_up(shelf.clone());
             let _ = conditions::serve::serve(listener, shelf, std::future::pending()).await;
         });
     });

@@ -2,8 +2,8 @@
 //! (`super::super::builtins`): aggregates absorb missing items where one decided item
 //! settles the answer (`all` with a false item, `any` with a true one).
 
-use super::Node;
 use super::run::{R, Run, Stop};
+use super::{Kind, Node};
 use crate::check::program::Builtin;
 use crate::eval::interp::compare;
 use crate::eval::num::Num;
@@ -17,12 +17,95 @@ fn num(v: &Value) -> Result<Num, Stop> {
     v.as_num().ok_or(Stop::Halt)
 }
 
+/// A list's items while an aggregate reads them: shared with the list's value, or built
+/// in one of the scratch buffers (an inner `map`, `filter` or `distinct`, never made a
+/// list of its own). Give a buffer back with [`Run::release`].
+pub(super) enum Items {
+    Shared(Arc<[Value]>),
+    Owned(Vec<Value>),
+}
+
+impl std::ops::Deref for Items {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        match self {
+            Items::Shared(xs) => xs,
+            Items::Owned(xs) => xs,
+        }
+    }
+}
+
+/// Whether a builtin can write its items into a buffer ([`Run::items_into`]).
+fn streams(b: Builtin, lam: Lam) -> bool {
+    matches!((b, lam), (Builtin::Map | Builtin::Filter, Some(_)) | (Builtin::Distinct, None))
+}
+
 impl Run<'_> {
-    fn list(&mut self, n: &Node) -> Result<Arc<[Value]>, Stop> {
+    /// The items of a list-valued node.
+    pub(super) fn list(&mut self, n: &Node) -> Result<Items, Stop> {
+        if let Kind::Builtin(b, args, lam) = &n.kind
+            && streams(*b, lam.as_ref())
+        {
+            self.count(n.cost())?;
+            let mut out = self.buffer();
+            return match self.items_into(*b, args, lam.as_ref(), &mut out) {
+                Ok(()) => Ok(Items::Owned(out)),
+                Err(e) => {
+                    self.give_back(out);
+                    Err(e)
+                }
+            };
+        }
         match self.eval(n)? {
-            Value::List(xs) => Ok(xs),
+            Value::List(xs) => Ok(Items::Shared(xs)),
             _ => Err(Stop::Halt),
         }
+    }
+
+    /// Gives a list's buffer back for reuse.
+    pub(super) fn release(&mut self, xs: Items) {
+        if let Items::Owned(b) = xs {
+            self.give_back(b);
+        }
+    }
+
+    /// `map`, `filter` (with a lambda) or `distinct`, its items appended to `out`, with the
+    /// interpreter's semantics: every item is evaluated, a halt ends it at once, a missing
+    /// item makes it unknown once all are evaluated.
+    fn items_into(&mut self, b: Builtin, args: &[Node], lam: Lam, out: &mut Vec<Value>) -> Result<(), Stop> {
+        let xs = self.list(&args[0])?;
+        let mut unknown = false;
+        match (b, lam) {
+            (Builtin::Map, Some(lam)) => {
+                for x in xs.iter() {
+                    match self.apply(lam, x) {
+                        Ok(v) => out.push(v),
+                        Err(Stop::Unknown) => unknown = true,
+                        Err(Stop::Halt) => return Err(Stop::Halt),
+                    }
+                }
+            }
+            (Builtin::Filter, Some(lam)) => {
+                for x in xs.iter() {
+                    match self.apply(lam, x) {
+                        Ok(Value::Bool(true)) => out.push(x.clone()),
+                        Ok(_) => {}
+                        Err(Stop::Unknown) => unknown = true,
+                        Err(Stop::Halt) => return Err(Stop::Halt),
+                    }
+                }
+            }
+            _ => {
+                let start = out.len();
+                for x in xs.iter() {
+                    if !out[start..].contains(x) {
+                        out.push(x.clone());
+                    }
+                }
+            }
+        }
+        self.release(xs);
+        if unknown { Err(Stop::Unknown) } else { Ok(()) }
     }
 
     fn apply(&mut self, lam: &(u32, Box<Node>), x: &Value) -> R {
@@ -30,39 +113,35 @@ impl Run<'_> {
         self.eval(&lam.1)
     }
 
-    /// The lambda on every item, in order; `None` for an item whose value is unknown
-    /// (the second result says whether there was one). A halt ends it.
-    fn each(&mut self, lam: &(u32, Box<Node>), xs: &[Value]) -> Result<(Vec<Option<Value>>, bool), Stop> {
-        let mut out = Vec::with_capacity(xs.len());
+    /// The lambda on every item, in order, into `out`; a halt ends it, a missing value
+    /// makes it unknown once all are evaluated.
+    fn each_known(&mut self, lam: &(u32, Box<Node>), xs: &[Value], out: &mut Vec<Value>) -> Result<(), Stop> {
         let mut unknown = false;
         for x in xs {
             match self.apply(lam, x) {
-                Ok(v) => out.push(Some(v)),
-                Err(Stop::Unknown) => {
-                    unknown = true;
-                    out.push(None);
-                }
+                Ok(v) => out.push(v),
+                Err(Stop::Unknown) => unknown = true,
                 Err(Stop::Halt) => return Err(Stop::Halt),
             }
         }
-        Ok((out, unknown))
-    }
-
-    /// Like [`Self::each`] for the decided values only, failing if any is unknown.
-    fn each_known(&mut self, lam: &(u32, Box<Node>), xs: &[Value]) -> Result<Vec<Value>, Stop> {
-        let (vals, unknown) = self.each(lam, xs)?;
-        if unknown {
-            return Err(Stop::Unknown);
-        }
-        Ok(vals.into_iter().flatten().collect())
+        if unknown { Err(Stop::Unknown) } else { Ok(()) }
     }
 
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Node], lam: Lam) -> R {
         match b {
+            Builtin::Map | Builtin::Filter | Builtin::Distinct if streams(b, lam) => {
+                let mut out = self.buffer();
+                let r = self.items_into(b, args, lam, &mut out);
+                let v = r.map(|()| Value::List(out.drain(..).collect()));
+                self.give_back(out);
+                v
+            }
             Builtin::Count | Builtin::Filter | Builtin::All | Builtin::Any => {
                 let xs = self.list(&args[0])?;
                 let Some(lam) = lam else {
-                    return Ok(Value::int(xs.len() as i128));
+                    let n = xs.len();
+                    self.release(xs);
+                    return Ok(Value::int(n as i128));
                 };
                 // One pass without an intermediate list: a halt ends it, as in the interpreter.
                 let (mut trues, mut falses, mut unknown) = (0usize, false, false);
@@ -81,6 +160,7 @@ impl Run<'_> {
                         Err(Stop::Halt) => return Err(Stop::Halt),
                     }
                 }
+                self.release(xs);
                 match b {
                     Builtin::All if falses => return Ok(Value::Bool(false)),
                     Builtin::Any if trues > 0 => return Ok(Value::Bool(true)),
@@ -96,18 +176,30 @@ impl Run<'_> {
                     _ => Value::list(kept),
                 })
             }
-            Builtin::Map => {
-                let xs = self.list(&args[0])?;
-                let lam = lam.ok_or(Stop::Halt)?;
-                Ok(Value::list(self.each_known(lam, &xs)?))
-            }
+            Builtin::Map => Err(Stop::Halt),
             Builtin::Sum => {
                 let xs = self.list(&args[0])?;
                 let mut total = Num::ZERO;
                 match lam {
                     Some(lam) => {
-                        for v in &self.each_known(lam, &xs)? {
-                            total = total.add(num(v)?).ok_or(Stop::Halt)?;
+                        // As the interpreter: every item evaluated, then summed.
+                        let (mut unknown, mut bad) = (false, false);
+                        for x in xs.iter() {
+                            match self.apply(lam, x) {
+                                Ok(v) if !bad => match v.as_num().and_then(|n| total.add(n)) {
+                                    Some(t) => total = t,
+                                    None => bad = true,
+                                },
+                                Ok(_) => {}
+                                Err(Stop::Unknown) => unknown = true,
+                                Err(Stop::Halt) => return Err(Stop::Halt),
+                            }
+                        }
+                        if unknown {
+                            return Err(Stop::Unknown);
+                        }
+                        if bad {
+                            return Err(Stop::Halt);
                         }
                     }
                     None => {
@@ -116,12 +208,14 @@ impl Run<'_> {
                         }
                     }
                 }
+                self.release(xs);
                 Ok(Value::Num(total))
             }
             Builtin::Most | Builtin::Least | Builtin::Top => {
                 let xs = self.list(&args[0])?;
                 let lam = lam.ok_or(Stop::Halt)?;
-                let keys = self.each_known(lam, &xs)?;
+                let mut keys = self.buffer();
+                self.each_known(lam, &xs, &mut keys)?;
                 let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
                 if b == Builtin::Top {
                     let n = num(&self.eval(&args[1])?)?;
@@ -138,30 +232,33 @@ impl Run<'_> {
                         .collect();
                     return Ok(Value::list(out));
                 }
-                let mut best: Option<&Value> = None;
-                for k in &keys {
+                let mut best: Option<usize> = None;
+                for (i, k) in keys.iter().enumerate() {
                     best = match best {
-                        None => Some(k),
+                        None => Some(i),
                         Some(a) => {
-                            let o = cmp(k, a);
+                            let o = cmp(k, &keys[a]);
                             if (b == Builtin::Most && o == Ordering::Greater)
                                 || (b == Builtin::Least && o == Ordering::Less)
                             {
-                                Some(k)
+                                Some(i)
                             } else {
                                 Some(a)
                             }
                         }
                     };
                 }
-                let Some(best) = best else { return Ok(Value::list(Vec::new())) };
-                Ok(Value::list(
-                    xs.iter()
-                        .zip(&keys)
-                        .filter(|(_, k)| cmp(k, best) == Ordering::Equal)
-                        .map(|(x, _)| x.clone())
-                        .collect(),
-                ))
+                let mut out = self.buffer();
+                if let Some(best) = best {
+                    let best = &keys[best];
+                    let picked = xs.iter().zip(keys.iter()).filter(|(_, k)| cmp(k, best) == Ordering::Equal);
+                    out.extend(picked.map(|(x, _)| x.clone()));
+                }
+                let v = Value::List(out.drain(..).collect());
+                self.give_back(out);
+                self.give_back(keys);
+                self.release(xs);
+                Ok(v)
             }
             Builtin::Distinct => {
                 let xs = self.list(&args[0])?;
@@ -175,11 +272,13 @@ impl Run<'_> {
             }
             Builtin::First | Builtin::Only => {
                 let xs = self.list(&args[0])?;
-                match (b, xs.len()) {
+                let v = match (b, xs.len()) {
                     (_, 0) => Err(Stop::Halt),
                     (Builtin::Only, n) if n > 1 => Err(Stop::Halt),
                     _ => Ok(xs[0].clone()),
-                }
+                };
+                self.release(xs);
+                v
             }
             Builtin::At => {
                 let xs = self.list(&args[0])?;
@@ -234,13 +333,21 @@ impl Run<'_> {
                 };
                 if args.len() == 1 {
                     let xs = self.list(&args[0])?;
-                    return pick(&mut xs.iter().cloned());
+                    let v = pick(&mut xs.iter().cloned());
+                    self.release(xs);
+                    return v;
                 }
-                let mut out = Vec::with_capacity(args.len());
+                // Every argument evaluated, the best kept as they come (the same left fold).
+                let mut best: Option<Value> = None;
                 let mut unknown = false;
                 for a in args {
                     match self.eval(a) {
-                        Ok(v) => out.push(v),
+                        Ok(c) => {
+                            best = Some(match best {
+                                Some(a) if compare(&c, &a) != Some(want) => a,
+                                _ => c,
+                            })
+                        }
                         Err(Stop::Unknown) => unknown = true,
                         Err(Stop::Halt) => return Err(Stop::Halt),
                     }
@@ -248,7 +355,7 @@ impl Run<'_> {
                 if unknown {
                     return Err(Stop::Unknown);
                 }
-                pick(&mut out.into_iter())
+                best.ok_or(Stop::Halt)
             }
             Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs => {
                 let n = num(&self.eval(&args[0])?)?;

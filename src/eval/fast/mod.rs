@@ -54,6 +54,8 @@ pub use run::{Scratch, Stop};
 #[derive(Clone, Debug)]
 pub struct Node {
     pub(crate) kind: Kind,
+    /// The evaluation steps the interpreter counts for it (see [`Node::cost`]).
+    steps: u32,
 }
 
 /// The compiled expressions: the interpreter's [`IrKind`] with slots and fact paths
@@ -65,6 +67,8 @@ pub(crate) enum Kind {
     Fact(FactId),
     /// `fact.a.b`: a fact's record fields followed without copying the records.
     FactPath(FactId, Box<[u32]>),
+    /// `x.a.b` on a local (a parameter, a lambda's item): the same, on the value stack.
+    LocalPath(u32, Box<[u32]>),
     Decision(DecisionId),
     Call(DefId, Box<[Node]>),
     Field(Box<Node>, u32),
@@ -302,11 +306,24 @@ impl Lower<'_> {
             IrKind::Fact(f) => Kind::Fact(*f),
             IrKind::Decision(d) => Kind::Decision(*d),
             IrKind::Call(d, args) => Kind::Call(*d, self.nodes(args)),
-            IrKind::Field(x, i) => match fact_path(ir) {
-                Some((f, path)) => Kind::FactPath(f, path.into()),
-                None => Kind::Field(self.boxed(x), *i),
+            IrKind::Field(x, i) => match (fact_path(ir), local_path(ir)) {
+                (Some((f, path)), _) => Kind::FactPath(f, path.into()),
+                (None, Some((slot, path))) => Kind::LocalPath(slot, path.into()),
+                (None, None) => Kind::Field(self.boxed(x), *i),
             },
-            IrKind::List(xs) => Kind::List(self.nodes(xs)),
+            IrKind::List(xs) => {
+                let items = self.nodes(xs);
+                if items.iter().all(|x| matches!(x.kind, Kind::Const(_))) {
+                    // A list of constants is built once; it costs the steps of building it.
+                    let values: Vec<Value> = items
+                        .iter()
+                        .filter_map(|x| if let Kind::Const(v) = &x.kind { Some(v.clone()) } else { None })
+                        .collect();
+                    let steps = 1 + items.iter().map(|x| x.steps).sum::<u32>();
+                    return Node { kind: Kind::Const(Value::list(values)), steps };
+                }
+                Kind::List(items)
+            }
             IrKind::Record(t, xs) => Kind::Record(*t, xs.iter().map(|x| x.as_ref().map(|x| self.node(x))).collect()),
             IrKind::Not(x) => Kind::Not(self.boxed(x)),
             IrKind::Neg(x) => Kind::Neg(self.boxed(x)),
@@ -337,7 +354,11 @@ impl Lower<'_> {
                 }))
             }
         };
-        Node { kind }
+        let steps = match &kind {
+            Kind::FactPath(_, path) | Kind::LocalPath(_, path) => 1 + path.len() as u32,
+            _ => 1,
+        };
+        Node { kind, steps }
     }
 }
 
@@ -354,12 +375,22 @@ fn fact_path(ir: &Ir) -> Option<(FactId, Vec<u32>)> {
     }
 }
 
+/// `x.a.b` on a local slot as the slot and the field indices in the order followed.
+fn local_path(ir: &Ir) -> Option<(u32, Vec<u32>)> {
+    match &ir.kind {
+        IrKind::Local(s) => Some((*s, Vec::new())),
+        IrKind::Field(inner, i) => {
+            let (s, mut path) = local_path(inner)?;
+            path.push(*i);
+            Some((s, path))
+        }
+        _ => None,
+    }
+}
+
 impl Node {
     /// How many evaluation steps the interpreter counts for this node itself.
     pub(crate) fn cost(&self) -> u64 {
-        match &self.kind {
-            Kind::FactPath(_, path) => 1 + path.len() as u64,
-            _ => 1,
-        }
+        u64::from(self.steps)
     }
 }

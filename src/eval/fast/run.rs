@@ -29,6 +29,8 @@ pub(crate) type R = Result<Value, Stop>;
 #[derive(Debug, Default)]
 pub struct Scratch {
     stack: Vec<Value>,
+    /// Emptied buffers for lists being built, taken and given back.
+    pool: Vec<Vec<Value>>,
     memo: Vec<(u32, R)>,
     generation: u32,
 }
@@ -113,6 +115,11 @@ impl<'a> Run<'a> {
             (Some(index), Some(Value::Enum(_, v))) if d.params > 0 => index.get(*v as usize).unwrap_or(&d.top),
             _ => &d.top,
         };
+        if let [r] = candidates
+            && self.c.rules[*r as usize].exceptions.is_empty()
+        {
+            return self.only_rule(*r);
+        }
         let mut decided: Option<Value> = None;
         let mut unknown = false;
         for &r in candidates {
@@ -155,6 +162,32 @@ impl<'a> Run<'a> {
             });
         }
         Ok(own)
+    }
+
+    /// The definition's one candidate rule, without exceptions: its value, or silence when
+    /// it does not apply (what [`Self::rules`] would find, without the rule tree).
+    fn only_rule(&mut self, r: RuleId) -> R {
+        let c = self.c;
+        let rule = &c.rules[r as usize];
+        let base = self.base;
+        for (i, pat) in rule.plain.iter() {
+            if !matches_pattern(pat, &self.s.stack[base + i], &mut []) {
+                return Err(Stop::Halt);
+            }
+        }
+        for (i, pat) in rule.binding.iter() {
+            let arg = self.s.stack[base + i].clone();
+            if !matches_pattern(pat, &arg, &mut self.s.stack[base..]) {
+                return Err(Stop::Halt);
+            }
+        }
+        if let Some(g) = &rule.guard {
+            match self.eval(g)? {
+                Value::Bool(true) => {}
+                _ => return Err(Stop::Halt),
+            }
+        }
+        self.eval(&rule.value)
     }
 
     fn rule_alone(&mut self, r: RuleId) -> Result<RuleResult, Stop> {
@@ -225,8 +258,56 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// An empty buffer from the pool.
+    pub(super) fn buffer(&mut self) -> Vec<Value> {
+        self.s.pool.pop().unwrap_or_default()
+    }
+
+    /// Gives a buffer back to the pool, emptied.
+    pub(super) fn give_back(&mut self, mut b: Vec<Value>) {
+        b.clear();
+        self.s.pool.push(b);
+    }
+
     pub(super) fn local(&mut self, slot: u32) -> &mut Value {
         &mut self.s.stack[self.base + slot as usize]
+    }
+
+    /// Whether a node names a value already held (a constant, a local, a fact, a field of
+    /// one, a definition without parameters already ruled on): [`Self::peek`] borrows it
+    /// rather than copying it.
+    pub(super) fn is_place(&self, node: &Node) -> bool {
+        match &node.kind {
+            Kind::Const(_)
+            | Kind::Local(_)
+            | Kind::Fact(_)
+            | Kind::FactPath(..)
+            | Kind::LocalPath(..)
+            | Kind::Decision(_) => true,
+            Kind::Call(d, args) => args.is_empty() && self.s.memo[*d as usize].0 == self.s.generation,
+            _ => false,
+        }
+    }
+
+    /// The value of a node for which [`Self::is_place`] holds, borrowed. Counts no steps:
+    /// the caller counts the node's [`Node::cost`].
+    pub(super) fn peek<'s>(&'s self, node: &'s Node) -> Result<&'s Value, Stop> {
+        match &node.kind {
+            Kind::Const(v) => Ok(v),
+            Kind::Local(s) => Ok(&self.s.stack[self.base + *s as usize]),
+            Kind::Fact(f) => self.inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path),
+            Kind::LocalPath(s, path) => follow(Some(&self.s.stack[self.base + *s as usize]), path),
+            Kind::Decision(d) => self.inputs.decisions[*d as usize].as_ref().ok_or(Stop::Unknown),
+            Kind::Call(d, _) => self.s.memo[*d as usize].1.as_ref().map_err(|e| *e),
+            _ => Err(Stop::Halt),
+        }
+    }
+
+    /// Counts `n` steps; a halt past the limit.
+    pub(super) fn count(&mut self, n: u64) -> Result<(), Stop> {
+        self.steps += n;
+        if self.steps > MAX_STEPS { Err(Stop::Halt) } else { Ok(()) }
     }
 
     pub(super) fn eval(&mut self, node: &Node) -> R {
@@ -238,19 +319,10 @@ impl<'a> Run<'a> {
             Kind::Const(v) => Ok(v.clone()),
             Kind::Local(s) => Ok(self.s.stack[self.base + *s as usize].clone()),
             Kind::Fact(f) => self.inputs.facts[*f as usize].clone().ok_or(Stop::Unknown),
-            Kind::FactPath(f, path) => {
-                let mut v = self.inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown)?;
-                for &i in path.iter() {
-                    v = match v {
-                        Value::Record(_, fields) => {
-                            fields.get(i as usize).and_then(Option::as_ref).ok_or(Stop::Unknown)?
-                        }
-                        _ => return Err(Stop::Halt),
-                    };
-                }
-                Ok(v.clone())
-            }
+            Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path).cloned(),
+            Kind::LocalPath(s, path) => follow(Some(&self.s.stack[self.base + *s as usize]), path).cloned(),
             Kind::Decision(d) => self.inputs.decisions[*d as usize].clone().ok_or(Stop::Unknown),
+            Kind::Call(d, args) if args.is_empty() => self.call(*d, 0),
             Kind::Call(d, args) => {
                 let start = self.s.stack.len();
                 let mut unknown = false;
@@ -314,6 +386,13 @@ impl<'a> Run<'a> {
             }
             Kind::InList(x, list) => {
                 let v = self.eval(x)?;
+                if self.is_place(list) {
+                    self.count(list.cost())?;
+                    return match self.peek(list)? {
+                        Value::List(items) => Ok(Value::Bool(items.contains(&v))),
+                        _ => Err(Stop::Halt),
+                    };
+                }
                 match self.eval(list)? {
                     Value::List(items) => Ok(Value::Bool(items.contains(&v))),
                     _ => Err(Stop::Halt),
@@ -385,25 +464,39 @@ impl<'a> Run<'a> {
                 (Ok(_), Ok(_)) => Err(Stop::Halt),
             };
         }
-        let (x, y) = match (self.eval(a), self.eval(b)) {
-            (Ok(x), Ok(y)) => (x, y),
-            (Err(Stop::Unknown), Err(Stop::Unknown)) | (Err(Stop::Unknown), Ok(_)) | (Ok(_), Err(Stop::Unknown)) => {
-                return Err(Stop::Unknown);
-            }
-            (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => return Err(Stop::Halt),
-        };
+        if matches!(op, Eq | Ne | Lt | Le | Gt | Ge) {
+            // Comparisons read their operands in place where they can: no copies.
+            return match (self.is_place(a), self.is_place(b)) {
+                (true, true) => {
+                    self.count(a.cost() + b.cost())?;
+                    both(self.peek(a), self.peek(b)).and_then(|(x, y)| comparison(op, x, y))
+                }
+                (false, true) => {
+                    let x = self.eval(a);
+                    self.count(b.cost())?;
+                    both(x.as_ref().map_err(|e| *e), self.peek(b)).and_then(|(x, y)| comparison(op, x, y))
+                }
+                (true, false) => {
+                    // `b` first: evaluating it may rule on a definition `a` borrows.
+                    let y = self.eval(b);
+                    if !self.is_place(a) {
+                        let x = self.eval(a);
+                        return both(x.as_ref().map_err(|e| *e), y.as_ref().map_err(|e| *e))
+                            .and_then(|(x, y)| comparison(op, x, y));
+                    }
+                    self.count(a.cost())?;
+                    both(self.peek(a), y.as_ref().map_err(|e| *e)).and_then(|(x, y)| comparison(op, x, y))
+                }
+                (false, false) => {
+                    let x = self.eval(a);
+                    let y = self.eval(b);
+                    both(x.as_ref().map_err(|e| *e), y.as_ref().map_err(|e| *e)).and_then(|(x, y)| comparison(op, x, y))
+                }
+            };
+        }
+        let (x, y) = both(self.eval(a), self.eval(b))?;
         match op {
-            Eq => Ok(Value::Bool(x == y)),
-            Ne => Ok(Value::Bool(x != y)),
-            Lt | Le | Gt | Ge => {
-                let ord = compare(&x, &y).ok_or(Stop::Halt)?;
-                Ok(Value::Bool(match op {
-                    Lt => ord.is_lt(),
-                    Le => ord.is_le(),
-                    Gt => ord.is_gt(),
-                    _ => ord.is_ge(),
-                }))
-            }
+            Eq | Ne | Lt | Le | Gt | Ge => comparison(op, &x, &y),
             Add | Sub | Mul | Div | IntDiv | Mod => match (x, y) {
                 (Value::Num(m), Value::Num(n)) => {
                     let r = match op {
@@ -438,4 +531,45 @@ impl<'a> Run<'a> {
             And | Or => Err(Stop::Halt),
         }
     }
+}
+
+/// Follows record fields from a value: a missing value or field is unknown, a field of
+/// something else a halt.
+fn follow<'v>(start: Option<&'v Value>, path: &[u32]) -> Result<&'v Value, Stop> {
+    let mut v = start.ok_or(Stop::Unknown)?;
+    for &i in path {
+        v = match v {
+            Value::Record(_, fields) => fields.get(i as usize).and_then(Option::as_ref).ok_or(Stop::Unknown)?,
+            _ => return Err(Stop::Halt),
+        };
+    }
+    Ok(v)
+}
+
+/// Both operands' values, or the stop the interpreter would report: a halt before an
+/// unknown.
+fn both<X, Y>(x: Result<X, Stop>, y: Result<Y, Stop>) -> Result<(X, Y), Stop> {
+    match (x, y) {
+        (Ok(x), Ok(y)) => Ok((x, y)),
+        (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => Err(Stop::Halt),
+        _ => Err(Stop::Unknown),
+    }
+}
+
+/// `x op y` for a comparison operator.
+fn comparison(op: BinaryOp, x: &Value, y: &Value) -> R {
+    use BinaryOp::*;
+    Ok(Value::Bool(match op {
+        Eq => x == y,
+        Ne => x != y,
+        _ => {
+            let ord = compare(x, y).ok_or(Stop::Halt)?;
+            match op {
+                Lt => ord.is_lt(),
+                Le => ord.is_le(),
+                Gt => ord.is_gt(),
+                _ => ord.is_ge(),
+            }
+        }
+    }))
 }

@@ -136,8 +136,12 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         return;
     }
     let mut lines: Vec<String> = s.working.iter().chain(&s.because).map(|l| format!("<li>{}</li>", rich(l))).collect();
-    // Where nothing decided, the rules considered are the explanation.
-    if depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
+    // Where nothing decided, the rules considered are the explanation; where a rule decided
+    // the answer, the exceptions that did not apply come after the working that gave it.
+    let decided = s.decided_by.is_some() || s.row.is_some();
+    let mut after = Vec::new();
+    if depth == 0 || !decided {
+        let lines = if depth == 0 && decided { &mut after } else { &mut lines };
         for n in &s.not_applied {
             if let (Some(_), false) = (&n.rule.citation, n.reason.is_empty()) {
                 let clause = ctx.cite(&n.rule.citation);
@@ -151,7 +155,7 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         }
     }
     if depth == 0 || !lines.is_empty() {
-        let args = if s.args.is_empty() { String::new() } else { format!(" ({})", s.args.join(", ")) };
+        let args = s.args_shown();
         let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
         let _ = write!(
             out,
@@ -168,6 +172,9 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
     }
     for c in &s.children {
         brief_step(out, ctx, c, depth + 1, seen);
+    }
+    for line in after {
+        let _ = writeln!(out, "{line}");
     }
 }
 
@@ -221,7 +228,13 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
         for f in &r.facts {
             let name = f.description.clone().unwrap_or_else(|| f.name.replace('_', " "));
-            let _ = writeln!(out, "<li>{}: <span class=\"value\">{}</span></li>", escape(&name), escape(&f.value));
+            let _ = writeln!(
+                out,
+                "<li>{}: <span class=\"value\">{}</span>{}</li>",
+                escape(&name),
+                escape(&f.value),
+                ctx.cite(&f.citation)
+            );
         }
         out.push_str("</ul>\n");
     }
