@@ -10,6 +10,7 @@ use crate::eval::date::Date;
 use crate::eval::interp::Inputs;
 use crate::eval::num::Num;
 use crate::eval::show::visible;
+use crate::eval::time::Time;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
@@ -324,6 +325,25 @@ impl Validator<'_> {
                     None
                 }
             },
+            Type::Time => match v {
+                J::String(s) => match Time::parse(s.trim()) {
+                    Some(t) => Some(Value::Time(t)),
+                    None => {
+                        self.fail(
+                            path,
+                            ty,
+                            v,
+                            clause,
+                            Some(format!("`{s}` is not a time of day; write HH:MM, e.g. \"18:15\"")),
+                        );
+                        None
+                    }
+                },
+                _ => {
+                    self.fail(path, ty, v, clause, Some("write a time of day as text, e.g. \"18:15\"".into()));
+                    None
+                }
+            },
             Type::Int | Type::Quantity(_) => match number(v, ty) {
                 Ok(n) => {
                     if *ty == Type::Int && !n.is_integer() {
@@ -443,6 +463,7 @@ fn example_value(ty: &Type) -> String {
         Type::Int => "3".into(),
         Type::Text => "\"…\"".into(),
         Type::Date => "\"2007-09-01\"".into(),
+        Type::Time => "\"18:15\"".into(),
         Type::Quantity(u) if u.is_time() => "\"24 hours\"".into(),
         Type::Quantity(u) => match u.currency() {
             Some(c) => format!("\"4.00 {c}\""),

@@ -10,6 +10,7 @@ pub mod builtins;
 pub mod collect;
 pub mod expr;
 pub mod glosses;
+pub mod literals;
 pub mod program;
 pub mod resolve;
 pub mod rules;

@@ -354,6 +354,7 @@ fn scalar(
             select(name, id, &opts, Some(value), w)
         }
         Type::Date => html! { input type="date" name=(name) id=(id) value=(value); },
+        Type::Time => html! { input type="time" name=(name) id=(id) value=(value); },
         Type::Int => {
             html! { input type="text" inputmode="numeric" name=(name) id=(id) value=(value) size="8"; span.hint { (hint) } }
         }

@@ -113,6 +113,10 @@ pub struct Clause {
 pub enum ClausePart {
     Heading(Str),
     Text(Str),
+    /// Parts of a printed paragraph, in order, joined by "…".
+    Excerpt(Str),
+    /// The clause's content in other words, when its printed text is not at hand.
+    Paraphrase(Str),
     Gloss(Str),
     Informational(Str),
     Cites(Vec<Str>),
@@ -122,9 +126,12 @@ pub enum ClausePart {
 impl ClausePart {
     pub fn span(&self) -> Span {
         match self {
-            ClausePart::Heading(s) | ClausePart::Text(s) | ClausePart::Gloss(s) | ClausePart::Informational(s) => {
-                s.span
-            }
+            ClausePart::Heading(s)
+            | ClausePart::Text(s)
+            | ClausePart::Excerpt(s)
+            | ClausePart::Paraphrase(s)
+            | ClausePart::Gloss(s)
+            | ClausePart::Informational(s) => s.span,
             ClausePart::Cites(v) => v.first().map_or(Span::default(), |s| s.span),
             ClausePart::Decl(d) => d.span(),
         }
@@ -150,6 +157,12 @@ impl Clause {
     }
     pub fn text(&self) -> Option<&Str> {
         self.find(|p| if let ClausePart::Text(s) = p { Some(s) } else { None })
+    }
+    pub fn excerpt(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Excerpt(s) = p { Some(s) } else { None })
+    }
+    pub fn paraphrase(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Paraphrase(s) = p { Some(s) } else { None })
     }
     pub fn gloss(&self) -> Option<&Str> {
         self.find(|p| if let ClausePart::Gloss(s) = p { Some(s) } else { None })
@@ -389,12 +402,20 @@ pub enum Literal {
         text: String,
         span: Span,
     },
+    /// `18:15`, as written.
+    Time {
+        text: String,
+        span: Span,
+    },
 }
 
 impl Literal {
     pub fn span(&self) -> Span {
         match self {
-            Literal::Number { span, .. } | Literal::Bool(_, span) | Literal::Date { span, .. } => *span,
+            Literal::Number { span, .. }
+            | Literal::Bool(_, span)
+            | Literal::Date { span, .. }
+            | Literal::Time { span, .. } => *span,
             Literal::Text(s) => s.span,
         }
     }

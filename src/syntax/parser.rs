@@ -239,6 +239,7 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::string | Rule::short_string | Rule::long_string => "a string",
         Rule::quantity | Rule::number => "a number",
         Rule::date => "a date (YYYY-MM-DD)",
+        Rule::time => "a time of day (HH:MM)",
         Rule::boolean => "`true` or `false`",
         Rule::expr
         | Rule::or_expr
@@ -270,8 +271,14 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::policy => "`unique`, `first` or `collect`",
         Rule::clause => "`clause`",
         Rule::rulebook_decl => "`rulebook`",
-        Rule::heading_part | Rule::text_part | Rule::gloss_part | Rule::info_part | Rule::cites_part => {
-            "a clause part (`heading`, `text`, `gloss`, `informational`, `cites`)"
+        Rule::heading_part
+        | Rule::text_part
+        | Rule::excerpt_part
+        | Rule::paraphrase_part
+        | Rule::gloss_part
+        | Rule::info_part
+        | Rule::cites_part => {
+            "a clause part (`heading`, `text`, `excerpt`, `paraphrase`, `gloss`, `informational`, `cites`)"
         }
         Rule::type_decl
         | Rule::fact_decl
@@ -443,6 +450,8 @@ impl Builder<'_> {
             .map(|q| match q.as_rule() {
                 Rule::heading_part => ClausePart::Heading(self.string(first(q))),
                 Rule::text_part => ClausePart::Text(self.string(first(q))),
+                Rule::excerpt_part => ClausePart::Excerpt(self.string(first(q))),
+                Rule::paraphrase_part => ClausePart::Paraphrase(self.string(first(q))),
                 Rule::gloss_part => ClausePart::Gloss(self.string(first(q))),
                 Rule::info_part => ClausePart::Informational(self.string(first(q))),
                 Rule::cites_part => ClausePart::Cites(q.into_inner().map(|s| self.string(s)).collect()),
@@ -644,6 +653,7 @@ impl Builder<'_> {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::date => Literal::Date { text: p.as_str().to_string(), span },
+            Rule::time => Literal::Time { text: p.as_str().to_string(), span },
             Rule::boolean => Literal::Bool(p.as_str() == "true", span),
             Rule::string => Literal::Text(self.string(p)),
             _ => {
