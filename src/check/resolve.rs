@@ -333,7 +333,7 @@ impl Resolver<'_> {
 
     /// Rewrites a name as written to its full name, or reports why it cannot be.
     fn name(&mut self, id: &mut Ident, space: Space) {
-        if space == Space::Names && self.locals.iter().any(|l| *l == id.name) {
+        if space == Space::Names && self.locals.contains(&id.name) {
             return;
         }
         let t = self.t;
@@ -370,7 +370,7 @@ impl Resolver<'_> {
         }
         if let Some(h) = self.here
             && let Some(info) = t.sections.sections.get(h)
-            && names_of(info).iter().any(|k| *k == id.name)
+            && names_of(info).contains(&id.name)
         {
             id.name = full_name(Some(h), &id.name);
             return;

@@ -56,14 +56,16 @@ pub fn rename(at: &Place, new_name: &str) -> Option<lt::WorkspaceEdit> {
         Some((sec, _)) if sections.sections.contains_key(sec) => format!("{sec}.{new_name}"),
         _ => new_name.to_string(),
     };
-    let mut changes: std::collections::HashMap<lt::Uri, Vec<lt::TextEdit>> = std::collections::HashMap::new();
+    // By file (the URI's text as the key: a `Uri` is no key to mutate a map by).
+    let mut by_file: std::collections::BTreeMap<String, (lt::Uri, Vec<lt::TextEdit>)> = Default::default();
     for o in a.index.references(occ.target) {
         let here = sections.file_section.get(&o.span.file).map(String::as_str);
         let new_text = if o.is_decl { new_name.to_string() } else { sections.written(&new_full, here) };
         let Some(loc) = at.location(o.span) else { continue };
-        changes.entry(loc.uri).or_default().push(lt::TextEdit { range: loc.range, new_text });
+        let edits = &mut by_file.entry(loc.uri.as_str().to_string()).or_insert_with(|| (loc.uri.clone(), Vec::new())).1;
+        edits.push(lt::TextEdit { range: loc.range, new_text });
     }
-    Some(lt::WorkspaceEdit { changes: Some(changes), ..Default::default() })
+    Some(lt::WorkspaceEdit { changes: Some(by_file.into_values().collect()), ..Default::default() })
 }
 
 #[allow(deprecated)]
