@@ -9,6 +9,12 @@ use std::fmt::Write;
 
 fn wrap(text: &str, indent: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 16 * (indent.len() + 1) + indent.len() + 1);
+    wrap_into(&mut out, text, indent, width);
+    out
+}
+
+/// [`wrap`], appended to `out`.
+fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
     let mut line_len = 0usize;
     for word in text.split_whitespace() {
@@ -29,7 +35,6 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
     if line_len > 0 {
         out.push('\n');
     }
-    out
 }
 
 fn step_head(s: &Step) -> String {
@@ -84,13 +89,21 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
 
 /// One step of the brief explanation: what it is, its value, and how it was reached.
 fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
-    let args = if s.args.is_empty() { String::new() } else { format!(" ({})", s.args.join(", ")) };
-    let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
-    let at = at.map(|c| format!("  [{c}]")).unwrap_or_default();
     if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
-        out.push_str(&wrap(&format!("{}{args}: {}{at}", s.label, s.answer), "  ", 100));
+        // "label (args): answer  [citation]"
+        let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
+        let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
+        head.push_str(&s.label);
+        if !s.args.is_empty() {
+            let _ = write!(head, " ({})", s.args.join(", "));
+        }
+        let _ = write!(head, ": {}", s.answer);
+        if let Some(c) = at {
+            let _ = write!(head, "  [{c}]");
+        }
+        wrap_into(out, &head, "  ", 100);
         for line in s.working.iter().chain(&s.because) {
-            out.push_str(&wrap(line, "      ", 100));
+            wrap_into(out, line, "      ", 100);
         }
     }
     // Where nothing decided, the rules considered are the explanation.
@@ -99,7 +112,7 @@ fn brief_step(out: &mut String, lang: Lang, s: &Step, depth: usize) {
             if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
                 let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
                 let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-                out.push_str(&wrap(&format!("{mark} {line}"), "      ", 100));
+                wrap_into(out, &format!("{mark} {line}"), "      ", 100);
             }
         }
     }
@@ -116,7 +129,7 @@ pub fn render(r: &Report, full: bool) -> String {
     if full {
         return render_full(r);
     }
-    let mut out = String::new();
+    let mut out = String::with_capacity(4096);
     let title = r.question.clone().unwrap_or_else(|| r.ruling.replace('_', " "));
     let _ = writeln!(out, "{title}\n{}", r.rulebook_title);
     let _ = writeln!(out, "\n{}: {}", word(lang, "answer"), r.answer);
@@ -139,7 +152,7 @@ pub fn render(r: &Report, full: bool) -> String {
         let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
         for f in &r.facts {
             let name = f.description.clone().unwrap_or_else(|| f.name.replace('_', " "));
-            out.push_str(&wrap(&format!("{name}: {}", f.value), "  ", 100));
+            wrap_into(&mut out, &format!("{name}: {}", f.value), "  ", 100);
         }
     }
     clauses(&mut out, lang, r);
