@@ -17,8 +17,7 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
     let mut line_len = 0usize;
-    for word in text.split_whitespace() {
-        let w = if word.is_ascii() { word.len() } else { word.chars().count() };
+    for (word, w) in text_words(text) {
         if line_len > 0 && line_len + 1 + w > room {
             out.push('\n');
             line_len = 0;
@@ -35,6 +34,44 @@ fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     if line_len > 0 {
         out.push('\n');
     }
+}
+
+/// The words of `text` as `split_whitespace` finds them, each with its length in
+/// characters, in one pass over the bytes (characters are decoded only outside ASCII).
+fn text_words(text: &str) -> impl Iterator<Item = (&str, usize)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    // The character at `i` if it is whitespace (its length in bytes), else `None`.
+    let space_at = move |i: usize| -> (bool, usize) {
+        let c = b[i];
+        if c < 0x80 {
+            return (matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'), 1);
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        (ch.is_whitespace(), ch.len_utf8())
+    };
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let (space, len) = space_at(i);
+            if !space {
+                break;
+            }
+            i += len;
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let (start, mut n) = (i, 0);
+        while i < b.len() {
+            let (space, len) = space_at(i);
+            if space {
+                break;
+            }
+            i += len;
+            n += 1;
+        }
+        Some((&text[start..i], n))
+    })
 }
 
 fn step_head(s: &Step) -> String {
@@ -221,4 +258,20 @@ fn render_full(r: &Report) -> String {
     }
     clauses(&mut out, lang, r);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_words;
+
+    #[test]
+    fn words_are_those_split_whitespace_finds() {
+        for t in
+            ["", "  ", "a", " a  b\tc\n", "“quoted” — dash\u{a0}nbsp\u{2009}thin\u{3000}ideo", "æøå ✗ 2,150 · x\u{85}y"]
+        {
+            let ours: Vec<(&str, usize)> = text_words(t).collect();
+            let std: Vec<(&str, usize)> = t.split_whitespace().map(|w| (w, w.chars().count())).collect();
+            assert_eq!(ours, std, "{t:?}");
+        }
+    }
 }
