@@ -48,7 +48,7 @@ fn bench_check(cr: &mut Criterion) {
 
 const GNT_PLAYER: &str = r#"{"player": {"name": "Robin", "masterpoints": 2150, "life_master": true}}"#;
 const GNT_TEAMS: &str = r#"{"teams_entered": [{"name":"North","victory_points":80},{"name":"South","victory_points":75},{"name":"East","victory_points":70},{"name":"West","victory_points":66},{"name":"Aces","victory_points":60},{"name":"Kings","victory_points":60},{"name":"Queens","victory_points":55},{"name":"Jacks","victory_points":50},{"name":"Tens","victory_points":40}]}"#;
-const DBF_304: &str = r#"{"turnering_304": "Anden_turnering304", "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km", "bro_og_færgeafgift": "125 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false, "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
+const DBF_304: &str = r#"{"s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km", "s304.bro_og_færgeafgift": "125 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false, "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "s304.rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
 
 /// Case files hold the facts of the other benchmarked rulings; the first expectation
 /// naming the ruling is used.
@@ -74,9 +74,9 @@ fn bench_single(cr: &mut Criterion) {
     let mut cases: Vec<(&str, &Checked, String, String)> = vec![
         ("gnt_flights", &gnt, "flights".into(), GNT_PLAYER.into()),
         ("gnt_qualifiers", &gnt, "qualifiers".into(), GNT_TEAMS.into()),
-        ("dbf_304B1", &dbf, "transportgodtgørelse".into(), DBF_304.into()),
+        ("dbf_304B1", &dbf, "s304.transportgodtgørelse".into(), DBF_304.into()),
     ];
-    for (label, ruling) in [("dbf_323C", "overførsel_hold1_323C"), ("dbf_351C2", "medlemstalsfordeling_351")] {
+    for (label, ruling) in [("dbf_323C", "s323.overførsel_hold1"), ("dbf_351C2", "s351.medlemstalsfordeling")] {
         if let Some(f) = case_facts("dbf", ruling) {
             cases.push((label, &dbf, ruling.into(), f));
         }
@@ -164,7 +164,7 @@ struct NativeAfstand {
 #[derive(Deserialize)]
 struct Native304 {
     kilometersats: String,
-    #[serde(rename = "bro_og_færgeafgift")]
+    #[serde(rename = "s304.bro_og_færgeafgift")]
     afgift: String,
     afstande_til_spillestedet: Vec<NativeAfstand>,
     rejsehold: NativeHold,
@@ -264,7 +264,7 @@ fn bench_batch(cr: &mut Criterion) {
         })
     });
     let dbf_text = dbf_lines(n);
-    let ddef = dbf.program.def_by_name("transportgodtgørelse").expect("transportgodtgørelse");
+    let ddef = dbf.program.def_by_name("s304.transportgodtgørelse").expect("s304.transportgodtgørelse");
     g.bench_function("dbf_304B1/conditions", |b| {
         b.iter(|| {
             let mut out = Vec::with_capacity(n * 64);
@@ -277,7 +277,7 @@ fn bench_batch(cr: &mut Criterion) {
         b.iter(|| {
             black_box(native_batch(&dbf_text, threads, |i, l| {
                 let f: Native304 = serde_json::from_str(l).expect("json");
-                serde_json::json!({"line": i + 1, "transportgodtgørelse": {"status": "decided", "value": native_304(&f).map(|d| format!("{d} DKK"))}})
+                serde_json::json!({"line": i + 1, "s304.transportgodtgørelse": {"status": "decided", "value": native_304(&f).map(|d| format!("{d} DKK"))}})
             }))
         })
     });

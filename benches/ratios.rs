@@ -33,7 +33,7 @@ fn inputs(c: &Checked, json: &str) -> Inputs {
 }
 
 const GNT_PLAYER: &str = r#"{"player": {"name": "Robin", "masterpoints": 2150, "life_master": true}}"#;
-const DBF_304: &str = r#"{"turnering_304": "Anden_turnering304", "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km", "bro_og_færgeafgift": "125 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false, "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
+const DBF_304: &str = r#"{"s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km", "s304.bro_og_færgeafgift": "125 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false, "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "s304.rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
 
 /// Stage 1 D's flight limits by hand, on an exact decimal.
 fn native_flights(mp: Decimal, life_master: bool) -> Vec<&'static str> {
@@ -183,7 +183,7 @@ fn main() {
 
     // DBF § 304B1, in memory.
     let dp = &dbf.program;
-    let ddef = dp.def_by_name("transportgodtgørelse").expect("transportgodtgørelse");
+    let ddef = dp.def_by_name("s304.transportgodtgørelse").expect("s304.transportgodtgørelse");
     let dinp = inputs(&dbf, DBF_304);
     let team = Team {
         towns: ["Kolding", "Kolding", "Kolding", "Vejle"].map(String::from).into(),

@@ -19,7 +19,7 @@ fn env_or(name: &str, default: usize) -> usize {
 /// The two requests of the mix: a GNT and a DBF ruling with brief JSON explanations.
 fn requests() -> Vec<(String, String)> {
     let gnt = r#"{"player": {"masterpoints": 2150, "life_master": true}}"#.to_string();
-    let dbf = r#"{"turnering_304": "Anden_turnering304", "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km", "bro_og_færgeafgift": "0 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false, "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "100.5 km"}], "rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#.to_string();
+    let dbf = r#"{"s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km", "s304.bro_og_færgeafgift": "0 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false, "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "100.5 km"}], "s304.rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#.to_string();
     vec![
         ("/api/rulebooks/gnt/rulings/flights".to_string(), gnt),
         ("/api/rulebooks/dbf/rulings/transportgodtg%C3%B8relse".to_string(), dbf),

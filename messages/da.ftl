@@ -102,6 +102,7 @@ needs = Mangler
 facts-used = Anvendte oplysninger
 clauses = Citerede bestemmelser
 gloss = Engelsk oversættelse
+paraphrase = Omskrivning (den trykte tekst foreligger ikke)
 error = Bestemmelserne kan ikke afgøre dette
 does-not-apply = { $clause } finder ikke anvendelse: { $reason }
 waits-for = { $clause } kan endnu ikke anvendes: det kræver { $reason }
@@ -199,6 +200,8 @@ duration-hour-one = time
 duration-hour-other = timer
 duration-minute-one = minut
 duration-minute-other = minutter
+# A time of day: $hours (9, 18), $hours2 (09, 18), $minutes (00, 15).
+time-of-day = kl. { $hours }.{ $minutes }
 date-full = { $day }. { $month } { $year }
 month-1 = januar
 month-2 = februar

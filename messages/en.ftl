@@ -113,6 +113,8 @@ needs = Still needed
 facts-used = Facts used
 clauses = Clauses cited
 gloss = English gloss
+# A clause whose printed text is not at hand: its content in other words, never quoted.
+paraphrase = Paraphrase (the printed text is not at hand)
 error = The conditions cannot rule on this
 does-not-apply = { $clause } does not apply: { $reason }
 waits-for = { $clause } cannot be applied yet: it needs { $reason }
@@ -189,7 +191,7 @@ needs-lot = decided by lot{ $has-citation ->
   }
 pattern-mismatch = it is for another `{ $param }` (here: { $value })
 
-## Values: how yes/no, empty lists, numbers, money, durations and dates are shown.
+## Values: how yes/no, empty lists, numbers, money, durations, times of day and dates are shown.
 value-yes = yes
 value-no = no
 value-none = none
@@ -210,6 +212,8 @@ duration-hour-one = hour
 duration-hour-other = hours
 duration-minute-one = minute
 duration-minute-other = minutes
+# A time of day: $hours (9, 18), $hours2 (09, 18), $minutes (00, 15).
+time-of-day = { $hours }:{ $minutes }
 date-full = { $day } { $month } { $year }
 month-1 = January
 month-2 = February

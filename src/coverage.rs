@@ -1,8 +1,12 @@
 //! Source fidelity and coverage: is every line of the published document present,
 //! verbatim, in a clause; is every clause's text in the document; which clauses are
 //! executable, which informational (and why), and which neither.
+//!
+//! An `excerpt` is fidelity-checked fragment by fragment: each must be printed, after the
+//! one before it; the lines it spans, from its first fragment to its last, count as
+//! covered. A `paraphrase` is never compared with the document: it is listed apart.
 
-use crate::check::program::Program;
+use crate::check::program::{Program, TextKind};
 use serde::Serialize;
 
 /// Largest published document read (a larger file is refused before it is read).
@@ -33,6 +37,8 @@ pub struct ClauseStatus {
     pub reason: Option<String>,
     /// For executable clauses: the rulings, definitions and rules they hold.
     pub holds: Vec<String>,
+    /// `printed`, `excerpt` or `paraphrase`: how the clause's text stands to the document.
+    pub text: TextKind,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -42,6 +48,8 @@ pub struct Coverage {
     pub missing: Vec<Missing>,
     pub stray: Vec<Stray>,
     pub clauses: Vec<ClauseStatus>,
+    /// The clauses whose text is a paraphrase: their printed text is still to be quoted.
+    pub paraphrases: Vec<String>,
 }
 
 impl Coverage {
@@ -55,8 +63,27 @@ impl Coverage {
         self.clauses.iter().filter(|c| c.status == "undecided").count()
     }
     pub fn is_complete(&self) -> bool {
-        self.missing.is_empty() && self.stray.is_empty() && self.undecided() == 0
+        self.missing.is_empty() && self.stray.is_empty() && self.undecided() == 0 && self.paraphrases.is_empty()
     }
+}
+
+/// Where the fragments of an excerpt stand in the folded document, each after the one
+/// before: the byte range from the first's start to the last's end, or the first
+/// fragment not found there.
+fn excerpt_range<'a>(folded_doc: &str, fragments: &[&'a str]) -> Result<(usize, usize), &'a str> {
+    let mut from = 0;
+    let mut start = None;
+    for f in fragments {
+        let f_folded = fold(f);
+        match folded_doc[from..].find(f_folded.as_str()) {
+            Some(at) => {
+                start.get_or_insert(from + at);
+                from += at + f_folded.len();
+            }
+            None => return Err(f),
+        }
+    }
+    Ok((start.unwrap_or(0), from))
 }
 
 fn fold(s: &str) -> String {
@@ -82,23 +109,43 @@ fn common_prefix_words(a: &str, b: &str) -> usize {
 pub fn coverage(p: &Program, document: &str) -> Coverage {
     let mut strings: Vec<(String, String)> = Vec::new(); // (citation, folded text)
     for c in &p.clauses {
-        for s in [&c.heading, &c.text].into_iter().flatten() {
-            strings.push((c.citation.clone(), fold(s)));
+        strings.extend(c.heading.iter().map(|h| (c.citation.clone(), fold(h))));
+        match (&c.text, c.text_kind) {
+            (Some(t), TextKind::Printed) => strings.push((c.citation.clone(), fold(t))),
+            (Some(t), TextKind::Excerpt) => {
+                strings.extend(TextKind::fragments(t).into_iter().map(|f| (c.citation.clone(), fold(f))))
+            }
+            _ => {}
         }
     }
     for s in [Some(&p.rulebook.title), p.rulebook.edition.as_ref()].into_iter().flatten() {
         strings.push(("rulebook".into(), fold(s)));
     }
     let folded_doc = fold(document);
+    // The stretches of the document that excerpts quote in part.
+    let spans: Vec<(usize, usize)> = p
+        .clauses
+        .iter()
+        .filter(|c| c.text_kind == TextKind::Excerpt)
+        .filter_map(|c| excerpt_range(&folded_doc, &TextKind::fragments(c.text.as_deref()?)).ok())
+        .collect();
     let mut missing = Vec::new();
     let mut lines = 0;
     let mut covered = 0;
+    // Where the line being read starts in the folded document (lines are joined by one space).
+    let mut offset = 0;
     for (i, raw) in document.lines().enumerate() {
         let line = fold(raw);
         if line.is_empty() {
             continue;
         }
         lines += 1;
+        let at = offset;
+        offset += line.len() + 1;
+        if spans.iter().any(|&(s, e)| at < e && s < at + line.len()) {
+            covered += 1;
+            continue;
+        }
         // The line as printed, or without its label (`A.`, `1.`, `a.`, `ii.`, `•`, `*)`).
         let unlabelled = line.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
         // Section lines carry a two-word label: `§ 12. <heading>`.
@@ -122,10 +169,11 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
             first_difference: best.and_then(|(_, s)| first_difference(&unlabelled, s)),
         });
     }
-    let stray = p
+    let printed = |c: &&crate::check::program::ClauseInfo| c.text_kind == TextKind::Printed;
+    let mut stray: Vec<Stray> = p
         .clauses
         .iter()
-        .flat_map(|c| [&c.heading, &c.text].into_iter().flatten().map(move |s| (c, fold(s))))
+        .flat_map(|c| c.heading.iter().chain(c.text.iter().filter(move |_| printed(&c))).map(move |s| (c, fold(s))))
         .filter(|(_, s)| !folded_doc.contains(s.as_str()))
         .map(|(c, s)| {
             let start = s.split(' ').next().unwrap_or_default();
@@ -136,6 +184,19 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
             Stray { citation: c.citation.clone(), first_difference: nearest.and_then(|n| first_difference(n, &s)) }
         })
         .collect();
+    for c in p.clauses.iter().filter(|c| c.text_kind == TextKind::Excerpt) {
+        let Some(t) = &c.text else { continue };
+        let fragments = TextKind::fragments(t);
+        if let Err(f) = excerpt_range(&folded_doc, &fragments) {
+            let n = fragments.iter().position(|x| std::ptr::eq(*x, f)).map_or(0, |i| i + 1);
+            let why = if folded_doc.contains(fold(f).as_str()) {
+                format!("fragment {n} “{f}”, which is printed, but not after the fragment before it")
+            } else {
+                format!("fragment {n} “{f}”, which is not printed")
+            };
+            stray.push(Stray { citation: c.citation.clone(), first_difference: Some(why) });
+        }
+    }
     let mut holds: Vec<Vec<String>> = vec![Vec::new(); p.clauses.len()];
     for d in &p.defs {
         if let Some(c) = d.clause {
@@ -171,8 +232,16 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
             } else {
                 "undecided"
             };
-            ClauseStatus { citation: c.citation.clone(), status, reason: c.informational.clone(), holds }
+            ClauseStatus {
+                citation: c.citation.clone(),
+                status,
+                reason: c.informational.clone(),
+                holds,
+                text: c.text_kind,
+            }
         })
         .collect();
-    Coverage { document_lines: lines, covered_lines: covered, missing, stray, clauses }
+    let paraphrases =
+        p.clauses.iter().filter(|c| c.text_kind == TextKind::Paraphrase).map(|c| c.citation.clone()).collect();
+    Coverage { document_lines: lines, covered_lines: covered, missing, stray, clauses, paraphrases }
 }

@@ -10,6 +10,7 @@ use crate::eval::date::Date;
 use crate::eval::interp::Inputs;
 use crate::eval::num::Num;
 use crate::eval::show::visible;
+use crate::eval::time::Time;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
@@ -128,7 +129,7 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
             "write {\"fact_name\": value, …}".into(),
         )]);
     };
-    for (key, value) in map {
+    for (key, value) in &in_sections(p, map) {
         let v = Validator { p, origin, errors: &mut errors, open };
         match p.symbols.get(key) {
             Some(Symbol::Fact(f)) => {
@@ -174,6 +175,21 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
         }
     }
     if errors.is_empty() { Ok(inputs) } else { Err(errors) }
+}
+
+/// The facts of a map by full name: a section's facts may be given under the section's
+/// name (`{"s332": {"hold1": …}}`, TOML `s332.hold1 = …`) or by full name (`"s332.hold1"`).
+fn in_sections<'j>(p: &Program, map: &'j serde_json::Map<String, J>) -> Vec<(String, &'j J)> {
+    let mut out = Vec::new();
+    for (key, value) in map {
+        match value {
+            J::Object(inner) if p.sections.sections.contains_key(key) && !p.symbols.contains_key(key) => {
+                out.extend(inner.iter().map(|(k, v)| (format!("{key}.{k}"), v)));
+            }
+            _ => out.push((key.clone(), value)),
+        }
+    }
+    out
 }
 
 /// A value outside its declared bound (`fact n: int in 0..`), reported with its path
@@ -309,6 +325,25 @@ impl Validator<'_> {
                     None
                 }
             },
+            Type::Time => match v {
+                J::String(s) => match Time::parse(s.trim()) {
+                    Some(t) => Some(Value::Time(t)),
+                    None => {
+                        self.fail(
+                            path,
+                            ty,
+                            v,
+                            clause,
+                            Some(format!("`{s}` is not a time of day; write HH:MM, e.g. \"18:15\"")),
+                        );
+                        None
+                    }
+                },
+                _ => {
+                    self.fail(path, ty, v, clause, Some("write a time of day as text, e.g. \"18:15\"".into()));
+                    None
+                }
+            },
             Type::Int | Type::Quantity(_) => match number(v, ty) {
                 Ok(n) => {
                     if *ty == Type::Int && !n.is_integer() {
@@ -428,6 +463,7 @@ fn example_value(ty: &Type) -> String {
         Type::Int => "3".into(),
         Type::Text => "\"…\"".into(),
         Type::Date => "\"2007-09-01\"".into(),
+        Type::Time => "\"18:15\"".into(),
         Type::Quantity(u) if u.is_time() => "\"24 hours\"".into(),
         Type::Quantity(u) => match u.currency() {
             Some(c) => format!("\"4.00 {c}\""),

@@ -32,7 +32,12 @@ fn blank_line_after(text: &str, pos: usize) -> bool {
 
 fn strings(part: &ClausePart) -> Option<&Str> {
     match part {
-        ClausePart::Heading(s) | ClausePart::Text(s) | ClausePart::Gloss(s) | ClausePart::Informational(s) => Some(s),
+        ClausePart::Heading(s)
+        | ClausePart::Text(s)
+        | ClausePart::Excerpt(s)
+        | ClausePart::Paraphrase(s)
+        | ClausePart::Gloss(s)
+        | ClausePart::Informational(s) => Some(s),
         _ => None,
     }
 }

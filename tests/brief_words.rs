@@ -14,7 +14,7 @@ fn brief_explanations_show_no_source_syntax() {
         let p = &book.program;
         // A fact's, decision's or lot's name may be shown: it is what a director gives.
         let given = |l: &str| p.facts.iter().any(|f| f.name == l) || p.decisions.iter().any(|d| d.name == l);
-        // Rule labels that read as identifiers (`s304b1_beregning`, `flight_b_limit`).
+        // Rule labels that read as identifiers (`s304.beregning`, `flight_b_limit`).
         let labels: Vec<&str> = p
             .rules
             .iter()

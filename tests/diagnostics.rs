@@ -1,5 +1,5 @@
-//! The broken-rulebook corpus: each file in `tests/diagnostics/` is a rulebook with a
-//! mistake, and its rendered diagnostics (file:line:col, the underlined span, the help
+//! The broken-rulebook corpus: each file (or folder of files) in `tests/diagnostics/` is a
+//! rulebook with a mistake, and its rendered diagnostics (file:line:col, the underlined span, the help
 //! line) are kept as a snapshot, reviewed by hand.
 
 use conditions::check::{check_read, check_sources};
@@ -11,14 +11,27 @@ fn corpus() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir("tests/diagnostics")
         .expect("tests/diagnostics exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cond"))
+        .filter(|p| p.extension().is_some_and(|x| x == "cond") || p.is_dir())
         .collect();
     files.sort();
     files
 }
 
+/// A `.cond` file is a rulebook of one file; a folder, a rulebook of its `.cond` files
+/// (for mistakes that take several files, such as names across sections).
 fn diagnose(path: &PathBuf) -> (String, usize) {
-    let dir = RulebookDir { root: path.clone(), files: vec![path.clone()] };
+    let files = if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+            .expect("a corpus folder is readable")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "cond"))
+            .collect();
+        v.sort();
+        v
+    } else {
+        vec![path.clone()]
+    };
+    let dir = RulebookDir { root: path.clone(), files };
     let (sources, problems) = read_rulebook(&dir);
     let checked = check_read(sources, problems);
     let diags = checked.diagnostics.clone();

@@ -184,7 +184,9 @@ fn mutate(m: &Mutation) -> SourceMap {
         "set_value" => format!("{}{}{}", &rule_text[..vs], m.value.as_deref().expect("value"), &rule_text[ve..]),
         "duplicate" => {
             let copy = format!("{}{}{}", &rule_text[..vs], m.value.as_deref().expect("value"), &rule_text[ve..]);
-            let copy = copy.replacen(&format!("rule {}:", m.rule), &format!("rule {}_copy:", m.rule), 1);
+            // The label as written in its file: short in its own section.
+            let short = m.rule.rsplit_once('.').map_or(m.rule.as_str(), |(_, s)| s);
+            let copy = copy.replacen(&format!("rule {short}:"), &format!("rule {short}_copy:"), 1);
             let copy = match copy.rfind("overrides") {
                 Some(at) => copy[..at].trim_end().to_string(),
                 None => copy,

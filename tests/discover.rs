@@ -35,16 +35,16 @@ const GNT: &[&str] = &[
 ];
 
 const DBF: &[&str] = &[
-    "transportgodtgørelse",
-    "rettighedshavere",
-    "medlemstalsfordeling_351",
-    "substitution_tilladt",
-    "transportmidlet_giver_ret_til_godtgørelse",
-    "tilmeldingen_er_gyldig",
-    "holdets_spillerantal_tilladt",
-    "telefonstraf",
-    "overnatningsberettigede_spillere",
-    "spilleret_overtages_af_321C2",
+    "s304.transportgodtgørelse",
+    "s305.rettighedshavere",
+    "s351.medlemstalsfordeling",
+    "s305.substitution_tilladt",
+    "s304.transportmidlet_giver_ret_til_godtgørelse",
+    "s303.tilmeldingen_er_gyldig",
+    "s303.holdets_spillerantal_tilladt",
+    "s307.telefonstraf",
+    "s304.overnatningsberettigede_spillere",
+    "s321.spilleret_overtages_af",
 ];
 
 #[test]

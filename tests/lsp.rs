@@ -390,3 +390,49 @@ fn dbf_citation_hover_with_gloss_and_timings() {
     }
     shutdown(c);
 }
+
+#[test]
+fn sections_definition_hover_and_rename_across_files() {
+    let mut c = Client::start();
+    initialize(&mut c);
+    let book = repo().join("tests/rulebooks/sections");
+    let path = book.join("s2-final.cond");
+    let (u, text) = open(&mut c, &path);
+    let diags = c.diagnostics(&u, |_| true);
+    assert!(errors(&diags).is_empty(), "{diags:?}");
+
+    // `qualifying.finalists`, used in § 2.2: declared in the qualifying's file.
+    let at = pos(&text, "qualifying.finalists", 0, "qualifying.".len() + 2);
+    let def = c.request("textDocument/definition", json!({ "textDocument": { "uri": u }, "position": at }));
+    assert_eq!(def["uri"], uri(&book.join("s1-qualifying.cond")));
+    let h = hover_text(&c.request("textDocument/hover", json!({ "textDocument": { "uri": u }, "position": at })));
+    assert!(h.contains("the two teams in the final"), "{h}");
+
+    // Renamed: short where it is declared, qualified in the final's file.
+    let edit = c.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": u }, "position": at, "newName": "teams_in_final" }),
+    );
+    let changes = &edit["changes"];
+    let texts = |file: &str| -> Vec<String> {
+        let mut v: Vec<String> = changes[uri(&book.join(file))]
+            .as_array()
+            .unwrap_or_else(|| panic!("no edits in {file}: {edit}"))
+            .iter()
+            .map(|e| e["newText"].as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(texts("s1-qualifying.cond"), ["teams_in_final"]);
+    assert_eq!(texts("s2-final.cond"), ["qualifying.teams_in_final", "qualifying.teams_in_final"]);
+
+    // A name of the final's own section is written short there.
+    let at = pos(&text, "rule more_imps: champion", 0, "rule more_imps: ".len() + 1);
+    let edit =
+        c.request("textDocument/rename", json!({ "textDocument": { "uri": u }, "position": at, "newName": "winner" }));
+    let edits = edit["changes"][&u].as_array().unwrap();
+    assert_eq!(edits.len(), 2, "{edit}");
+    assert!(edits.iter().all(|e| e["newText"] == "winner"), "{edit}");
+    shutdown(c);
+}

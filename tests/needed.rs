@@ -16,8 +16,12 @@ use conditions::eval::needed::key;
 /// The hole left by removing the input at `path` (a fact, or a field of one read
 /// through record fields), or `None` when the path goes through a list.
 fn hole_at(p: &Program, path: &str) -> Option<Hole> {
-    let mut parts = path.split('.');
-    let root = parts.next()?;
+    let mut parts = path.split('.').peekable();
+    let mut root = parts.next()?.to_string();
+    // A fact of a section: its full name is the first two parts (`s304.rejsehold`).
+    if !p.facts.iter().any(|f| f.name == root) {
+        root = format!("{root}.{}", parts.next()?);
+    }
     let f = p.facts.iter().position(|f| f.name == root)?;
     let mut ty = p.facts[f].ty.clone();
     let mut steps = Vec::new();

@@ -186,13 +186,13 @@ fn output_is_byte_identical_across_runs() {
         let book = conditions::loader::load("dbf").expect("dbf");
         let p = &book.program;
         let facts: serde_json::Value = serde_json::json!({
-            "turnering_304": "Anden_turnering304", "propositionerne_yder_transportgodtgørelse": true, "kilometersats": "2.00 DKK per km",
-            "bro_og_færgeafgift": "125 DKK", "afstand_uden_for_danmark": "0 km", "rejse_til_eller_fra_bornholm": false,
-            "afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}],
-            "rejsehold": {"navn": "K", "spillere": [{"navn": "A", "bopæl": "Kolding"}, {"navn": "B", "bopæl": "Kolding"}]}
+            "s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km",
+            "s304.bro_og_færgeafgift": "125 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false,
+            "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}],
+            "s304.rejsehold": {"navn": "K", "spillere": [{"navn": "A", "bopæl": "Kolding"}, {"navn": "B", "bopæl": "Kolding"}]}
         });
         let inputs = conditions::facts::validate(p, &facts, "f").expect("fits");
-        let def = p.def_by_name("transportgodtgørelse").expect("ruling");
+        let def = p.def_by_name("s304.transportgodtgørelse").expect("ruling");
         let r = conditions::eval::rule(p, &inputs, def, true);
         let e = conditions::explain::Explainer {
             p,

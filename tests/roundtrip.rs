@@ -320,7 +320,7 @@ proptest! {
 
     #[test]
     fn print_then_parse_is_identity(items in prop::collection::vec(item(), 0..5)) {
-        let file = File { items, comments: Vec::new() };
+        let file = File { section: None, items, comments: Vec::new() };
         let text = print_file(&file);
         let parsed = parse_file(&text, 0);
         prop_assert!(parsed.is_ok(), "printed text does not parse: {:?}\n---\n{}", parsed.err().map(|d| d.message), text);
@@ -346,7 +346,7 @@ proptest! {
     /// Formatting is idempotent and keeps the tree, on generated files.
     #[test]
     fn fmt_is_idempotent(items in prop::collection::vec(item(), 0..5)) {
-        let text = print_file(&File { items, comments: Vec::new() });
+        let text = print_file(&File { section: None, items, comments: Vec::new() });
         let once = conditions::format::format_text(&text);
         prop_assert!(once.is_ok(), "{:?}", once.err());
         let once = once.unwrap_or_default();

@@ -32,17 +32,17 @@ const SIX: &str = "conditions/dbf/cases/s304d-seks-spillere-en-afstand-ukendt.to
 /// six live 260 km from the venue (> 65 km), the sixth's distance is not given: 4 either way.
 #[test]
 fn settled_ruling_is_decided_in_text_json_and_html() {
-    let v = json(&["rule", "dbf", "--facts", SIX, "--ruling", "antal_personer_med_overnatningsgodtgørelse"]);
+    let v = json(&["rule", "dbf", "--facts", SIX, "--ruling", "s304.antal_personer_med_overnatningsgodtgørelse"]);
     let r = &v["rulings"][0];
     assert_eq!(r["status"], "decided");
     assert_eq!(r["value"], "4");
     assert_eq!(r["needs"], serde_json::json!([]));
     assert_eq!(r["how_to"], serde_json::json!([]));
-    assert_eq!(r["settled_whatever"], serde_json::json!(["rejsehold.spillere[5].afstand_til_spillested"]));
+    assert_eq!(r["settled_whatever"], serde_json::json!(["s304.rejsehold.spillere[5].afstand_til_spillested"]));
 
-    let text = run(&["rule", "dbf", "--facts", SIX, "--ruling", "antal_personer_med_overnatningsgodtgørelse"]);
+    let text = run(&["rule", "dbf", "--facts", SIX, "--ruling", "s304.antal_personer_med_overnatningsgodtgørelse"]);
     assert!(text.contains("Svar: 4\n"), "{text}");
-    assert!(text.contains("hvad `rejsehold.spillere[5].afstand_til_spillested` end viser sig at være"), "{text}");
+    assert!(text.contains("hvad `s304.rejsehold.spillere[5].afstand_til_spillested` end viser sig at være"), "{text}");
     assert!(!text.contains("Mangler:"), "{text}");
 
     let html = run(&[
@@ -51,7 +51,7 @@ fn settled_ruling_is_decided_in_text_json_and_html() {
         "--facts",
         SIX,
         "--ruling",
-        "antal_personer_med_overnatningsgodtgørelse",
+        "s304.antal_personer_med_overnatningsgodtgørelse",
         "--format",
         "html",
     ]);
@@ -63,27 +63,27 @@ fn settled_ruling_is_decided_in_text_json_and_html() {
 /// to write it (a distance in km) where it goes.
 #[test]
 fn undetermined_ruling_says_how_to_give_a_field() {
-    let v = json(&["rule", "dbf", "--facts", SIX, "--ruling", "overnatningsberettigede_spillere"]);
+    let v = json(&["rule", "dbf", "--facts", SIX, "--ruling", "s304.overnatningsberettigede_spillere"]);
     let r = &v["rulings"][0];
     assert_eq!(r["status"], "undetermined");
     let h = &r["how_to"][0];
     assert_eq!(r["how_to"].as_array().map(Vec::len), Some(1));
-    assert_eq!(h["path"], "rejsehold.spillere[5].afstand_til_spillested");
+    assert_eq!(h["path"], "s304.rejsehold.spillere[5].afstand_til_spillested");
     assert_eq!(h["kind"], "field");
-    assert_eq!(h["within"], "rejsehold.spillere[5]");
+    assert_eq!(h["within"], "s304.rejsehold.spillere[5]");
     assert_eq!(h["key"], "afstand_til_spillested");
     assert_eq!(h["json"], "\"afstand_til_spillested\": \"12 km\"");
     assert_eq!(h["toml"], "afstand_til_spillested = \"12 km\"");
     assert_eq!(r["needs"][0]["name"], h["path"]);
-    let text = run(&["rule", "dbf", "--facts", SIX, "--ruling", "overnatningsberettigede_spillere"]);
+    let text = run(&["rule", "dbf", "--facts", SIX, "--ruling", "s304.overnatningsberettigede_spillere"]);
     assert!(text.contains("Sådan gives det, der mangler"), "{text}");
     assert!(
         text.contains(
-            "  rejsehold.spillere[5].afstand_til_spillested — et beløb eller en mængde med enhed, fx \"12 km\"\n"
+            "  s304.rejsehold.spillere[5].afstand_til_spillested — et beløb eller en mængde med enhed, fx \"12 km\"\n"
         ),
         "{text}"
     );
-    assert!(text.contains("      TOML, i rejsehold.spillere[5]: afstand_til_spillested = \"12 km\"\n"), "{text}");
+    assert!(text.contains("      TOML, i s304.rejsehold.spillere[5]: afstand_til_spillested = \"12 km\"\n"), "{text}");
 }
 
 /// Substitution ¶1: "The District GNT Chairman or the Tournament Director may approve a
@@ -139,7 +139,7 @@ fn printed_values_are_read_back_and_ambiguous_ones_refused() {
         .replace("[facts]\n", "");
     assert_ne!(printed, facts.replace("[facts]\n", ""), "the rate and toll are rewritten");
     let path = write("printed.toml", &printed);
-    let v = json(&["rule", "dbf", "--facts", &path, "--ruling", "transportgodtgørelse"]);
+    let v = json(&["rule", "dbf", "--facts", &path, "--ruling", "s304.transportgodtgørelse"]);
     assert_eq!(v["rulings"][0]["value"], "220", "{v}");
 
     // `2,150` is 2150 in English and 2.15 in Danish: refused, naming the path and the forms.

@@ -193,8 +193,12 @@ fn clause(p: &Program, i: ClauseId) -> Vec<String> {
         Some(h) => format!("**clause** `{}` — {}", c.citation, md(h)),
         None => format!("**clause** `{}`", c.citation),
     }];
-    if let Some(t) = &c.text {
-        parts.push(format!("> {}", md(t)));
+    match &c.text {
+        Some(t) if c.text_kind == crate::check::program::TextKind::Paraphrase => {
+            parts.push(format!("paraphrase (the printed text is not at hand): {}", md(t)))
+        }
+        Some(t) => parts.push(format!("> {}", md(t))),
+        None => {}
     }
     if let Some(g) = &c.gloss {
         parts.push(format!("*{}*", md(g)));

@@ -47,9 +47,16 @@ pub struct Hints {
     pub amount: String,
     pub text: String,
     pub date: String,
+    /// A time of day; a language whose file lacks it shows the form alone.
+    #[serde(default = "time_form")]
+    pub time: String,
     pub variants: String,
     pub record: String,
     pub list: String,
+}
+
+fn time_form() -> String {
+    "HH:MM".into()
 }
 
 impl Words {

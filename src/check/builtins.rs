@@ -159,8 +159,8 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                         l,
                         lam,
                         body,
-                        |t| t.is_numeric() || *t == Type::Date,
-                        "the key must be a number or a date",
+                        |t| t.is_numeric() || matches!(t, Type::Date | Type::Time),
+                        "the key must be a number, a date or a time",
                     ),
                     _ => {}
                 }
@@ -188,8 +188,8 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 l,
                 &lam,
                 e,
-                |t| t.is_numeric() || *t == Type::Date,
-                "the key must be a number or a date",
+                |t| t.is_numeric() || matches!(t, Type::Date | Type::Time),
+                "the key must be a number, a date or a time",
             );
             let count = l.lower_as(a.positional[1], &Type::Int, "the count");
             mk(IrKind::Builtin(b, vec![list, count], Some(lam)), Type::List(Box::new(elem)))
@@ -198,7 +198,15 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             if a.lambda.is_some() || !a.named.is_empty() || a.positional.is_empty() {
                 return bad(l, b, span, "expected values or one list");
             }
-            let irs: Vec<Ir> = a.positional.iter().map(|e| l.lower(e)).collect();
+            let mut irs: Vec<Ir> = a.positional.iter().map(|e| l.lower(e)).collect();
+            // `max(18.00, t)`: numbers written beside a time are times.
+            if irs.iter().any(|ir| ir.ty == Type::Time) {
+                for (ir, e) in irs.iter_mut().zip(&a.positional) {
+                    if matches!(e.kind, crate::syntax::ast::ExprKind::Literal(_)) {
+                        *ir = l.lower_expecting(e, &Type::Time);
+                    }
+                }
+            }
             let mut ty = Type::Error;
             if irs.len() == 1 {
                 if let Type::List(t) = &irs[0].ty {
@@ -224,12 +232,12 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                     }
                 }
             }
-            if !(ty.is_numeric() || ty == Type::Date) {
+            if !(ty.is_numeric() || matches!(ty, Type::Date | Type::Time)) {
                 let d = l.describe(&ty);
                 l.diags.push(
                     Diagnostic::error(
                         "conditions::type_mismatch",
-                        format!("`{}` needs numbers or dates, found `{d}`", b.name()),
+                        format!("`{}` needs numbers, dates or times, found `{d}`", b.name()),
                     )
                     .at(span, "not ordered")
                     .help(format!("use it as `{}`", usage(b))),

@@ -5,7 +5,7 @@
 use super::program::*;
 use super::types::{Type, Unit, is_currency, unit_word};
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::syntax::ast::{self, Clause, Decl, Item, Span, TypeBody, TypeExpr};
+use crate::syntax::ast::{self, Clause, ClausePart, Decl, Item, Span, TypeBody, TypeExpr};
 
 /// A declaration and the clause it stands in.
 pub struct Located<'a> {
@@ -151,18 +151,52 @@ fn add_clause(program: &mut Program, c: &Clause, diags: &mut Vec<Diagnostic>) ->
         );
         return Some(prev);
     }
-    if c.heading().is_none() && c.text().is_none() {
+    let texts: Vec<(&str, &ast::Str, TextKind)> = c
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            ClausePart::Text(s) => Some(("text", s, TextKind::Printed)),
+            ClausePart::Excerpt(s) => Some(("excerpt", s, TextKind::Excerpt)),
+            ClausePart::Paraphrase(s) => Some(("paraphrase", s, TextKind::Paraphrase)),
+            _ => None,
+        })
+        .collect();
+    if c.heading().is_none() && texts.is_empty() {
         diags.push(
             Diagnostic::error("conditions::empty_clause", format!("clause `{citation}` has neither heading nor text"))
                 .at(c.citation.span, "no `heading` or `text`")
                 .help("quote the clause as printed: `text \"\"\"…\"\"\"`"),
         );
     }
+    if let [(first, a, _), (second, b, _), ..] = texts.as_slice() {
+        diags.push(
+            Diagnostic::error(
+                "conditions::two_texts",
+                format!("clause `{citation}` has two texts: `{first}` and `{second}`"),
+            )
+            .at(b.span, format!("second `{second}`"))
+            .at(a.span, format!("first `{first}`"))
+            .help("a clause has one text: `text` as printed, an `excerpt` of it, or a `paraphrase`"),
+        );
+    }
+    if let Some((_, s, TextKind::Excerpt)) = texts.first()
+        && TextKind::fragments(&s.value).iter().any(|f| f.is_empty())
+    {
+        diags.push(
+            Diagnostic::error(
+                "conditions::empty_fragment",
+                format!("the excerpt of `{citation}` has an empty fragment"),
+            )
+            .at(s.span, "“…” at an end, or two in a row")
+            .help("write the printed fragments joined by “…”, each as printed: `excerpt \"First part … later part\"`"),
+        );
+    }
     let id = program.clauses.len() as ClauseId;
     program.clauses.push(ClauseInfo {
         citation: citation.clone(),
         heading: c.heading().map(|s| s.value.clone()),
-        text: c.text().map(|s| s.value.clone()),
+        text: texts.first().map(|(_, s, _)| s.value.clone()),
+        text_kind: texts.first().map_or(TextKind::Printed, |(_, _, k)| *k),
         gloss: c.gloss().map(|s| s.value.clone()),
         informational: c.informational().map(|s| s.value.clone()),
         cites: c.cites().map(|s| s.value.clone()).collect(),
@@ -335,7 +369,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
     def_decls
 }
 
-const BUILTIN_TYPES: &[&str] = &["bool", "int", "number", "text", "date", "duration", "km", "USD", "DKK"];
+const BUILTIN_TYPES: &[&str] = &["bool", "int", "number", "text", "date", "time", "duration", "km", "USD", "DKK"];
 
 /// Resolves a written type.
 pub fn resolve_type(program: &Program, t: &TypeExpr, diags: &mut Vec<Diagnostic>) -> Type {
@@ -348,6 +382,7 @@ pub fn resolve_type(program: &Program, t: &TypeExpr, diags: &mut Vec<Diagnostic>
                 "number" => Type::number(),
                 "text" => Type::Text,
                 "date" => Type::Date,
+                "time" => Type::Time,
                 "duration" => Type::duration(),
                 n => match program.symbols.get(n) {
                     Some(Symbol::Type(id)) => match program.types[*id as usize].kind {
@@ -366,7 +401,7 @@ pub fn resolve_type(program: &Program, t: &TypeExpr, diags: &mut Vec<Diagnostic>
                                 Diagnostic::error("conditions::unknown_type", format!("unknown type `{n}`"))
                                     .at(name.span, "not a type")
                                     .help(did_you_mean(n, candidates.iter().copied()).unwrap_or_else(|| {
-                                        "types are bool, int, number, text, date, duration, km, a currency code \
+                                        "types are bool, int, number, text, date, time, duration, km, a currency code \
                                          (USD, DKK), `list of T`, or a declared `type`"
                                             .into()
                                     })),

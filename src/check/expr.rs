@@ -1,16 +1,14 @@
 //! Expression checking: resolves names, checks types and units, and lowers each
 //! expression to [`Ir`]. Problems are collected; a failed sub-expression gets the
-//! type `Error`, which agrees with everything so that one mistake is reported once.
+//! type `Error`, which agrees with everything so that one mistake is reported once. Literals
+//! are read in [`super::literals`].
 
 use super::program::*;
-use super::types::{Type, Unit, unit_word};
+use super::types::Type;
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::eval::date::Date;
 use crate::eval::num::Num;
 use crate::eval::value::Value;
-use crate::syntax::ast::{
-    self, Arg, BinaryOp, Collection, DecisionKind, Expr, ExprKind, Literal, Span, UnaryOp, UnitExpr,
-};
+use crate::syntax::ast::{self, Arg, BinaryOp, Collection, DecisionKind, Expr, ExprKind, Span, UnaryOp};
 
 /// Lowers the expressions of one rule, row or definition body.
 pub struct Lowerer<'p> {
@@ -49,7 +47,7 @@ impl<'p> Lowerer<'p> {
 
     /// Lowers `e` and reports a mismatch when it does not fit `want`.
     pub fn lower_as(&mut self, e: &Expr, want: &Type, what: &str) -> Ir {
-        let ir = self.lower(e);
+        let ir = self.lower_expecting(e, want);
         if !ir.ty.fits(want) {
             let (got, wanted) = (self.describe(&ir.ty), self.describe(want));
             self.diags.push(
@@ -59,84 +57,6 @@ impl<'p> Lowerer<'p> {
             );
         }
         ir
-    }
-
-    pub fn literal_value(&mut self, l: &Literal) -> (Value, Type) {
-        match l {
-            Literal::Bool(b, _) => (Value::Bool(*b), Type::Bool),
-            Literal::Text(s) => (Value::Text(s.value.as_str().into()), Type::Text),
-            Literal::Date { text, span } => match Date::parse(text) {
-                Some(d) => (Value::Date(d), Type::Date),
-                None => {
-                    self.diags.push(
-                        Diagnostic::error("conditions::bad_date", format!("`{text}` is not a date"))
-                            .at(*span, "no such day")
-                            .help("dates are written YYYY-MM-DD and must exist in the calendar"),
-                    );
-                    (Value::Bool(false), Type::Error)
-                }
-            },
-            Literal::Number { text, unit, span } => {
-                let n = match Num::parse(text) {
-                    Ok(n) => n,
-                    Err(e) => {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "conditions::number_too_large",
-                                format!("`{text}` cannot be held exactly"),
-                            )
-                            .at(*span, "too many digits")
-                            .help(e.to_string()),
-                        );
-                        return (Value::Bool(false), Type::Error);
-                    }
-                };
-                let too_large = |me: &mut Self| {
-                    me.diags.push(
-                        Diagnostic::error(
-                            "conditions::number_too_large",
-                            format!("`{text}` in its unit cannot be held exactly"),
-                        )
-                        .at(*span, "too large once converted to the base unit")
-                        .help(crate::eval::num::LIMIT),
-                    );
-                    (Value::Bool(false), Type::Error)
-                };
-                match unit {
-                    None => (Value::Num(n), if n.is_integer() { Type::Int } else { Type::number() }),
-                    Some(UnitExpr::Percent) => match n.div(Num::int(100)) {
-                        Some(n) => (Value::Num(n), Type::number()),
-                        None => too_large(self),
-                    },
-                    Some(UnitExpr::Word { name, per }) => {
-                        let Some((u, f)) = self.unit(name) else { return (Value::Bool(false), Type::Error) };
-                        let Some(mut n) = n.mul(Num::int(f)) else { return too_large(self) };
-                        let mut unit = u;
-                        if let Some(p) = per {
-                            let Some((pu, pf)) = self.unit(p) else { return (Value::Bool(false), Type::Error) };
-                            let Some(m) = n.div(Num::int(pf)) else { return too_large(self) };
-                            n = m;
-                            unit = unit.div(&pu);
-                        }
-                        (Value::Num(n), Type::Quantity(unit))
-                    }
-                }
-            }
-        }
-    }
-
-    fn unit(&mut self, name: &ast::Ident) -> Option<(Unit, i128)> {
-        let found = unit_word(&name.name);
-        if found.is_none() {
-            self.diags.push(
-                Diagnostic::error("conditions::unknown_unit", format!("unknown unit `{}`", name.name))
-                    .at(name.span, "not a unit")
-                    .help(did_you_mean(&name.name, super::types::UNIT_WORDS.iter().copied()).unwrap_or_else(|| {
-                        "units are %, km, minutes, hours, days, weeks and currency codes (USD, DKK)".into()
-                    })),
-            );
-        }
-        found
     }
 
     pub fn lower(&mut self, e: &Expr) -> Ir {
@@ -227,8 +147,8 @@ impl<'p> Lowerer<'p> {
                 let xi = self.lower(x);
                 match &**coll {
                     Collection::Range { lo, hi, inclusive } => {
-                        if !(xi.ty.is_numeric() || xi.ty == Type::Date) {
-                            self.type_error(x.span, &xi.ty, "only numbers and dates lie in ranges");
+                        if !(xi.ty.is_numeric() || matches!(xi.ty, Type::Date | Type::Time)) {
+                            self.type_error(x.span, &xi.ty, "only numbers, dates and times lie in ranges");
                         }
                         let lo = lo.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
                         let hi = hi.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
@@ -269,28 +189,7 @@ impl<'p> Lowerer<'p> {
                     }
                 }
             }
-            ExprKind::If(c, t, f) => {
-                let ci = self.lower_as(c, &Type::Bool, "the condition of `if`");
-                let ti = self.lower(t);
-                let fi = self.lower(f);
-                let ty = match ti.ty.join(&fi.ty) {
-                    Some(t) => t,
-                    None => {
-                        let (a, b) = (self.describe(&ti.ty), self.describe(&fi.ty));
-                        self.diags.push(
-                            Diagnostic::error(
-                                "conditions::type_mismatch",
-                                format!("the branches of `if` differ: `{a}` and `{b}`"),
-                            )
-                            .at(f.span, format!("this is `{b}`"))
-                            .at(t.span, format!("this is `{a}`"))
-                            .help("both branches must give the same type"),
-                        );
-                        Type::Error
-                    }
-                };
-                Ir { kind: IrKind::If(Box::new(ci), Box::new(ti), Box::new(fi)), ty, span }
-            }
+            ExprKind::If(c, t, f) => self.if_expr(c, t, f, None, span),
             ExprKind::Order(o) => self.order(o, span),
             ExprKind::Let(name, v, body) => {
                 let vi = self.lower(v);
@@ -303,8 +202,44 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    /// `if c then t else f`, each branch read as `want` when one is expected; a branch
+    /// written `18.15` beside a time (`if last then 13:00 else 18.15`) is a time too.
+    pub(super) fn if_expr(&mut self, c: &Expr, t: &Expr, f: &Expr, want: Option<&Type>, span: Span) -> Ir {
+        let ci = self.lower_as(c, &Type::Bool, "the condition of `if`");
+        let (ti, fi) = match want {
+            Some(w) => (self.lower_expecting(t, w), self.lower_expecting(f, w)),
+            None => {
+                let ti = self.lower(t);
+                let fi = self.lower_expecting(f, &ti.ty);
+                let ti = if fi.ty == Type::Time && ti.ty != Type::Time && matches!(t.kind, ExprKind::Literal(_)) {
+                    self.lower_expecting(t, &Type::Time)
+                } else {
+                    ti
+                };
+                (ti, fi)
+            }
+        };
+        let ty = match ti.ty.join(&fi.ty) {
+            Some(t) => t,
+            None => {
+                let (a, b) = (self.describe(&ti.ty), self.describe(&fi.ty));
+                self.diags.push(
+                    Diagnostic::error(
+                        "conditions::type_mismatch",
+                        format!("the branches of `if` differ: `{a}` and `{b}`"),
+                    )
+                    .at(f.span, format!("this is `{b}`"))
+                    .at(t.span, format!("this is `{a}`"))
+                    .help("both branches must give the same type"),
+                );
+                Type::Error
+            }
+        };
+        Ir { kind: IrKind::If(Box::new(ci), Box::new(ti), Box::new(fi)), ty, span }
+    }
+
     fn bound(&mut self, b: &Expr, want: &Type) -> Ir {
-        let ir = self.lower(b);
+        let ir = self.lower_expecting(b, want);
         if !(ir.ty.fits(want) || want.fits(&ir.ty)) {
             let (a, w) = (self.describe(&ir.ty), self.describe(want));
             self.diags.push(
@@ -386,12 +321,12 @@ impl<'p> Lowerer<'p> {
                 }
             }
             None => {
-                let candidates: Vec<&str> = self
-                    .locals
-                    .iter()
-                    .map(|(n, _, _)| n.as_str())
-                    .chain(self.program.symbols.keys().map(|s| s.as_str()))
-                    .collect();
+                // Each name as it would be written here: short in its own section.
+                let here = self.program.sections.file_section.get(&span.file).map(String::as_str);
+                let written: Vec<String> =
+                    self.program.symbols.keys().map(|s| self.program.sections.written(s, here)).collect();
+                let candidates: Vec<&str> =
+                    self.locals.iter().map(|(n, _, _)| n.as_str()).chain(written.iter().map(String::as_str)).collect();
                 self.diags.push(
                     Diagnostic::error("conditions::unknown_name", format!("unknown name `{}`", id.name))
                         .at(span, "not declared")
@@ -457,8 +392,12 @@ impl<'p> Lowerer<'p> {
 
     fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, span: Span) -> Ir {
         use BinaryOp::*;
-        let li = self.lower(l);
-        let ri = self.lower(r);
+        let mut li = self.lower(l);
+        let ri = self.lower_expecting(r, &li.ty);
+        // `18.15 <= t`: the left side is a time when the right one is.
+        if ri.ty == Type::Time && li.ty != Type::Time && matches!(l.kind, ExprKind::Literal(_)) {
+            li = self.lower_expecting(l, &Type::Time);
+        }
         let (lt, rt) = (li.ty.clone(), ri.ty.clone());
         let ty = match op {
             And | Or => {
@@ -489,7 +428,7 @@ impl<'p> Lowerer<'p> {
                 fn comparable(t: &Type) -> bool {
                     match t {
                         Type::List(e) => comparable(e),
-                        t => t.is_numeric() || matches!(t, Type::Date | Type::Error | Type::Enum(_)),
+                        t => t.is_numeric() || matches!(t, Type::Date | Type::Time | Type::Error | Type::Enum(_)),
                     }
                 }
                 if !comparable(&lt) || !comparable(&rt) || !(lt.fits(&rt) || rt.fits(&lt)) {
@@ -501,6 +440,9 @@ impl<'p> Lowerer<'p> {
                 (Type::Error, _) | (_, Type::Error) => Type::Error,
                 (Type::Date, t) if t.unit().is_some_and(|u| u.is_time()) => Type::Date,
                 (Type::Date, Type::Date) if op == Sub => Type::duration(),
+                // `18:00 + 15 minutes` is a time; `18:20 - 18:00` the duration between them.
+                (Type::Time, t) if t.unit().is_some_and(|u| u.is_time()) => Type::Time,
+                (Type::Time, Type::Time) if op == Sub => Type::duration(),
                 (Type::Int, Type::Int) => Type::Int,
                 (a, b) if a.is_numeric() && b.is_numeric() && a.unit() == b.unit() => {
                     Type::Quantity(a.unit().unwrap_or_default())
@@ -744,7 +686,10 @@ fn same(a: &Ir, b: &Ir) -> bool {
 pub fn ordered(t: &Type) -> bool {
     match t {
         Type::List(e) => ordered(e),
-        t => t.is_numeric() || matches!(t, Type::Date | Type::Error | Type::Enum(_) | Type::Text | Type::Bool),
+        t => {
+            t.is_numeric()
+                || matches!(t, Type::Date | Type::Time | Type::Error | Type::Enum(_) | Type::Text | Type::Bool)
+        }
     }
 }
 
@@ -755,6 +700,16 @@ fn param_list(info: &DefInfo) -> String {
 pub fn mismatch_help(got: &Type, want: &Type) -> String {
     if *want == Type::Bool {
         return "a condition is `bool`: write a comparison, e.g. `teams >= 5`".into();
+    }
+    if *want == Type::Time && got.is_numeric() {
+        return "write a time of day as `18:15` (or `18.15`), not as minutes after midnight".into();
+    }
+    if *got == Type::Time && *want == Type::Time {
+        return "times of day do not add up: subtract one from the other (`end - start`) for the duration between them"
+            .into();
+    }
+    if *got == Type::Time && want.unit().is_some_and(|u| u.is_time()) {
+        return "a time of day is not a duration: subtract another time (`t - 18:00`) for the minutes between".into();
     }
     match (got.unit(), want.unit()) {
         (Some(a), Some(b)) if a.currency().is_some() && b.currency().is_some() && a != b => {

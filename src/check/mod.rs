@@ -1,7 +1,8 @@
 //! Checking: from parsed files to a [`Program`], with every problem in every
 //! file collected and reported together.
 //!
-//! Passes, each adding its diagnostics: collect names and clauses
+//! Passes, each adding its diagnostics: resolve names to full names, sections and all
+//! ([`resolve`]), collect names and clauses
 //! ([`collect`]), lower expressions with types and units ([`expr`],
 //! [`builtins`]), then rules, exceptions and cycles ([`rules`]).
 
@@ -9,7 +10,9 @@ pub mod builtins;
 pub mod collect;
 pub mod expr;
 pub mod glosses;
+pub mod literals;
 pub mod program;
+pub mod resolve;
 pub mod rules;
 pub mod types;
 
@@ -96,7 +99,8 @@ pub fn check_sources_with(
     }
     let parse_failed = !diagnostics.is_empty();
     let mut checked = Vec::new();
-    let program = check_files(&files, &mut checked);
+    let (files, sections) = resolve::resolve(&files, &mut checked);
+    let program = check_resolved(&files, sections, &mut checked);
     if parse_failed {
         // A file that did not parse declares nothing: names it would have declared are not
         // missing, they are unread. Keep only what the other files say for sure.
@@ -106,9 +110,14 @@ pub fn check_sources_with(
     Checked { program, sources, files, diagnostics }
 }
 
-/// Checks parsed files as one rulebook.
+/// Checks parsed files, their names already resolved ([`resolve::resolve`]), as one rulebook.
 pub fn check_files(files: &[ast::File], diags: &mut Vec<Diagnostic>) -> Program {
+    check_resolved(files, resolve::Sections::default(), diags)
+}
+
+fn check_resolved(files: &[ast::File], sections: resolve::Sections, diags: &mut Vec<Diagnostic>) -> Program {
     let mut collected = collect::collect(files, diags);
+    collected.program.sections = sections;
     rules::lower_all(&mut collected, diags);
     rules::check_cite_targets(&collected.program, files, diags);
     glosses::check_glosses(&collected.program, files, diags);

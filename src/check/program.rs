@@ -29,13 +29,38 @@ pub struct RulebookInfo {
 pub struct ClauseInfo {
     pub citation: String,
     pub heading: Option<String>,
+    /// The clause's text: as printed, an excerpt of it, or a paraphrase (see `text_kind`).
     pub text: Option<String>,
+    pub text_kind: TextKind,
     pub gloss: Option<String>,
     /// Why the clause decides nothing, when it says so.
     pub informational: Option<String>,
     pub cites: Vec<String>,
     pub span: Span,
     pub citation_span: Span,
+}
+
+/// How a clause's text stands to the printed document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextKind {
+    /// `text`: the paragraph as printed.
+    #[default]
+    Printed,
+    /// `excerpt`: parts of the printed paragraph, in order, joined by "…".
+    Excerpt,
+    /// `paraphrase`: no printed text at hand; never quoted as printed.
+    Paraphrase,
+}
+
+impl TextKind {
+    pub fn is_printed(&self) -> bool {
+        *self == TextKind::Printed
+    }
+    /// The fragments of an excerpt, trimmed, in order.
+    pub fn fragments(text: &str) -> Vec<&str> {
+        text.split('…').map(str::trim).collect()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -422,6 +447,8 @@ pub struct Program {
     /// English glosses of descriptions, questions, labels, `says` phrases and text answers,
     /// keyed by the text in the rulebook's language.
     pub glosses: IndexMap<String, String>,
+    /// The rulebook's sections and their names ([`super::resolve`]).
+    pub sections: super::resolve::Sections,
     /// The program compiled for evaluation, built on first use ([`crate::eval::fast`]).
     pub compiled: crate::eval::fast::Cache,
     /// The clauses as explanations cite them, per language, built on first use

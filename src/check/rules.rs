@@ -145,7 +145,7 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
             }
         },
         PatternAtom::Literal(lit) => {
-            let (v, t) = l.literal_value(lit);
+            let (v, t) = l.literal_value_as(lit, ty);
             if !t.fits(ty) {
                 let (a, w) = (l.describe(&t), l.describe(ty));
                 let help =
@@ -161,7 +161,7 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
         PatternAtom::Range { lo, hi, inclusive, span } => {
             let mut bound = |lit: &Option<ast::Literal>| {
                 lit.as_ref().map(|x| {
-                    let (v, t) = l.literal_value(x);
+                    let (v, t) = l.literal_value_as(x, ty);
                     if !t.fits(ty) && !(ty.fits(&t)) {
                         let (a, w) = (l.describe(&t), l.describe(ty));
                         l.diags.push(
@@ -177,14 +177,14 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
                 })
             };
             let (lo, hi) = (bound(lo), bound(hi));
-            if !(ty.is_numeric() || *ty == Type::Date) {
+            if !(ty.is_numeric() || matches!(ty, Type::Date | Type::Time)) {
                 l.diags.push(
                     Diagnostic::error(
                         "conditions::type_mismatch",
                         format!("a range cannot match `{}`", l.describe(ty)),
                     )
                     .at(*span, "a range")
-                    .help("ranges match numbers and dates"),
+                    .help("ranges match numbers, dates and times of day"),
                 );
             }
             PatIr::Range { lo, hi, inclusive: *inclusive }

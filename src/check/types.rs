@@ -87,6 +87,8 @@ pub enum Type {
     Quantity(Unit),
     Text,
     Date,
+    /// A time of day, `18:15`.
+    Time,
     Enum(u32),
     Record(u32),
     List(Box<Type>),
@@ -144,6 +146,7 @@ impl Type {
             Type::Quantity(u) => u.to_string(),
             Type::Text => "text".into(),
             Type::Date => "date".into(),
+            Type::Time => "time".into(),
             Type::Enum(id) | Type::Record(id) => names(*id),
             Type::List(t) => format!("list of {}", t.describe(names)),
             Type::Error => "?".into(),

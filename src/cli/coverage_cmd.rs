@@ -76,17 +76,31 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
                 cov.informational(),
                 cov.undecided()
             );
+            let paraphrase = |c: &conditions::coverage::ClauseStatus| {
+                if c.text == conditions::check::program::TextKind::Paraphrase { " (paraphrase)" } else { "" }
+            };
             for c in &cov.clauses {
                 match c.status {
-                    "executable" => outln!("  ✓ {:<22} {}", c.citation, c.holds.join(", ")),
+                    "executable" => outln!("  ✓ {:<22} {}{}", c.citation, c.holds.join(", "), paraphrase(c)),
                     "informational" => {
                         outln!("  · {:<22} informational: {}", c.citation, c.reason.clone().unwrap_or_default())
                     }
                     _ => outln!("  ✗ {:<22} decides nothing and does not say why", c.citation),
                 }
             }
+            if !cov.paraphrases.is_empty() {
+                outln!(
+                    "paraphrases: {} clause(s) quote no printed text, their own words stand in for it: {}",
+                    cov.paraphrases.len(),
+                    cov.paraphrases.join(", ")
+                );
+            }
         }
     }
     let fidelity_ok = cov.missing.is_empty() && cov.stray.is_empty();
-    if fidelity_ok && (!strict || cov.undecided() == 0) { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if fidelity_ok && (!strict || (cov.undecided() == 0 && cov.paraphrases.is_empty())) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -255,7 +255,8 @@ enum Command {
         director: Option<String>,
     },
     /// Compare a rulebook with its published document: every line verbatim in a clause,
-    /// every clause in the document; executable and informational clauses listed.
+    /// every clause in the document (an excerpt's fragments in order); executable,
+    /// informational and paraphrased clauses listed.
     Coverage {
         /// A rulebook folder, or the name of a bundled rulebook.
         rulebook: String,
@@ -265,7 +266,8 @@ enum Command {
         /// Output format: human, json, sarif or github.
         #[arg(long, value_enum, default_value = "human", ignore_case = true)]
         format: CheckFormat,
-        /// Fail when a clause is neither executable nor says why it is informational.
+        /// Fail when a clause is neither executable nor says why it is informational, or
+        /// paraphrases a text still to be quoted.
         #[arg(long)]
         strict: bool,
     },

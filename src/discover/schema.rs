@@ -80,6 +80,12 @@ fn type_schema(p: &Program, ty: &Type, defs: &mut Map<String, J>) -> J {
         }),
         Type::Text => json!({ "type": "string" }),
         Type::Date => json!({ "type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }),
+        // `18:15`, or `18:15:00` (a TOML local time read as text).
+        Type::Time => json!({
+            "type": "string",
+            "pattern": "^([01]?[0-9]|2[0-3]):[0-5][0-9](:00)?$",
+            "description": write::how(p, ty),
+        }),
         Type::Enum(t) | Type::Record(t) => {
             let name = p.type_name(*t);
             if !defs.contains_key(&name) {

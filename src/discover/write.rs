@@ -39,6 +39,7 @@ pub fn how_in(p: &Program, ty: &Type, lang: Lang) -> String {
         Type::Quantity(u) => words.fill(&h.amount, &[("example", quantity_example(u))]),
         Type::Text => h.text.clone(),
         Type::Date => h.date.clone(),
+        Type::Time => h.time.clone(),
         Type::Enum(_) => {
             let shown: Vec<String> = variants(p, ty)
                 .iter()
@@ -82,6 +83,7 @@ pub fn example(p: &Program, ty: &Type, depth: usize) -> J {
         Type::Quantity(u) => json!(quantity_example(u)),
         Type::Text => json!("…"),
         Type::Date => json!("2008-02-15"),
+        Type::Time => json!("18:15"),
         Type::Enum(_) => variants(p, ty).first().map_or(J::Null, |(n, _)| json!(n)),
         Type::Record(t) if depth < 8 => match &p.types[*t as usize].kind {
             TypeKind::Record(fs) => {

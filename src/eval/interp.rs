@@ -791,6 +791,10 @@ impl<'a> Interp<'a> {
                 (Value::Date(d1), Value::Date(d2)) => {
                     Ok(Value::Num(Num::int((d1.days() - d2.days()) as i128).mul(Num::int(1440)).ok_or_else(overflow)?))
                 }
+                (Value::Time(t), Value::Num(n)) => {
+                    t.add(n, op == Sub).map(Value::Time).map_err(|m| error(m.message(), ir.span))
+                }
+                (Value::Time(t1), Value::Time(t2)) => Ok(Value::Num(t1.since(t2))),
                 _ => Err(error("values cannot be combined", ir.span)),
             },
             And | Or => unreachable!("handled above"),
@@ -821,6 +825,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         }
         (Value::Num(x), Value::Num(y)) => Some(x.cmp(y)),
         (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
+        (Value::Time(x), Value::Time(y)) => Some(x.cmp(y)),
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Enum(_, x), Value::Enum(_, y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),

@@ -1,4 +1,4 @@
-//! Evaluation: exact numbers ([`num`]), dates ([`date`]), values, the
+//! Evaluation: exact numbers ([`num`]), dates ([`date`]), times of day ([`time`]), values, the
 //! interpreter ([`interp`]) and its builtins, the trace kept for explanations,
 //! and showing values to people ([`show`]); the compiled evaluator ([`fast`]) decides
 //! rulings that need no explanation.
@@ -11,6 +11,7 @@ pub mod needed;
 pub mod num;
 pub mod order;
 pub mod show;
+pub mod time;
 pub mod trace;
 pub mod value;
 pub mod working;

@@ -1,5 +1,6 @@
 //! Showing values to people: numbers with the language's separators, money with
-//! its currency, durations in days or hours, dates spelled out, exact fractions
+//! its currency, durations in days or hours, dates spelled out, times of day as the
+//! language writes them, exact fractions
 //! shown exactly (`40/3`) with a rounded decimal beside them. Every word and
 //! separator comes from the language's message file (`messages/*.ftl`).
 
@@ -24,6 +25,7 @@ pub fn debug(p: &Program, v: &Value) -> String {
         Value::Num(n) => n.to_string(),
         Value::Text(t) => format!("\"{}\"", visible(t)),
         Value::Date(d) => d.to_string(),
+        Value::Time(t) => t.to_string(),
         Value::Enum(t, i) => variant_name(p, *t, *i, Lang::En),
         Value::Record(..) => "{…}".into(),
         Value::List(xs) => format!("[{}]", xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", ")),
@@ -153,6 +155,20 @@ pub fn date(d: super::date::Date, lang: Lang) -> String {
     )
 }
 
+/// A time of day as the language writes it ("kl. 18.15", "18:15").
+pub fn time(t: super::time::Time, lang: Lang) -> String {
+    let (h, m) = t.hm();
+    messages::msg(
+        lang,
+        "time-of-day",
+        &[
+            ("hours", Arg::Text(&h.to_string())),
+            ("hours2", Arg::Text(&format!("{h:02}"))),
+            ("minutes", Arg::Text(&format!("{m:02}"))),
+        ],
+    )
+}
+
 /// A value as a person reads it, in `lang`.
 pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
     match (v, ty) {
@@ -161,6 +177,7 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
         (Value::Num(n), _) => number(*n, lang, 0),
         (Value::Text(t), _) => visible(p.gloss(t, lang.code())).into_owned(),
         (Value::Date(d), _) => date(*d, lang),
+        (Value::Time(t), _) => time(*t, lang),
         (Value::Enum(t, i), _) => variant_name(p, *t, *i, lang),
         (Value::List(xs), Type::List(elem)) => {
             if xs.is_empty() {

@@ -3,6 +3,7 @@
 
 use super::date::Date;
 use super::num::Num;
+use super::time::Time;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11,6 +12,8 @@ pub enum Value {
     Num(Num),
     Text(Arc<str>),
     Date(Date),
+    /// A time of day.
+    Time(Time),
     /// An enum value: the type's id and the variant's index.
     Enum(u32, u32),
     /// A record's field values, in declaration order.

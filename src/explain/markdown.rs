@@ -3,6 +3,7 @@
 use super::i18n::words;
 use super::messages::{Arg, msg};
 use super::{Report, Step};
+use crate::check::program::TextKind;
 use crate::eval::show::Lang;
 use std::fmt::Write;
 
@@ -139,8 +140,14 @@ pub fn render(r: &Report, full: bool) -> String {
                 c.citation,
                 c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default()
             );
-            if let Some(t) = &c.text {
-                let _ = writeln!(out, "> {t}\n");
+            match &c.text {
+                Some(t) if c.text_kind == TextKind::Paraphrase => {
+                    let _ = writeln!(out, "*{}:* {t}\n", super::messages::word(lang, "paraphrase"));
+                }
+                Some(t) => {
+                    let _ = writeln!(out, "> {t}\n");
+                }
+                None => {}
             }
             if let Some(g) = &c.gloss {
                 let _ = writeln!(out, "*{}:* {g}\n", w.gloss);

@@ -14,6 +14,7 @@ pub mod text;
 pub mod views;
 pub mod working;
 
+use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
 use crate::eval::show::{self, Lang};
 use crate::eval::trace::{Need, Node, WhyNot};
@@ -105,9 +106,13 @@ pub struct WhyNotView {
 pub struct ClauseView {
     pub citation: String,
     pub heading: Option<String>,
-    /// The verbatim text, shared with the rulebook's views ([`views`]).
+    /// The text, shared with the rulebook's views ([`views`]): as printed, an excerpt of it
+    /// (fragments joined by "…"), or a paraphrase (`text_kind`).
     #[serde(serialize_with = "shared")]
     pub text: Option<Arc<str>>,
+    /// `excerpt` or `paraphrase`; absent for a text as printed.
+    #[serde(skip_serializing_if = "TextKind::is_printed")]
+    pub text_kind: TextKind,
     #[serde(serialize_with = "shared")]
     pub gloss: Option<Arc<str>>,
     /// The clause as the terminal text cites it (heading line, quote and gloss, wrapped);
@@ -466,6 +471,7 @@ pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::ty
         (Value::Num(n), _) => serde_json::Value::String(n.to_string()),
         (Value::Text(t), _) => serde_json::Value::String(t.to_string()),
         (Value::Date(d), _) => serde_json::Value::String(d.to_string()),
+        (Value::Time(t), _) => serde_json::Value::String(t.to_string()),
         (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
             TypeKind::Enum(vs) => {
                 serde_json::Value::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone()))

@@ -4,6 +4,7 @@
 use super::i18n::{Words, words};
 use super::messages::{Arg, msg, word};
 use super::{ClauseView, Report, Step};
+use crate::check::program::TextKind;
 use crate::eval::show::Lang;
 use std::fmt::Write;
 
@@ -215,8 +216,13 @@ fn clauses(out: &mut String, lang: Lang, r: &Report) {
 pub(crate) fn clause_lines(lang: Lang, c: &ClauseView) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "  {}{}", c.citation, c.heading.as_ref().map(|h| format!(" — {h}")).unwrap_or_default());
-    if let Some(t) = &c.text {
-        out.push_str(&wrap(&format!("“{t}”"), "    ", 100));
+    match &c.text {
+        // Never quoted: the clause's content in other words, marked as such.
+        Some(t) if c.text_kind == TextKind::Paraphrase => {
+            out.push_str(&wrap(&format!("{}: {t}", word(lang, "paraphrase")), "    ", 100))
+        }
+        Some(t) => out.push_str(&wrap(&format!("“{t}”"), "    ", 100)),
+        None => {}
     }
     if let Some(g) = &c.gloss {
         out.push_str(&wrap(&format!("{}: {g}", word(lang, "gloss")), "    ", 100));

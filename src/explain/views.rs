@@ -27,6 +27,7 @@ impl Views {
                     citation: cl.citation.clone(),
                     heading: cl.heading.clone(),
                     text: cl.text.as_deref().map(Arc::from),
+                    text_kind: cl.text_kind,
                     gloss: if glossed { cl.gloss.as_deref().map(Arc::from) } else { None },
                     lines: Arc::from(""),
                 };

@@ -16,6 +16,7 @@ use crate::check::types::Type;
 use crate::eval::date::Date;
 use crate::eval::interp::compare;
 use crate::eval::num::Num;
+use crate::eval::time::Time;
 use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::collections::HashMap;
@@ -581,7 +582,7 @@ fn search(
 /// Whether values of this type can be cut into pieces.
 fn analysed(p: &Program, ty: &Type) -> bool {
     match ty {
-        Type::Bool | Type::Int | Type::Quantity(_) | Type::Date | Type::Text => true,
+        Type::Bool | Type::Int | Type::Quantity(_) | Type::Date | Type::Time | Type::Text => true,
         Type::Enum(t) => matches!(p.types[*t as usize].kind, TypeKind::Enum(_)),
         _ => false,
     }
@@ -608,6 +609,7 @@ fn num_of(v: &Value) -> Option<Num> {
     match v {
         Value::Num(n) => Some(*n),
         Value::Date(d) => Some(Num::int(d.days() as i128)),
+        Value::Time(t) => Some(Num::int(t.minutes() as i128)),
         _ => None,
     }
 }
@@ -633,14 +635,15 @@ pub fn pieces(p: &Program, ty: &Type, tests: &[Test]) -> Option<Vec<Value>> {
             out.push(Value::Text("\u{0}other".into()));
             Some(out)
         }
-        Type::Int | Type::Quantity(_) | Type::Date => {
+        Type::Int | Type::Quantity(_) | Type::Date | Type::Time => {
             let mut points: Vec<Num> = consts.iter().map(num_of).collect::<Option<_>>()?;
             points.sort();
             points.dedup();
-            let integral = matches!(ty, Type::Int | Type::Date) && points.iter().all(|n| n.is_integer());
+            let integral = matches!(ty, Type::Int | Type::Date | Type::Time) && points.iter().all(|n| n.is_integer());
             let make = |n: Num| -> Option<Value> {
                 match ty {
                     Type::Date => Date::from_ymd(1970, 1, 1)?.add_days(n.as_i64()?).map(Value::Date),
+                    Type::Time => Time::from_minutes(n.as_i64()?).map(Value::Time),
                     _ => Some(Value::Num(n)),
                 }
             };

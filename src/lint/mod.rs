@@ -40,6 +40,7 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::uncited_reference", Severity::Warning, "`§` references in a text missing from the clause's `cites`"),
     ("lint::source_missing", Severity::Error, "lines of the published document in no clause"),
     ("lint::source_stray", Severity::Error, "clause text that is not in the published document"),
+    ("lint::paraphrase_printed", Severity::Warning, "a paraphrase whose text is printed in the document after all"),
     ("lint::fact_cites_own_clause", Severity::Warning, "facts whose description cites a clause of the same rulebook"),
     ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
@@ -101,6 +102,21 @@ fn fidelity(checked: &Checked, doc: &str) -> Vec<Diagnostic> {
         }
         out.push(d);
     }
+    let folded_doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    for c in p.clauses.iter().filter(|c| c.text_kind == crate::check::program::TextKind::Paraphrase) {
+        let Some(t) = &c.text else { continue };
+        let folded = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !folded.is_empty() && folded_doc.contains(&folded) {
+            out.push(
+                Diagnostic::warning(
+                    "lint::paraphrase_printed",
+                    format!("the paraphrase of `{}` is printed in the published document", c.citation),
+                )
+                .at(c.citation_span, "a paraphrase")
+                .help("quote it as printed: write `text` for `paraphrase`"),
+            );
+        }
+    }
     for s in cov.stray {
         let span = p.citations.get(&s.citation).map_or(at, |c| p.clause(*c).citation_span);
         out.push(
@@ -130,6 +146,7 @@ fn allows(checked: &Checked) -> (Vec<(String, Span)>, Vec<Diagnostic>) {
             let Some((name, reason)) = rest.split_once(')') else { continue };
             let scope = match c.at {
                 CommentAt::BeforeItem(i) => file.items.get(i).map(Item::span),
+                CommentAt::BeforeSection => None,
                 CommentAt::InClause { item, part } => match file.items.get(item) {
                     Some(Item::Clause(cl)) => Some(cl.parts.get(part).map_or(cl.span, |p| p.span())),
                     _ => None,

@@ -8,6 +8,7 @@ use crate::check::types::Type;
 use crate::eval::date::Date;
 use crate::eval::interp::matches_pattern;
 use crate::eval::num::Num;
+use crate::eval::time::Time;
 use crate::eval::value::Value;
 
 /// One piece of a column's space: a representative value and how to show the piece.
@@ -31,6 +32,7 @@ fn num_of(v: &Value) -> Option<Num> {
     match v {
         Value::Num(n) => Some(*n),
         Value::Date(d) => Some(Num::int(d.days() as i128)),
+        Value::Time(t) => Some(Num::int(t.minutes() as i128)),
         _ => None,
     }
 }
@@ -40,6 +42,7 @@ fn shown(v: Num, ty: &Type) -> String {
         Type::Date => Date::from_ymd(1970, 1, 1)
             .and_then(|d| d.add_days(v.numer() as i64))
             .map_or_else(|| v.to_string(), |d| d.to_string()),
+        Type::Time => v.as_i64().and_then(Time::from_minutes).map_or_else(|| v.to_string(), |t| t.to_string()),
         _ => v.to_string(),
     }
 }
@@ -78,8 +81,8 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
             out.push(Piece { value: Value::Text("\u{0}other".into()), label: "any other text".into() });
             Some(out)
         }
-        Type::Int | Type::Date | Type::Quantity(_) => {
-            let integral = matches!(ty, Type::Int | Type::Date);
+        Type::Int | Type::Date | Type::Time | Type::Quantity(_) => {
+            let integral = matches!(ty, Type::Int | Type::Date | Type::Time);
             let mut points: Vec<Num> = Vec::new();
             let mut bounded_below = true;
             let mut lowest: Option<Num> = None;
@@ -112,6 +115,7 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
                     Type::Date => Date::from_ymd(1970, 1, 1)
                         .and_then(|d| d.add_days(n.numer() as i64))
                         .map_or(Value::Num(n), Value::Date),
+                    Type::Time => n.as_i64().and_then(Time::from_minutes).map_or(Value::Num(n), Value::Time),
                     _ => Value::Num(n),
                 }
             };

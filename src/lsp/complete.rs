@@ -16,6 +16,8 @@ const KEYWORDS: &[&str] = &[
     "clause",
     "heading",
     "text",
+    "excerpt",
+    "paraphrase",
     "gloss",
     "informational",
     "cites",
@@ -53,7 +55,7 @@ const KEYWORDS: &[&str] = &[
     "false",
 ];
 
-const BASE_TYPES: &[&str] = &["bool", "int", "number", "text", "date", "duration"];
+const BASE_TYPES: &[&str] = &["bool", "int", "number", "text", "date", "time", "duration"];
 
 fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'

@@ -32,6 +32,7 @@ fn capabilities() -> lt::ServerCapabilities {
         hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
         definition_provider: Some(lt::OneOf::Left(true)),
         references_provider: Some(lt::OneOf::Left(true)),
+        rename_provider: Some(lt::OneOf::Left(true)),
         completion_provider: Some(lt::CompletionOptions {
             trigger_characters: Some(vec![".".into(), "\"".into()]),
             ..Default::default()

@@ -1,4 +1,4 @@
-//! Hover, go to definition, find references, the outline of a file and the symbols of
+//! Hover, go to definition, find references, rename, the outline of a file and the symbols of
 //! the workspace, read from the name index.
 
 use super::convert::LineIndex;
@@ -37,6 +37,33 @@ pub fn references(at: &Place, include_declaration: bool) -> Option<Vec<lt::Locat
             .filter_map(|o| at.location(o.span))
             .collect(),
     )
+}
+
+/// Renames what is under the cursor everywhere it is written, each place in the form it
+/// needs there: short inside the declaring section, qualified (`s332.new`) elsewhere.
+pub fn rename(at: &Place, new_name: &str) -> Option<lt::WorkspaceEdit> {
+    let a = &at.loaded.analysis;
+    let occ = a.at(at.file, at.offset)?;
+    let mut chars = new_name.chars();
+    let is_name =
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_');
+    if !is_name || matches!(occ.target, Target::Clause(_) | Target::External(_)) {
+        return None;
+    }
+    let sections = &a.checked.program.sections;
+    let old = a.name(occ.target);
+    let new_full = match old.split_once('.') {
+        Some((sec, _)) if sections.sections.contains_key(sec) => format!("{sec}.{new_name}"),
+        _ => new_name.to_string(),
+    };
+    let mut changes: std::collections::HashMap<lt::Uri, Vec<lt::TextEdit>> = std::collections::HashMap::new();
+    for o in a.index.references(occ.target) {
+        let here = sections.file_section.get(&o.span.file).map(String::as_str);
+        let new_text = if o.is_decl { new_name.to_string() } else { sections.written(&new_full, here) };
+        let Some(loc) = at.location(o.span) else { continue };
+        changes.entry(loc.uri).or_default().push(lt::TextEdit { range: loc.range, new_text });
+    }
+    Some(lt::WorkspaceEdit { changes: Some(changes), ..Default::default() })
 }
 
 #[allow(deprecated)]

@@ -95,6 +95,10 @@ impl Server {
                 let decl = req.params.pointer("/context/includeDeclaration").and_then(Value::as_bool).unwrap_or(true);
                 self.place(&req.params).map(|at| navigate::references(&at, decl)).map(to_value)
             }
+            "textDocument/rename" => {
+                let new_name = req.params.get("newName").and_then(Value::as_str).unwrap_or("").to_string();
+                self.place(&req.params).map(|at| navigate::rename(&at, &new_name)).map(to_value)
+            }
             "textDocument/completion" => self.completion(&req.params),
             "textDocument/documentSymbol" => self.symbols(&req.params),
             "workspace/symbol" => {

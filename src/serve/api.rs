@@ -82,7 +82,7 @@ pub async fn rulebook(Ext(shelf): Shared, Path(book): Path<String>) -> Result<Js
         "edition": p.rulebook.edition,
         "rulings": b.rulings(),
         "clauses": p.clauses.iter().map(|c| json!({
-            "citation": c.citation, "heading": c.heading, "text": c.text, "gloss": c.gloss
+            "citation": c.citation, "heading": c.heading, "text": c.text, "text_kind": c.text_kind, "gloss": c.gloss
         })).collect::<Vec<_>>(),
     })))
 }

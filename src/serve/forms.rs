@@ -45,8 +45,12 @@ impl Form {
 /// The type at a facts path (`player.masterpoints`, `teams[2].name`), from the declarations.
 pub fn type_at(p: &Program, path: &str) -> Option<Type> {
     let mut parts = path.split('.');
-    let first = parts.next()?;
-    let (name, idx) = first.split_once('[').map_or((first, ""), |(a, b)| (a, b));
+    let mut first = parts.next()?.to_string();
+    // A fact of a section: `s304.rejsehold…` names it by section and short name.
+    if p.sections.sections.contains_key(&first) && !p.symbols.contains_key(&first) {
+        first = format!("{first}.{}", parts.next()?);
+    }
+    let (name, idx) = first.split_once('[').map_or((first.as_str(), ""), |(a, b)| (a, b));
     let mut ty = p
         .facts
         .iter()
@@ -350,6 +354,7 @@ fn scalar(
             select(name, id, &opts, Some(value), w)
         }
         Type::Date => html! { input type="date" name=(name) id=(id) value=(value); },
+        Type::Time => html! { input type="time" name=(name) id=(id) value=(value); },
         Type::Int => {
             html! { input type="text" inputmode="numeric" name=(name) id=(id) value=(value) size="8"; span.hint { (hint) } }
         }

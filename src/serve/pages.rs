@@ -115,9 +115,23 @@ fn clause_block(ctx: &Ctx, b: &Rulebook, c: ClauseId, link: bool) -> Markup {
                 @if link { a href=(ctx.clause(p, &info.citation, ctx.lang)) { (info.citation) } } @else { (info.citation) }
                 @if let Some(h) = &info.heading { " — " (h) }
             }
-            @if let Some(t) = &info.text { blockquote lang=(b.language().code()) { (t) } }
+            (clause_text(ctx, b, info))
             @if let Some(g) = &info.gloss { p.gloss lang="en" { (w.get("gloss")) ": " (g) } }
             @if info.informational.is_some() { p.hint { "(" (w.get("informational")) ")" } }
+        }
+    }
+}
+
+/// A clause's text: quoted as printed (or its excerpt), or a paraphrase marked as one.
+fn clause_text(ctx: &Ctx, b: &Rulebook, info: &crate::check::program::ClauseInfo) -> Markup {
+    let paraphrase = info.text_kind == crate::check::program::TextKind::Paraphrase;
+    html! {
+        @if let Some(t) = &info.text {
+            @if paraphrase {
+                p.paraphrase { (crate::explain::messages::word(ctx.lang, "paraphrase")) ": " span lang=(b.language().code()) { (t) } }
+            } @else {
+                blockquote lang=(b.language().code()) { (t) }
+            }
         }
     }
 }
@@ -239,7 +253,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Rulebook, c: ClauseId) -> Markup {
     html! {
         p { a href=(format!("{}#{}", ctx.rulebook(b.name(), ctx.lang), slug_in(p, &info.citation))) { "← " (b.title()) } }
         h1 { (w.get("clause")) " " (info.citation) @if let Some(h) = &info.heading { " — " (h) } }
-        @if let Some(t) = &info.text { blockquote lang=(b.language().code()) { (t) } }
+        (clause_text(ctx, b, info))
         @if let Some(g) = &info.gloss { p.gloss lang="en" { (w.get("gloss")) ": " (g) } }
         @if !rulings.is_empty() {
             h2 { (w.get("decides")) }

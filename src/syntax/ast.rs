@@ -54,9 +54,19 @@ pub struct Str {
 /// One parsed `.cond` file.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct File {
+    /// `section s332 "§ 332"` at the head of the file: the section its names belong to.
+    pub section: Option<SectionDecl>,
     pub items: Vec<Item>,
     /// Comments, kept for the formatter, each attached to a place between items or parts.
     pub comments: Vec<Comment>,
+}
+
+/// `section s332 "§ 332"`: the file's names are `s332.…` outside it; the clause heading it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SectionDecl {
+    pub name: Ident,
+    pub citation: Option<Str>,
+    pub span: Span,
 }
 
 /// A `//` comment (its text after `//`) and where it stands.
@@ -68,6 +78,8 @@ pub struct Comment {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommentAt {
+    /// Before the file's `section` line.
+    BeforeSection,
     /// Before top-level item `n` (`n` = number of items: at the end of the file).
     BeforeItem(usize),
     /// Inside clause `item`, before part `part` (`part` = number of parts: before the `}`).
@@ -101,6 +113,10 @@ pub struct Clause {
 pub enum ClausePart {
     Heading(Str),
     Text(Str),
+    /// Parts of a printed paragraph, in order, joined by "…".
+    Excerpt(Str),
+    /// The clause's content in other words, when its printed text is not at hand.
+    Paraphrase(Str),
     Gloss(Str),
     Informational(Str),
     Cites(Vec<Str>),
@@ -110,9 +126,12 @@ pub enum ClausePart {
 impl ClausePart {
     pub fn span(&self) -> Span {
         match self {
-            ClausePart::Heading(s) | ClausePart::Text(s) | ClausePart::Gloss(s) | ClausePart::Informational(s) => {
-                s.span
-            }
+            ClausePart::Heading(s)
+            | ClausePart::Text(s)
+            | ClausePart::Excerpt(s)
+            | ClausePart::Paraphrase(s)
+            | ClausePart::Gloss(s)
+            | ClausePart::Informational(s) => s.span,
             ClausePart::Cites(v) => v.first().map_or(Span::default(), |s| s.span),
             ClausePart::Decl(d) => d.span(),
         }
@@ -138,6 +157,12 @@ impl Clause {
     }
     pub fn text(&self) -> Option<&Str> {
         self.find(|p| if let ClausePart::Text(s) = p { Some(s) } else { None })
+    }
+    pub fn excerpt(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Excerpt(s) = p { Some(s) } else { None })
+    }
+    pub fn paraphrase(&self) -> Option<&Str> {
+        self.find(|p| if let ClausePart::Paraphrase(s) = p { Some(s) } else { None })
     }
     pub fn gloss(&self) -> Option<&Str> {
         self.find(|p| if let ClausePart::Gloss(s) = p { Some(s) } else { None })
@@ -294,7 +319,7 @@ pub struct DefDecl {
     pub span: Span,
 }
 
-/// `gloss of "den faste kilometersats" = "the fixed rate per kilometre"`
+/// `gloss of "den faste s304.kilometersats" = "the fixed rate per kilometre"`
 #[derive(Clone, Debug, PartialEq)]
 pub struct GlossDecl {
     pub of: Str,
@@ -377,12 +402,20 @@ pub enum Literal {
         text: String,
         span: Span,
     },
+    /// `18:15`, as written.
+    Time {
+        text: String,
+        span: Span,
+    },
 }
 
 impl Literal {
     pub fn span(&self) -> Span {
         match self {
-            Literal::Number { span, .. } | Literal::Bool(_, span) | Literal::Date { span, .. } => *span,
+            Literal::Number { span, .. }
+            | Literal::Bool(_, span)
+            | Literal::Date { span, .. }
+            | Literal::Time { span, .. } => *span,
             Literal::Text(s) => s.span,
         }
     }

@@ -46,12 +46,30 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
     let b = Builder { file, text, depth: Cell::new(0), too_deep: RefCell::new(None) };
     let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
-    let items: Vec<Item> = file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect();
+    let mut section = None;
+    let mut items = Vec::new();
+    for p in file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI) {
+        if p.as_rule() == Rule::section_decl {
+            let span = b.span(&p);
+            let mut it = p.into_inner().skip(1);
+            let name = b.ident(it.next().unwrap_or_else(|| unreachable!()));
+            let citation = it.next().map(|q| b.string(q));
+            section = Some(SectionDecl { name, citation, span });
+        } else {
+            items.push(b.item(p));
+        }
+    }
     if let Some(d) = b.too_deep.into_inner() {
         return Err(d);
     }
-    let comments = attach_comments(&scan_comments(text), &items);
-    Ok(File { items, comments })
+    let mut comments = attach_comments(&scan_comments(text), &items);
+    if let Some(s) = &section {
+        let before = scan_comments(text).iter().take_while(|(pos, _)| (*pos as u32) < s.span.start).count();
+        for c in comments.iter_mut().take(before) {
+            c.at = CommentAt::BeforeSection;
+        }
+    }
+    Ok(File { section, items, comments })
 }
 
 /// Every `//` comment outside strings: (byte offset, text after `//`).
@@ -216,10 +234,12 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::assign => "`=`",
         Rule::arrow => "`=>`",
         Rule::close_brace => "`}`",
-        Rule::ident | Rule::unit_word => "a name",
+        Rule::ident | Rule::qname | Rule::unit_word => "a name",
+        Rule::section_decl => "`section`",
         Rule::string | Rule::short_string | Rule::long_string => "a string",
         Rule::quantity | Rule::number => "a number",
         Rule::date => "a date (YYYY-MM-DD)",
+        Rule::time => "a time of day (HH:MM)",
         Rule::boolean => "`true` or `false`",
         Rule::expr
         | Rule::or_expr
@@ -251,8 +271,14 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::policy => "`unique`, `first` or `collect`",
         Rule::clause => "`clause`",
         Rule::rulebook_decl => "`rulebook`",
-        Rule::heading_part | Rule::text_part | Rule::gloss_part | Rule::info_part | Rule::cites_part => {
-            "a clause part (`heading`, `text`, `gloss`, `informational`, `cites`)"
+        Rule::heading_part
+        | Rule::text_part
+        | Rule::excerpt_part
+        | Rule::paraphrase_part
+        | Rule::gloss_part
+        | Rule::info_part
+        | Rule::cites_part => {
+            "a clause part (`heading`, `text`, `excerpt`, `paraphrase`, `gloss`, `informational`, `cites`)"
         }
         Rule::type_decl
         | Rule::fact_decl
@@ -424,6 +450,8 @@ impl Builder<'_> {
             .map(|q| match q.as_rule() {
                 Rule::heading_part => ClausePart::Heading(self.string(first(q))),
                 Rule::text_part => ClausePart::Text(self.string(first(q))),
+                Rule::excerpt_part => ClausePart::Excerpt(self.string(first(q))),
+                Rule::paraphrase_part => ClausePart::Paraphrase(self.string(first(q))),
                 Rule::gloss_part => ClausePart::Gloss(self.string(first(q))),
                 Rule::info_part => ClausePart::Informational(self.string(first(q))),
                 Rule::cites_part => ClausePart::Cites(q.into_inner().map(|s| self.string(s)).collect()),
@@ -625,6 +653,7 @@ impl Builder<'_> {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::date => Literal::Date { text: p.as_str().to_string(), span },
+            Rule::time => Literal::Time { text: p.as_str().to_string(), span },
             Rule::boolean => Literal::Bool(p.as_str() == "true", span),
             Rule::string => Literal::Text(self.string(p)),
             _ => {

@@ -54,6 +54,20 @@ pub fn print_file(file: &File) -> String {
 /// Prints a file keeping the author's choices the layout records.
 pub fn print_file_with(file: &File, layout: &Layout) -> String {
     let mut p = Printer { out: String::new(), layout: Some(layout), done: HashSet::new() };
+    if let Some(sec) = &file.section {
+        p.comments(file, CommentAt::BeforeSection, 0);
+        match &sec.citation {
+            Some(c) => {
+                let _ = writeln!(p.out, "section {} {}", sec.name.name, quote(&c.value));
+            }
+            None => {
+                let _ = writeln!(p.out, "section {}", sec.name.name);
+            }
+        }
+        if !file.items.is_empty() {
+            p.blank();
+        }
+    }
     for (i, item) in file.items.iter().enumerate() {
         let apart = |it: &Item| !matches!(it, Item::Decl(_));
         p.trailing(file, CommentAt::BeforeItem(i));
@@ -99,7 +113,9 @@ pub fn print_expr(e: &Expr) -> String {
 }
 
 /// A long `and`/`or` chain, one operand a line, the operator leading; a long `let … in`
-/// with its body on the next line; a long `if` with `then` and `else` each on a line.
+/// with its body on the next line; a long `if` with `then` and `else` each on a line; a long
+/// `sort`/`rank` with its `among … by` on the next line, and keys that do not fit one line
+/// each on a line of their own.
 fn print_broken(e: &Expr, pad: &str) -> String {
     fn flatten<'e>(e: &'e Expr, op: BinaryOp, out: &mut Vec<&'e Expr>) {
         match &e.kind {
@@ -129,6 +145,38 @@ fn print_broken(e: &Expr, pad: &str) -> String {
             let _ = write!(p.out, "\n{pad}then {}", print_broken(t, &inner));
             let _ = write!(p.out, "\n{pad}else {}", print_broken(f, &inner));
             p.out
+        }
+        ExprKind::Order(o) => {
+            let keys = |keys: &[OrderKey], head: &str, pad: &str| -> String {
+                let shown: Vec<String> = keys
+                    .iter()
+                    .map(|k| {
+                        let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
+                        p.order_keys(std::slice::from_ref(k));
+                        p.out
+                    })
+                    .collect();
+                let one = format!("{head}{}", shown.join(", "));
+                if width(&one) + pad.len() <= WRAP || shown.len() < 2 {
+                    one
+                } else {
+                    format!("{head}{}", shown.join(&format!(",\n{pad}    ")))
+                }
+            };
+            let mut p = Printer { out: String::new(), layout: None, done: HashSet::new() };
+            let kind = match o.kind {
+                OrderKind::Sort => "sort",
+                OrderKind::Rank => "rank",
+            };
+            let _ = write!(p.out, "{kind} {} in ", o.item.name);
+            p.expr(&o.list, 5);
+            let head = format!("{} by ", p.out);
+            let mut out = keys(&o.keys, &head, pad);
+            if let Some((group, ks)) = &o.among {
+                let among = keys(ks, &format!("among {} by ", group.name), &format!("{pad}  "));
+                let _ = write!(out, "\n{pad}  {among}");
+            }
+            out
         }
         ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), ..) => {
             let mut parts = Vec::new();
@@ -240,6 +288,8 @@ impl Printer<'_> {
         match part {
             ClausePart::Heading(s) => self.prose("heading", s, 2),
             ClausePart::Text(s) => self.prose("text", s, 2),
+            ClausePart::Excerpt(s) => self.prose("excerpt", s, 2),
+            ClausePart::Paraphrase(s) => self.prose("paraphrase", s, 2),
             ClausePart::Gloss(s) => self.prose("gloss", s, 2),
             ClausePart::Informational(s) => self.prose("informational", s, 2),
             ClausePart::Cites(v) => {
@@ -255,7 +305,7 @@ impl Printer<'_> {
         let start = s.span.start;
         let kept_short = self.layout.is_some_and(|l| l.short.contains(&start))
             && width(&quote(&s.value)) + indent + keyword.len() < WRAP;
-        let prose = matches!(keyword, "text" | "gloss") && !kept_short;
+        let prose = matches!(keyword, "text" | "excerpt" | "paraphrase" | "gloss") && !kept_short;
         if long_ok(&s.value) && (prose || s.value.contains('"') || width(&s.value) + indent + keyword.len() > WRAP) {
             let _ = writeln!(self.out, "{pad}{keyword} \"\"\"");
             let inner = " ".repeat(indent + 2);
@@ -528,7 +578,7 @@ impl Printer<'_> {
             }
             Literal::Text(s) => self.out.push_str(&quote(&s.value)),
             Literal::Bool(b, _) => self.out.push_str(if *b { "true" } else { "false" }),
-            Literal::Date { text, .. } => self.out.push_str(text),
+            Literal::Date { text, .. } | Literal::Time { text, .. } => self.out.push_str(text),
         }
     }
 

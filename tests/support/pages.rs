@@ -26,14 +26,14 @@ const GNT: &[Case] = &[
 ];
 
 const DBF: &[Case] = &[
-    Case { file: "s304b1-kort-tur-med-broafgift", rulings: &["transportgodtgørelse"] },
-    Case { file: "s304b1-kort-tur-giver-nul", rulings: &["transportgodtgørelse"] },
-    Case { file: "s305a4b-rettigheder-til-substitutten", rulings: &["rettighedshavere"] },
+    Case { file: "s304b1-kort-tur-med-broafgift", rulings: &["s304.transportgodtgørelse"] },
+    Case { file: "s304b1-kort-tur-giver-nul", rulings: &["s304.transportgodtgørelse"] },
+    Case { file: "s305a4b-rettigheder-til-substitutten", rulings: &["s305.rettighedshavere"] },
     Case {
         file: "s323c2-tredjedel-uden-afrunding-afgoer",
-        rulings: &["overførsel_hold1_323C", "overførsel_hold2_323C"],
+        rulings: &["s323.overførsel_hold1", "s323.overførsel_hold2"],
     },
-    Case { file: "s351c2-tre-distrikter-om-to-pladser-lodtrukket", rulings: &["pladsfordeling_351"] },
+    Case { file: "s351c2-tre-distrikter-om-to-pladser-lodtrukket", rulings: &["s351.pladsfordeling"] },
 ];
 
 /// The facts of a case file, as JSON.

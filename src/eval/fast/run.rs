@@ -430,6 +430,9 @@ impl<'a> Run<'a> {
                 (Value::Date(d1), Value::Date(d2)) => {
                     Ok(Value::Num(Num::int((d1.days() - d2.days()) as i128).mul(Num::int(1440)).ok_or(Stop::Halt)?))
                 }
+                // Past midnight or by part of a minute: the interpreter words the error.
+                (Value::Time(t), Value::Num(n)) => t.add(n, op == Sub).map(Value::Time).map_err(|_| Stop::Halt),
+                (Value::Time(t1), Value::Time(t2)) => Ok(Value::Num(t1.since(t2))),
                 _ => Err(Stop::Halt),
             },
             And | Or => Err(Stop::Halt),

@@ -235,8 +235,20 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
                 .map(|h| format!(" — <span class=\"heading\"{text_lang}>{}</span>", escape(h)))
                 .unwrap_or_default();
             let _ = writeln!(out, "<div class=\"clause\" id=\"{cid}\">\n<h4>{}{heading}</h4>", escape(&c.citation));
-            if let Some(t) = &c.text {
-                let _ = writeln!(out, "<blockquote{text_lang}>{}</blockquote>", escape(t.trim()));
+            match &c.text {
+                // Never quoted: the clause's content in other words, marked as such.
+                Some(t) if c.text_kind == crate::check::program::TextKind::Paraphrase => {
+                    let _ = writeln!(
+                        out,
+                        "<p class=\"gloss paraphrase\"><span class=\"label\">{}:</span> <span{text_lang}>{}</span></p>",
+                        escape(&word(lang, "paraphrase")),
+                        escape(t.trim())
+                    );
+                }
+                Some(t) => {
+                    let _ = writeln!(out, "<blockquote{text_lang}>{}</blockquote>", escape(t.trim()));
+                }
+                None => {}
             }
             if let Some(g) = &c.gloss {
                 let _ = writeln!(
