@@ -100,6 +100,19 @@ fn bench_single(cr: &mut Criterion) {
                 black_box(conditions::explain::text::render(&e.report(&r, false), false))
             })
         });
+        // What the server answers a ruling request with: the brief report as (pretty) JSON.
+        g.bench_function(BenchmarkId::new("brief_json", label), |b| {
+            b.iter(|| {
+                let r = conditions::eval::rule(&c.program, &inp, def, true);
+                let e = Explainer {
+                    p: &c.program,
+                    sources: &c.sources,
+                    lang: conditions::eval::show::Lang::En,
+                    inputs: &inp,
+                };
+                black_box(serde_json::to_string_pretty(&e.report(&r, false)).expect("json"))
+            })
+        });
     }
     g.finish();
 }

@@ -89,7 +89,7 @@ pub struct Interp<'a> {
     pub inputs: &'a Inputs,
     /// Results of definitions, evaluated once per argument list within a ruling, by definition:
     /// the result and the trace node that explains it.
-    memo: Vec<HashMap<Vec<Value>, (R, Option<usize>)>>,
+    memo: Vec<Option<HashMap<Vec<Value>, (R, Option<usize>)>>>,
     /// Frames of finished rules, kept for reuse.
     pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
@@ -185,7 +185,9 @@ impl<'a> Interp<'a> {
 
     /// Evaluates a definition with arguments; the entry point for rulings.
     pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
-        if let Some((r, node)) = self.memo.get(def as usize).and_then(|m| m.get(args.as_slice())) {
+        if let Some((r, node)) =
+            self.memo.get(def as usize).and_then(Option::as_ref).and_then(|m| m.get(args.as_slice()))
+        {
             let (r, node) = (r.clone(), *node);
             if let (Some(n), true) = (node, self.tracing())
                 && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
@@ -246,9 +248,9 @@ impl<'a> Interp<'a> {
         // there is no trace to link it into.
         if (self.quiet == 0 || self.trace.is_none()) && (def as usize) < self.p.defs.len() {
             if self.memo.len() <= def as usize {
-                self.memo.resize_with(def as usize + 1, HashMap::new);
+                self.memo.resize_with(def as usize + 1, || None);
             }
-            self.memo[def as usize].insert(args, (result.clone(), node));
+            self.memo[def as usize].get_or_insert_with(HashMap::new).insert(args, (result.clone(), node));
         }
         self.depth -= 1;
         result

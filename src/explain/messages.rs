@@ -135,6 +135,11 @@ pub fn msg_flagged(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
 fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value()).map(|p| (b, p));
     let Some((b, pattern)) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) else { return id.to_string() };
+    // Most messages are text with the arguments put in: put in directly. (The flags only
+    // serve selectors, which such a message has none of.)
+    if let Some(s) = plain(pattern, args) {
+        return s;
+    }
     let mut fa = FluentArgs::with_capacity(if flags { args.len() * 2 } else { args.len() });
     for (k, v) in args {
         match v {
@@ -149,6 +154,27 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     }
     let mut errors = Vec::new();
     b.format_pattern(pattern, Some(&fa), &mut errors).into_owned()
+}
+
+/// A pattern of text and text arguments only, formatted as Fluent would (no isolation
+/// marks: the bundles are made without them); `None` for anything else (selectors,
+/// functions, terms, numbers, an argument not given), which Fluent formats.
+fn plain(pattern: &fluent_syntax::ast::Pattern<&str>, args: &[(&str, Arg)]) -> Option<String> {
+    use fluent_syntax::ast::{Expression, InlineExpression, PatternElement};
+    let mut out = String::with_capacity(64);
+    for e in &pattern.elements {
+        match e {
+            PatternElement::TextElement { value } => out.push_str(value),
+            PatternElement::Placeable {
+                expression: Expression::Inline(InlineExpression::VariableReference { id }),
+            } => match args.iter().find(|(k, _)| *k == id.name)? {
+                (_, Arg::Text(t)) => out.push_str(t),
+                (_, Arg::Num(_)) => return None,
+            },
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// Whether `lang`'s own file has the message `id` (a form only some languages have).

@@ -10,10 +10,15 @@ use std::fmt::Write;
 
 fn wrap(text: &str, indent: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 16 * (indent.len() + 1) + indent.len() + 1);
+    wrap_into(&mut out, text, indent, width);
+    out
+}
+
+/// [`wrap`], appended to `out`.
+fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
     let mut line_len = 0usize;
-    for word in text.split_whitespace() {
-        let w = if word.is_ascii() { word.len() } else { word.chars().count() };
+    for (word, w) in text_words(text) {
         if line_len > 0 && line_len + 1 + w > room {
             out.push('\n');
             line_len = 0;
@@ -30,7 +35,44 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
     if line_len > 0 {
         out.push('\n');
     }
-    out
+}
+
+/// The words of `text` as `split_whitespace` finds them, each with its length in
+/// characters, in one pass over the bytes (characters are decoded only outside ASCII).
+fn text_words(text: &str) -> impl Iterator<Item = (&str, usize)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    // The character at `i` if it is whitespace (its length in bytes), else `None`.
+    let space_at = move |i: usize| -> (bool, usize) {
+        let c = b[i];
+        if c < 0x80 {
+            return (matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'), 1);
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        (ch.is_whitespace(), ch.len_utf8())
+    };
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let (space, len) = space_at(i);
+            if !space {
+                break;
+            }
+            i += len;
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let (start, mut n) = (i, 0);
+        while i < b.len() {
+            let (space, len) = space_at(i);
+            if space {
+                break;
+            }
+            i += len;
+            n += 1;
+        }
+        Some((&text[start..i], n))
+    })
 }
 
 fn step_head(s: &Step) -> String {
@@ -90,13 +132,19 @@ fn brief_step<'s>(out: &mut String, lang: Lang, s: &'s Step, depth: usize, seen:
         return;
     }
     seen.push((s.name.as_str(), s.args.as_slice()));
-    let args = s.args_shown();
-    let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
-    let at = at.map(|c| format!("  [{c}]")).unwrap_or_default();
     if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
-        out.push_str(&wrap(&format!("{}{args}: {}{at}", s.label, s.answer), "  ", 100));
+        // "label (args): answer  [citation]"
+        let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
+        let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
+        head.push_str(&s.label);
+        head.push_str(&s.args_shown());
+        let _ = write!(head, ": {}", s.answer);
+        if let Some(c) = at {
+            let _ = write!(head, "  [{c}]");
+        }
+        wrap_into(out, &head, "  ", 100);
         for line in s.working.iter().chain(&s.because) {
-            out.push_str(&wrap(line, "      ", 100));
+            wrap_into(out, line, "      ", 100);
         }
     }
     // Where nothing decided, the rules considered are the explanation; where a rule decided
@@ -123,7 +171,7 @@ fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str) {
         if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
             let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
             let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-            out.push_str(&wrap(&format!("{mark} {line}"), indent, 100));
+            wrap_into(out, &format!("{mark} {line}"), indent, 100);
         }
     }
 }
@@ -136,7 +184,7 @@ pub fn render(r: &Report, full: bool) -> String {
     if full {
         return render_full(r);
     }
-    let mut out = String::new();
+    let mut out = String::with_capacity(4096);
     let title = r.question.clone().unwrap_or_else(|| r.ruling.replace('_', " "));
     let _ = writeln!(out, "{title}\n{}", r.rulebook_title);
     let _ = writeln!(out, "\n{}: {}", word(lang, "answer"), r.answer);
@@ -160,7 +208,7 @@ pub fn render(r: &Report, full: bool) -> String {
         for f in &r.facts {
             let name = f.description.clone().unwrap_or_else(|| f.name.replace('_', " "));
             let at = f.citation.as_ref().map(|c| format!(" [{c}]")).unwrap_or_default();
-            out.push_str(&wrap(&format!("{name}: {}{at}", f.value), "  ", 100));
+            wrap_into(&mut out, &format!("{name}: {}{at}", f.value), "  ", 100);
         }
     }
     clauses(&mut out, lang, r);
@@ -234,4 +282,20 @@ fn render_full(r: &Report) -> String {
     }
     clauses(&mut out, lang, r);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_words;
+
+    #[test]
+    fn words_are_those_split_whitespace_finds() {
+        for t in
+            ["", "  ", "a", " a  b\tc\n", "“quoted” — dash\u{a0}nbsp\u{2009}thin\u{3000}ideo", "æøå ✗ 2,150 · x\u{85}y"]
+        {
+            let ours: Vec<(&str, usize)> = text_words(t).collect();
+            let std: Vec<(&str, usize)> = t.split_whitespace().map(|w| (w, w.chars().count())).collect();
+            assert_eq!(ours, std, "{t:?}");
+        }
+    }
 }
