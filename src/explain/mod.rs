@@ -147,7 +147,7 @@ pub struct Explainer<'a> {
 }
 
 impl Step {
-    /// The arguments as a player reads them: ` (Flight A)`; empty without. An argument whose
+    /// The arguments as a player reads them: ` (Team North)`; empty without. An argument whose
     /// parameter says what it stands for is left to the working, which names it.
     pub fn args_shown(&self) -> String {
         let shown: Vec<&str> = self

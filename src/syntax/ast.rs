@@ -54,14 +54,14 @@ pub struct Str {
 /// One parsed `.cond` file.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct File {
-    /// `section s332 "§ 332"` at the head of the file: the section its names belong to.
+    /// `section art4 "Article 4"` at the head of the file: the section its names belong to.
     pub section: Option<SectionDecl>,
     pub items: Vec<Item>,
     /// Comments, kept for the formatter, each attached to a place between items or parts.
     pub comments: Vec<Comment>,
 }
 
-/// `section s332 "§ 332"`: the file's names are `s332.…` outside it; the clause heading it.
+/// `section art4 "Article 4"`: the file's names are `art4.…` outside it; the clause heading it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SectionDecl {
     pub name: Ident,
