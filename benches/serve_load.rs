@@ -22,7 +22,7 @@ fn requests() -> Vec<(String, String)> {
     let dbf = r#"{"s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km", "s304.bro_og_færgeafgift": "0 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false, "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "100.5 km"}], "s304.rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#.to_string();
     vec![
         ("/api/rulebooks/gnt/rulings/flights".to_string(), gnt),
-        ("/api/rulebooks/dbf/rulings/transportgodtg%C3%B8relse".to_string(), dbf),
+        ("/api/rulebooks/dbf/rulings/s304.transportgodtg%C3%B8relse".to_string(), dbf),
     ]
 }
 
@@ -236,6 +236,16 @@ fn baseline(reports: Vec<(String, String)>) -> SocketAddr {
     rx.recv().expect("baseline starts")
 }
 
+/// The server's process, killed when the bench ends, also when it fails half-way.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -243,12 +253,14 @@ fn main() {
     let total = env_or("LOAD_REQUESTS", 20_000);
     let conns = env_or("LOAD_CONNECTIONS", 64);
     // The server, as a user starts it: the release binary on an ephemeral loopback port.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_conditions"))
-        .args(["serve", "--bind", "127.0.0.1:0"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("conditions serve starts");
-    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut child = Server(
+        Command::new(env!("CARGO_BIN_EXE_conditions"))
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("conditions serve starts"),
+    );
+    let mut err = BufReader::new(child.0.stderr.take().expect("stderr"));
     let mut line = String::new();
     err.read_line(&mut line).expect("the address");
     let addr: SocketAddr = line
@@ -257,7 +269,7 @@ fn main() {
         .and_then(|r| r.split('/').next())
         .and_then(|a| a.parse().ok())
         .unwrap_or_else(|| panic!("no address in `{line}`"));
-    let pid = child.id();
+    let pid = child.0.id();
     // The reports the server gives, for the baseline to write.
     let reports = {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("client runtime");
@@ -287,8 +299,7 @@ fn main() {
     let ticks = cpu_ticks(me, "baseline");
     let base = load(base_addr, total, conns);
     let base_cpu = cpu_ticks(me, "baseline") - ticks;
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(child);
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!("serve_load: {total} requests, {conns} connections, loopback");
     println!(
