@@ -15,7 +15,9 @@
 //! never build it): `cargo run --release --manifest-path benches/cedar/Cargo.toml`.
 //!
 //! `RATIO_ROUNDS` (default 31) sets the number of rounds; `RATIO_ONLY=gnt`, `dbf` or `brief`
-//! runs one group only (for profiling).
+//! runs one group only (for profiling). `RATIO_COUNT=flights:N` (or `304:N`) times nothing:
+//! it rules and explains N times with the brief text and stops, for counting instructions
+//! (`valgrind --tool=callgrind`; the difference between two N divided by their difference).
 
 use conditions::check::{Checked, check_sources};
 use conditions::eval::interp::Inputs;
@@ -159,7 +161,8 @@ fn main() {
     let dbf = book("dbf");
     let lang = conditions::eval::show::Lang::En;
     let only = std::env::var("RATIO_ONLY").ok();
-    let wanted = |group: &str| only.as_deref().is_none_or(|o| o == group);
+    let counting = std::env::var("RATIO_COUNT").ok();
+    let wanted = |group: &str| counting.is_none() && only.as_deref().is_none_or(|o| o == group);
 
     // GNT flights, in memory.
     let gp = &gnt.program;
@@ -221,12 +224,23 @@ fn main() {
     }
 
     // One ruling with the brief explanation, rendered as text.
+    let brief = |c: &Checked, inp: &Inputs, def| {
+        let r = conditions::eval::rule(&c.program, inp, def, true);
+        let e = Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp };
+        conditions::explain::text::render(&e.report(&r, false), false)
+    };
+    if let Some(spec) = &counting {
+        let (which, n) = spec.split_once(':').unwrap_or((spec, "1"));
+        let n: u32 = n.parse().expect("RATIO_COUNT=flights:N");
+        for _ in 0..n {
+            match which {
+                "flights" => black_box(brief(&gnt, &ginp, gdef)),
+                _ => black_box(brief(&dbf, &dinp, ddef)),
+            };
+        }
+        return;
+    }
     if wanted("brief") {
-        let brief = |c: &Checked, inp: &Inputs, def| {
-            let r = conditions::eval::rule(&c.program, inp, def, true);
-            let e = Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp };
-            conditions::explain::text::render(&e.report(&r, false), false)
-        };
         let mut c = vec![
             Contender::new("GNT flights", 2_000, || {
                 black_box(brief(&gnt, &ginp, gdef));

@@ -170,9 +170,8 @@ impl<'a> Explainer<'a> {
         self.p.citation_of(c).map(str::to_string)
     }
 
-    fn rule_ref(&self, r: RuleId) -> RuleRef {
-        let rule = &self.p.rules[r as usize];
-        RuleRef { label: rule.label.clone(), citation: self.cite(rule.clause) }
+    fn rule_ref(&self, v: &views::Views, r: RuleId) -> RuleRef {
+        v.rules[r as usize].clone()
     }
 
     pub fn need(&self, n: &Need) -> NeedView {
@@ -266,9 +265,10 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    fn step(&self, nodes: &[Node], idx: usize, full: bool, seen: &mut Vec<usize>) -> Step {
+    fn step(&self, v: &views::Views, nodes: &[Node], idx: usize, full: bool, seen: &mut Vec<usize>) -> Step {
         let n = &nodes[idx];
         let info = &self.p.defs[n.def as usize];
+        let dv = &v.defs[n.def as usize];
         let answer = match &n.outcome {
             crate::eval::trace::Outcome::Value(v) => n
                 .working
@@ -296,7 +296,7 @@ impl<'a> Explainer<'a> {
             .into_iter()
             .map(|c| {
                 seen.push(c);
-                self.step(nodes, c, full, seen)
+                self.step(v, nodes, c, full, seen)
             })
             .collect();
         // Rules for other cases of the same argument give the same reason: said once, copied.
@@ -315,22 +315,24 @@ impl<'a> Explainer<'a> {
         Step {
             name: info.name.clone(),
             args: n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect(),
-            arg_labels: (0..n.args.len().min(info.params.len()) as u32).map(|i| self.param_label(n.def, i)).collect(),
-            label: self.def_label(n.def),
-            description: info.doc.as_deref().map(|d| self.gloss(d)),
+            arg_labels: (0..n.args.len().min(info.params.len()))
+                .map(|i| dv.param_labels.get(i).cloned().flatten())
+                .collect(),
+            label: dv.label.clone(),
+            description: dv.description.clone(),
             answer,
-            citation: self.cite(info.clause),
-            decided_by: n.decided_by.map(|r| self.rule_ref(r)),
-            also: n.also.iter().map(|&r| self.rule_ref(r)).collect(),
+            citation: dv.citation.clone(),
+            decided_by: n.decided_by.map(|r| self.rule_ref(v, r)),
+            also: n.also.iter().map(|&r| self.rule_ref(v, r)).collect(),
             row: n.row,
             working: n.working.as_ref().map(|w| self.sentences(w)).unwrap_or_default(),
             because: n.because.iter().map(|a| self.atom_sentence(a)).filter(|s| !s.is_empty()).collect(),
-            overridden: n.overridden.iter().map(|&r| self.rule_ref(r)).collect(),
+            overridden: n.overridden.iter().map(|&r| self.rule_ref(v, r)).collect(),
             not_applied: n
                 .not_applied
                 .iter()
                 .map(|(r, why)| WhyNotView {
-                    rule: self.rule_ref(*r),
+                    rule: self.rule_ref(v, *r),
                     kind: match why {
                         WhyNot::Pattern { .. } => "pattern",
                         WhyNot::Condition(_) => "condition",
@@ -384,8 +386,9 @@ impl<'a> Explainer<'a> {
             }
             _ => answer,
         };
+        let views = views::get(self.p, self.lang);
         let steps = match &ruling.trace {
-            Some(t) if !t.nodes.is_empty() => vec![self.step(&t.nodes, 0, full, &mut vec![0])],
+            Some(t) if !t.nodes.is_empty() => vec![self.step(&views, &t.nodes, 0, full, &mut vec![0])],
             _ => Vec::new(),
         };
         // An apportionment is answered beside its items, as its step shows it.
@@ -445,12 +448,16 @@ impl<'a> Explainer<'a> {
             .iter()
             .map(|u| {
                 let fi = &self.p.facts[u.fact as usize];
-                let description = if u.path == fi.name { fi.doc.clone() } else { field_doc(self.p, &fi.ty, &u.path) }
-                    .map(|d| self.gloss(&d));
+                let fv = &views.facts[u.fact as usize];
+                let description = if u.path == fi.name {
+                    fv.description.clone()
+                } else {
+                    field_doc(self.p, &fi.ty, &u.path).map(|d| self.gloss(&d))
+                };
                 FactView {
                     name: u.path.clone(),
                     description,
-                    citation: self.cite(fi.clause),
+                    citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, &u.ty, self.lang),
                 }
             })
@@ -479,10 +486,7 @@ impl<'a> Explainer<'a> {
             nearest: nearest.iter().map(|&c| self.p.clause(c).citation.clone()).collect(),
             error,
             steps,
-            clauses: {
-                let views = views::get(self.p, self.lang);
-                cited.iter().filter_map(|&c| views.clauses.get(c as usize).cloned()).collect()
-            },
+            clauses: { cited.iter().filter_map(|&c| views.clauses.get(c as usize).cloned()).collect() },
             facts: fact_views,
         }
     }

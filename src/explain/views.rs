@@ -1,8 +1,9 @@
 //! Views of a rulebook for its explanations, built once per language and kept with the
 //! program ([`Cache`]): each clause as it is cited — citation, heading, the quoted text and
 //! its gloss (shared by every report, not copied into each) — and its lines in the
-//! terminal text, already wrapped. A report cites and quotes from these views; nothing
-//! about a clause is worked out again for each ruling.
+//! terminal text, already wrapped — and each definition, rule and fact as a step names
+//! it (label, description, citation). A report cites and quotes from these views; nothing
+//! about a clause or a definition's name is worked out again for each ruling.
 
 use super::ClauseView;
 use crate::check::program::Program;
@@ -14,10 +15,71 @@ pub struct Views {
     lang: Lang,
     /// By clause id.
     pub clauses: Vec<ClauseView>,
+    /// By definition id.
+    pub defs: Vec<DefView>,
+    /// By rule id: its label and citation.
+    pub rules: Vec<super::RuleRef>,
+    /// By fact id.
+    pub facts: Vec<NameView>,
+    /// By decision id.
+    pub decisions: Vec<NameView>,
+}
+
+/// A definition as a step names it.
+pub struct DefView {
+    /// Its `says` phrase, else the head of its description, else its name (glossed).
+    pub label: String,
+    /// Its description, glossed.
+    pub description: Option<String>,
+    pub citation: Option<String>,
+    /// What each parameter stands for, glossed.
+    pub param_labels: Vec<Option<String>>,
+}
+
+/// A fact or a decision as the explanation names it.
+pub struct NameView {
+    /// Its short phrase in a sentence (`says`, else the head of its description, else its name).
+    pub label: String,
+    /// Its description, glossed.
+    pub description: Option<String>,
+    pub citation: Option<String>,
 }
 
 impl Views {
     fn new(p: &Program, lang: Lang) -> Views {
+        let gloss = |t: &str| p.gloss(t, lang.code()).to_string();
+        let short = |says: Option<&str>, doc: Option<&str>, name: &str| short(p, lang, says, doc, name);
+        let cite = |c| p.citation_of(c).map(str::to_string);
+        let defs = p
+            .defs
+            .iter()
+            .map(|d| DefView {
+                label: short(d.says.as_deref(), d.doc.as_deref(), &d.name),
+                description: d.doc.as_deref().map(gloss),
+                citation: cite(d.clause),
+                param_labels: d.param_docs.iter().map(|x| x.as_deref().map(gloss)).collect(),
+            })
+            .collect();
+        let rules =
+            p.rules.iter().map(|r| super::RuleRef { label: r.label.clone(), citation: cite(r.clause) }).collect();
+        let facts = p
+            .facts
+            .iter()
+            .map(|f| NameView {
+                label: short(f.says.as_deref(), f.doc.as_deref(), &f.name),
+                description: f.doc.as_deref().map(gloss),
+                citation: cite(f.clause),
+            })
+            .collect();
+        let decisions = p
+            .decisions
+            .iter()
+            .map(|d| NameView {
+                label: short(d.says.as_deref(), d.doc.as_deref(), &d.name),
+                description: d.doc.as_deref().map(gloss),
+                citation: cite(d.clause),
+            })
+            .collect();
         let glossed = !lang.reads(&p.rulebook.language);
         let clauses = p
             .clauses
@@ -35,7 +97,19 @@ impl Views {
                 c
             })
             .collect();
-        Views { lang, clauses }
+        Views { lang, clauses, defs, rules, facts, decisions }
+    }
+}
+
+/// The short phrase naming something in a sentence: its `says` phrase, else the head of
+/// its description (up to the first `: ` or `; `), else its name; glossed in `lang`.
+pub(crate) fn short(p: &Program, lang: Lang, says: Option<&str>, doc: Option<&str>, name: &str) -> String {
+    if let Some(s) = says {
+        return p.gloss(s, lang.code()).to_string();
+    }
+    match doc {
+        Some(d) => super::working::head_phrase(p.gloss(d, lang.code())).to_string(),
+        None => name.replace('_', " "),
     }
 }
 

@@ -46,36 +46,29 @@ impl Explainer<'_> {
     /// its description (up to the first `:` or `;`), else its name; in the explanation's
     /// language when glossed.
     pub(crate) fn short(&self, says: Option<&str>, doc: Option<&str>, name: &str) -> String {
-        if let Some(s) = says {
-            return self.gloss(s);
-        }
-        match doc {
-            Some(d) => head_phrase(&self.gloss(d)).to_string(),
-            None => name.replace('_', " "),
-        }
+        super::views::short(self.p, self.lang, says, doc, name)
     }
 
-    /// How a definition is named in a sentence.
+    /// How a definition is named in a sentence (from the rulebook's views).
     pub(crate) fn def_label(&self, def: u32) -> String {
-        let d = &self.p.defs[def as usize];
-        self.short(d.says.as_deref(), d.doc.as_deref(), &d.name)
+        self.views().defs[def as usize].label.clone()
     }
 
     /// How a parameter of a definition is named: by what it stands for, else its name.
     pub(crate) fn param_label(&self, def: u32, i: u32) -> Option<String> {
-        let d = &self.p.defs[def as usize];
-        let doc = d.param_docs.get(i as usize)?.as_deref()?;
-        Some(self.gloss(doc))
+        self.views().defs[def as usize].param_labels.get(i as usize)?.clone()
+    }
+
+    /// The rulebook's views in the explanation's language.
+    pub(crate) fn views(&self) -> std::sync::Arc<super::views::Views> {
+        super::views::get(self.p, self.lang)
     }
 
     /// How a value is named in a sentence: a fact, decision or definition by its short
     /// phrase, a parameter by what it stands for, anything else by its working.
     fn label(&self, w: &Work) -> Option<String> {
         match &w.kind {
-            WorkKind::Fact(f) => {
-                let fi = &self.p.facts[*f as usize];
-                Some(self.short(fi.says.as_deref(), fi.doc.as_deref(), &fi.name))
-            }
+            WorkKind::Fact(f) => Some(self.views().facts[*f as usize].label.clone()),
             WorkKind::FactPath(f, path) => {
                 let fi = &self.p.facts[*f as usize];
                 Some(match super::field_info(self.p, &fi.ty, path) {
@@ -91,10 +84,7 @@ impl Explainer<'_> {
                 }
                 _ => None,
             },
-            WorkKind::Decision(d) => {
-                let di = &self.p.decisions[*d as usize];
-                Some(self.short(di.says.as_deref(), di.doc.as_deref(), &di.name))
-            }
+            WorkKind::Decision(d) => Some(self.views().decisions[*d as usize].label.clone()),
             WorkKind::Size(inner) => self.label(inner).map(|l| self.m("number-of", &[("what", Arg::Text(&l))])),
             _ => None,
         }
@@ -703,7 +693,7 @@ fn is_arith(op: BinaryOp) -> bool {
 }
 
 /// The head of a description: up to its first `:` or `;` (the rest says more of it).
-fn head_phrase(d: &str) -> &str {
+pub(crate) fn head_phrase(d: &str) -> &str {
     let cut = [": ", "; "].iter().filter_map(|s| d.find(s)).min();
     match cut {
         Some(i) if i > 0 => d[..i].trim_end(),
