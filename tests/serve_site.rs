@@ -109,6 +109,7 @@ fn look(tab: &mut browser::Tab<'_>, url: &str) -> (Vec<String>, Vec<String>, Vec
     };
     let ids = strings(tab.eval("Array.from(document.querySelectorAll('[id]'), e => e.id)").expect("ids"));
     let links = strings(tab.eval("Array.from(document.querySelectorAll('a[href]'), a => a.href)").expect("links"));
+    tab.forget_events();
     (problems, ids, links)
 }
 
@@ -126,6 +127,14 @@ fn the_static_site_passes_the_browser_check_of_the_live_pages() {
     conditions::serve::site::build(&books, &out).expect("the site is written");
     let mut files = Vec::new();
     html_files(&out, &mut files);
+    // Every page of the rulebook's own language and of English; of the other languages
+    // (whose clause pages quote the same texts in another frame) the rulebook pages.
+    // Their links are all followed below, and the file check above covers every page.
+    let own: Vec<String> = books.iter().map(|b| b.language().code().to_string()).collect();
+    files.retain(|f| {
+        let lang = f.strip_prefix(&out).ok().and_then(|r| r.iter().nth(1)).and_then(|l| l.to_str()).unwrap_or("");
+        f.file_name().is_some_and(|n| n == "index.html") || lang == "en" || own.iter().any(|o| o == lang)
+    });
     files.sort();
     let mut tab = chrome.page(360, 740, true).expect("a tab");
     let mut problems = Vec::new();
@@ -139,6 +148,11 @@ fn the_static_site_passes_the_browser_check_of_the_live_pages() {
         links.extend(l.into_iter().map(|l| (url.clone(), l)));
     }
     // Every link stays on the site and reaches a page written, and an id on it.
+    let written: HashSet<String> = {
+        let mut all = Vec::new();
+        html_files(&out, &mut all);
+        all.iter().map(|f| browser::file_url(f)).collect()
+    };
     for (from, link) in &links {
         let (page, frag) = link.split_once('#').map_or((link.as_str(), None), |(a, b)| (a, Some(b)));
         if !page.starts_with("file://") {
@@ -146,6 +160,7 @@ fn the_static_site_passes_the_browser_check_of_the_live_pages() {
             continue;
         }
         match ids.get(page) {
+            None if written.contains(page) => {}
             None => problems.push(format!("{from}: `{link}` is broken")),
             Some(set) => {
                 if let Some(frag) = frag.filter(|f| !f.is_empty())
@@ -213,7 +228,7 @@ fn the_live_pages_pass_the_same_browser_check() {
         "/gnt/clause/stage-1-i",
         "/dbf/clause/304b1",
         "/gnt/ruling/flights",
-        "/dbf/ruling/transportgodtg%C3%B8relse?lang=da",
+        "/dbf/ruling/s304.transportgodtg%C3%B8relse?lang=da",
     ] {
         let (p, _, l) = look(&mut tab, &format!("{root}{path}"));
         problems.extend(p);
