@@ -128,7 +128,7 @@ fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
     let _ = one;
     let pos: Vec<&str> = u.0.iter().filter(|(_, e)| *e > 0).map(|(b, _)| b.as_str()).collect();
     let neg: Vec<&str> = u.0.iter().filter(|(_, e)| *e < 0).map(|(b, _)| b.as_str()).collect();
-    let per = messages::word(lang, "unit-per");
+    let per = messages::word_ref(lang, "unit-per");
     // An amount per unit reads as money: "DKK 2.00 per km", "2,00 kr. pr. km".
     if let ([c], false) = (pos.as_slice(), neg.is_empty())
         && crate::check::types::is_currency(c)
@@ -184,7 +184,7 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
                 messages::word(lang, "value-none")
             } else if let Type::List(inner) = &**elem {
                 // A list of groups (a ranking's tied groups): groups apart, each read as a group.
-                let and = crate::explain::messages::word(lang, "and");
+                let and = crate::explain::messages::word_ref(lang, "and");
                 let group = |g: &Value| match g {
                     Value::List(ys) if ys.len() > 1 => {
                         let shown: Vec<String> = ys.iter().map(|y| value(p, y, inner, lang)).collect();

@@ -185,16 +185,42 @@ pub fn has(lang: Lang, id: &str) -> bool {
 /// The message `id` without arguments (formatted once per language, then kept: a frame
 /// word is asked for many times in every explanation).
 pub fn word(lang: Lang, id: &str) -> String {
-    static WORDS: PerLang<RwLock<HashMap<String, String>>> = PerLang::new();
-    let words = WORDS.get(lang, || RwLock::new(HashMap::new()));
-    if let Some(w) = words.read().ok().and_then(|m| m.get(id).cloned()) {
+    word_ref(lang, id).to_string()
+}
+
+/// As [`word`], borrowed: each language's frame words are formatted once and kept for the
+/// program's life (the ids are those of the message files, a bounded set).
+pub fn word_ref(lang: Lang, id: &str) -> &'static str {
+    type Words = HashMap<String, &'static str, std::hash::BuildHasherDefault<IdHasher>>;
+    static WORDS: PerLang<RwLock<Words>> = PerLang::new();
+    let words = WORDS.get(lang, || RwLock::new(HashMap::default()));
+    if let Some(w) = words.read().ok().and_then(|m| m.get(id).copied()) {
         return w;
     }
-    let w = format(lang, id, &[], false);
-    if let Ok(mut m) = words.write() {
-        m.insert(id.to_string(), w.clone());
+    let Ok(mut m) = words.write() else { return Box::leak(format(lang, id, &[], false).into_boxed_str()) };
+    if let Some(w) = m.get(id) {
+        return w;
     }
+    let w: &'static str = Box::leak(format(lang, id, &[], false).into_boxed_str());
+    m.insert(id.to_string(), w);
     w
+}
+
+/// A hasher for short message ids (FNV-1a): they come from the program, not from input.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
 }
 
 #[cfg(test)]

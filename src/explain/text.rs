@@ -2,7 +2,7 @@
 //! the facts used and the clauses cited with their verbatim text.
 
 use super::i18n::{Words, words};
-use super::messages::{Arg, msg, word};
+use super::messages::{Arg, msg, word_ref as word};
 use super::{ClauseView, Report, Step};
 use crate::check::program::TextKind;
 use crate::eval::show::Lang;
@@ -17,6 +17,84 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 /// [`wrap`], appended to `out`.
 fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
+    match plain_width(text) {
+        Some(n) if n <= room => {
+            out.reserve(indent.len() + text.len() + 1);
+            out.push_str(indent);
+            out.push_str(text);
+            out.push('\n');
+        }
+        Some(_) => wrap_plain(out, text, indent, room),
+        None => wrap_words(out, text, indent, room),
+    }
+}
+
+/// The width in characters of a text whose words are separated by single ASCII spaces,
+/// with none before or after (most texts); `None` for any other text.
+fn plain_width(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
+        return None;
+    }
+    let (mut n, mut space) = (0usize, false);
+    for (i, &c) in b.iter().enumerate() {
+        if c < 0x80 {
+            if c == b' ' {
+                if space {
+                    return None;
+                }
+                space = true;
+            } else if matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+                return None;
+            } else {
+                space = false;
+            }
+            n += 1;
+        } else if c >= 0xc0 {
+            // The first byte of a character beyond ASCII: a space of another kind is not plain.
+            if text[i..].chars().next().is_some_and(char::is_whitespace) {
+                return None;
+            }
+            space = false;
+            n += 1;
+        }
+    }
+    Some(n)
+}
+
+/// [`wrap_words`] for a text [`plain_width`] accepts: each line copied whole.
+fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) {
+    let b = text.as_bytes();
+    let (mut i, mut line_start, mut line_end, mut line_len) = (0usize, 0usize, 0usize, 0usize);
+    while i < b.len() {
+        let start = i;
+        let mut w = 0usize;
+        while i < b.len() && b[i] != b' ' {
+            w += usize::from(b[i] & 0xc0 != 0x80);
+            i += 1;
+        }
+        if line_len > 0 && line_len + 1 + w > room {
+            out.push_str(indent);
+            out.push_str(&text[line_start..line_end]);
+            out.push('\n');
+            line_len = 0;
+        }
+        if line_len == 0 {
+            line_start = start;
+            line_len = w;
+        } else {
+            line_len += 1 + w;
+        }
+        line_end = i;
+        i += 1;
+    }
+    out.push_str(indent);
+    out.push_str(&text[line_start..line_end]);
+    out.push('\n');
+}
+
+/// [`wrap`] for any text: its words as `split_whitespace` finds them.
+fn wrap_words(out: &mut String, text: &str, indent: &str, room: usize) {
     let mut line_len = 0usize;
     for (word, w) in text_words(text) {
         if line_len > 0 && line_len + 1 + w > room {
@@ -134,13 +212,26 @@ fn brief_step<'s>(out: &mut String, lang: Lang, s: &'s Step, depth: usize, seen:
     seen.push((s.name.as_str(), s.args.as_slice()));
     if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
         // "label (args): answer  [citation]"
+        // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
         let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
         head.push_str(&s.label);
-        head.push_str(&s.args_shown());
-        let _ = write!(head, ": {}", s.answer);
+        let mut shown = s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
+        if let Some((_, first)) = shown.next() {
+            head.push_str(" (");
+            head.push_str(first);
+            for (_, a) in shown {
+                head.push_str(", ");
+                head.push_str(a);
+            }
+            head.push(')');
+        }
+        head.push_str(": ");
+        head.push_str(&s.answer);
         if let Some(c) = at {
-            let _ = write!(head, "  [{c}]");
+            head.push_str(" [");
+            head.push_str(c);
+            head.push(']');
         }
         wrap_into(out, &head, "  ", 100);
         for line in s.working.iter().chain(&s.because) {
@@ -170,8 +261,11 @@ fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str) {
     for n in &s.not_applied {
         if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
             let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
-            let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
-            wrap_into(out, &format!("{mark} {line}"), indent, 100);
+            let mut line = String::with_capacity(n.reason.len() + c.len() + 48);
+            line.push_str(mark);
+            line.push(' ');
+            line.push_str(&msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]));
+            wrap_into(out, &line, indent, 100);
         }
     }
 }
@@ -205,10 +299,21 @@ pub fn render(r: &Report, full: bool) -> String {
     }
     if !r.facts.is_empty() {
         let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
+        let mut line = String::with_capacity(256);
         for f in &r.facts {
-            let name = f.description.clone().unwrap_or_else(|| f.name.replace('_', " "));
-            let at = f.citation.as_ref().map(|c| format!(" [{c}]")).unwrap_or_default();
-            wrap_into(&mut out, &format!("{name}: {}{at}", f.value), "  ", 100);
+            line.clear();
+            match &f.description {
+                Some(d) => line.push_str(d),
+                None => line.push_str(&f.name.replace('_', " ")),
+            }
+            line.push_str(": ");
+            line.push_str(&f.value);
+            if let Some(c) = &f.citation {
+                line.push_str(" [");
+                line.push_str(c);
+                line.push(']');
+            }
+            wrap_into(&mut out, &line, "  ", 100);
         }
     }
     clauses(&mut out, lang, r);
@@ -287,6 +392,40 @@ fn render_full(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::text_words;
+
+    /// The wrapping of words as `split_whitespace` finds them, one by one.
+    fn wrap_slowly(text: &str, indent: &str, width: usize) -> String {
+        let mut out = String::new();
+        super::wrap_words(&mut out, text, indent, width.saturating_sub(indent.len()));
+        out
+    }
+
+    #[test]
+    fn plain_texts_wrap_as_any_text() {
+        let long = "the amount under the second rule: 474.60 æøå ✗ 2,150 · x ".repeat(5);
+        for t in [
+            "",
+            " ",
+            "a",
+            "a b",
+            " a",
+            "a ",
+            "a  b",
+            "a\tb",
+            "a\u{a0}b",
+            "ord\u{2009}mellemrum",
+            long.trim_end(),
+            &long,
+            "“quoted” — dash",
+            "one-very-long-word-that-is-longer-than-the-room-of-the-line-by-itself-alone",
+        ] {
+            for width in [0, 1, 5, 12, 40, 100] {
+                let mut ours = String::new();
+                super::wrap_into(&mut ours, t, "    ", width);
+                assert_eq!(ours, wrap_slowly(t, "    ", width), "{t:?} at {width}");
+            }
+        }
+    }
 
     #[test]
     fn words_are_those_split_whitespace_finds() {

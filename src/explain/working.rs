@@ -5,7 +5,7 @@
 //! message files.
 
 use super::Explainer;
-use super::messages::{Arg, msg, word};
+use super::messages::{Arg, msg, word_ref as word};
 use crate::check::types::Type;
 use crate::eval::num::Num;
 use crate::eval::show;
@@ -112,7 +112,7 @@ impl Explainer<'_> {
 
     fn list(&self, xs: &[&Value], elem: &Type) -> String {
         if xs.is_empty() {
-            return word(self.lang, "none");
+            return word(self.lang, "none").to_string();
         }
         let shown: Vec<String> = xs.iter().map(|x| self.show(x, elem)).collect();
         join_and(self, &shown)
@@ -514,7 +514,7 @@ impl Explainer<'_> {
     fn condition(&self, w: &Work, holds: bool) -> Option<String> {
         let mut notes = Vec::new();
         // "the masterpoints … is 2,150" — or the bare value when it has no name of its own.
-        let named = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+        let named_as = |x: &Work, label: Option<String>, notes: &mut Vec<String>| match label {
             Some(l) => self.m("subject", &[("left", Arg::Text(&l)), ("value", Arg::Text(&self.val(x)))]),
             None => {
                 let e = self.expr(x, notes, None);
@@ -522,7 +522,8 @@ impl Explainer<'_> {
                 if e == v { v } else { format!("{e} = {v}") }
             }
         };
-        let right = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+        let named = |x: &Work, notes: &mut Vec<String>| named_as(x, self.label(x), notes);
+        let right_as = |x: &Work, label: Option<String>, notes: &mut Vec<String>| match label {
             Some(l) => format!("{l} ({})", self.val(x)),
             None => {
                 let e = self.expr(x, notes, None);
@@ -530,6 +531,7 @@ impl Explainer<'_> {
                 if e == v { v } else { format!("{e} = {v}") }
             }
         };
+        let right = |x: &Work, notes: &mut Vec<String>| right_as(x, self.label(x), notes);
         let yes = if holds { "yes" } else { "no" };
         let s = match &w.kind {
             WorkKind::Not(x) => return self.condition(x, !holds),
@@ -541,17 +543,19 @@ impl Explainer<'_> {
                 parts.join(&format!(" {} ", word(self.lang, "and")))
             }
             WorkKind::Binary(op, a, b) if op.is_comparison() => {
-                let r = right(b, &mut notes);
-                if self.label(a).is_none() {
+                let (la, lb) = (self.label(a), self.label(b));
+                let b_named = lb.is_some();
+                let r = right_as(b, lb, &mut notes);
+                if la.is_none() {
                     // Two bare values: "70 is more than 40".
-                    let l = named(a, &mut notes);
+                    let l = named_as(a, la, &mut notes);
                     let op = if holds { *op } else { complement(*op) };
                     let id = if op == BinaryOp::Ne { "bare-ne".to_string() } else { format!("rel-{}", cmp_name(op)) };
                     self.m(&id, &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))])
                 } else {
-                    let l = named(a, &mut notes);
+                    let l = named_as(a, la, &mut notes);
                     let equal = (*op == BinaryOp::Eq && holds) || (*op == BinaryOp::Ne && !holds);
-                    let same = equal && r == self.val(a) && self.label(b).is_none();
+                    let same = equal && !b_named && r == self.val(a);
                     if same {
                         l
                     } else {
@@ -623,11 +627,13 @@ impl Explainer<'_> {
             }
             WorkKind::Binary(op, a, b) if op.is_comparison() => {
                 let op = if want { *op } else { complement(*op) };
-                let l = subject(a, &mut notes);
+                let la = self.label(a);
+                let a_named = la.is_some();
+                let l = la.unwrap_or_else(|| self.expr(a, &mut notes, None));
                 let r = right(b, &mut notes);
                 let rel =
                     self.m(&format!("rel-{}", cmp_name(op)), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
-                if self.label(a).is_some() { format!("{rel} {}", here(a)) } else { rel }
+                if a_named { format!("{rel} {}", here(a)) } else { rel }
             }
             WorkKind::InRange { x, lo, hi, inclusive } => {
                 let l = subject(x, &mut notes);
