@@ -66,10 +66,15 @@ pub struct NeedView {
     pub sentence: String,
 }
 
+/// A text of the rulebook's views, shared by every report that names it rather than copied.
+pub type Shared = Arc<str>;
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RuleRef {
-    pub label: String,
-    pub citation: Option<String>,
+    #[serde(serialize_with = "shared_str")]
+    pub label: Shared,
+    #[serde(serialize_with = "shared")]
+    pub citation: Option<Shared>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -79,10 +84,13 @@ pub struct Step {
     /// What each argument stands for, when the parameter's declaration says.
     pub arg_labels: Vec<Option<String>>,
     /// How the step is named for a player: its `says` phrase or its description.
-    pub label: String,
-    pub description: Option<String>,
+    #[serde(serialize_with = "shared_str")]
+    pub label: Shared,
+    #[serde(serialize_with = "shared")]
+    pub description: Option<Shared>,
     pub answer: String,
-    pub citation: Option<String>,
+    #[serde(serialize_with = "shared")]
+    pub citation: Option<Shared>,
     pub decided_by: Option<RuleRef>,
     /// Other rules that applied and agreed with the deciding one.
     pub also: Vec<RuleRef>,
@@ -130,12 +138,18 @@ fn shared<S: serde::Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::
     }
 }
 
+fn shared_str<S: serde::Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v)
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct FactView {
     pub name: String,
-    pub description: Option<String>,
+    #[serde(serialize_with = "shared")]
+    pub description: Option<Shared>,
     /// The clause that gives the fact's meaning (the one it is declared in).
-    pub citation: Option<String>,
+    #[serde(serialize_with = "shared")]
+    pub citation: Option<Shared>,
     pub value: String,
 }
 
@@ -452,7 +466,7 @@ impl<'a> Explainer<'a> {
                 let description = if u.path == fi.name {
                     fv.description.clone()
                 } else {
-                    field_doc(self.p, &fi.ty, &u.path).map(|d| self.gloss(&d))
+                    views.field(self.p, u.fact, &u.path).description.clone()
                 };
                 FactView {
                     name: u.path.clone(),
@@ -467,8 +481,8 @@ impl<'a> Explainer<'a> {
             let v = self.inputs.decisions[d as usize].as_ref()?;
             Some(FactView {
                 name: di.name.clone(),
-                description: Some(w.decided_by(&self.gloss(&di.by))),
-                citation: self.cite(di.clause),
+                description: Some(w.decided_by(&self.gloss(&di.by)).into()),
+                citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
             })
         }));
@@ -478,7 +492,7 @@ impl<'a> Explainer<'a> {
             lang: self.lang.code(),
             rulebook_lang: self.p.rulebook.language.clone(),
             ruling: info.name.clone(),
-            question: info.doc.as_deref().map(|d| self.gloss(d)),
+            question: views.defs[ruling.def as usize].description.as_deref().map(str::to_string),
             status,
             answer,
             value,
@@ -490,11 +504,6 @@ impl<'a> Explainer<'a> {
             facts: fact_views,
         }
     }
-}
-
-/// The documentation of the field a path ends in (`player.masterpoints`).
-pub(crate) fn field_doc(p: &Program, ty: &crate::check::types::Type, path: &str) -> Option<String> {
-    field_info(p, ty, path).and_then(|f| f.doc.clone())
 }
 
 /// The field a path ends in (`player.masterpoints`), from the type of its fact.

@@ -157,7 +157,7 @@ fn step_head(s: &Step) -> String {
     if s.args.is_empty() { s.name.clone() } else { format!("{}({})", s.name, s.args.join(", ")) }
 }
 
-fn rule_at(w: &Words, label: &str, citation: &Option<String>) -> String {
+fn rule_at(w: &Words, label: &str, citation: Option<&str>) -> String {
     match citation {
         Some(c) => format!("{} `{label}`, {c}", w.rule),
         None => format!("{} `{label}`", w.rule),
@@ -168,7 +168,7 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     let pad = "  ".repeat(depth + 1);
     let mut head = format!("{pad}{} = {}", step_head(s), s.answer);
     if let Some(r) = &s.decided_by {
-        let _ = write!(head, "  [{}]", rule_at(w, &r.label, &r.citation));
+        let _ = write!(head, "  [{}]", rule_at(w, &r.label, r.citation.as_deref()));
     } else if let Some(row) = s.row {
         let _ = write!(
             head,
@@ -180,10 +180,10 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     }
     let _ = writeln!(out, "{head}");
     for o in &s.overridden {
-        let _ = writeln!(out, "{pad}    {} {}", w.overrides, rule_at(w, &o.label, &o.citation));
+        let _ = writeln!(out, "{pad}    {} {}", w.overrides, rule_at(w, &o.label, o.citation.as_deref()));
     }
     for a in &s.also {
-        let _ = writeln!(out, "{pad}    {} {}", w.also, rule_at(w, &a.label, &a.citation));
+        let _ = writeln!(out, "{pad}    {} {}", w.also, rule_at(w, &a.label, a.citation.as_deref()));
     }
     for b in s.working.iter().chain(&s.because) {
         out.push_str(&wrap(&format!("· {b}"), &format!("{pad}    "), 100));
@@ -192,7 +192,7 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             out.push_str(&wrap(
-                &format!("✗ {}: {}", rule_at(w, &n.rule.label, &n.rule.citation), n.reason),
+                &format!("✗ {}: {}", rule_at(w, &n.rule.label, n.rule.citation.as_deref()), n.reason),
                 &format!("{pad}    "),
                 100,
             ));

@@ -5,7 +5,7 @@
 //! it (label, description, citation). A report cites and quotes from these views; nothing
 //! about a clause or a definition's name is worked out again for each ruling.
 
-use super::ClauseView;
+use super::{ClauseView, Shared};
 use crate::check::program::Program;
 use crate::eval::show::Lang;
 use std::sync::{Arc, RwLock};
@@ -23,15 +23,17 @@ pub struct Views {
     pub facts: Vec<NameView>,
     /// By decision id.
     pub decisions: Vec<NameView>,
+    /// Fields of facts by their paths, as they are first named (a few per rulebook).
+    fields: RwLock<Vec<(u32, String, Arc<FieldNames>)>>,
 }
 
 /// A definition as a step names it.
 pub struct DefView {
     /// Its `says` phrase, else the head of its description, else its name (glossed).
-    pub label: String,
+    pub label: Shared,
     /// Its description, glossed.
-    pub description: Option<String>,
-    pub citation: Option<String>,
+    pub description: Option<Shared>,
+    pub citation: Option<Shared>,
     /// What each parameter stands for, glossed.
     pub param_labels: Vec<Option<String>>,
 }
@@ -39,17 +41,51 @@ pub struct DefView {
 /// A fact or a decision as the explanation names it.
 pub struct NameView {
     /// Its short phrase in a sentence (`says`, else the head of its description, else its name).
-    pub label: String,
+    pub label: Shared,
     /// Its description, glossed.
-    pub description: Option<String>,
-    pub citation: Option<String>,
+    pub description: Option<Shared>,
+    pub citation: Option<Shared>,
+}
+
+/// A field of a fact, by its path (`player.masterpoints`), as the explanation names it.
+pub struct FieldNames {
+    /// Its short phrase (`says`, else the head of its description, else its name; the path
+    /// when it names no field).
+    pub label: Shared,
+    /// Its `says` phrase, glossed.
+    pub says: Option<Shared>,
+    /// Its description, glossed.
+    pub description: Option<Shared>,
 }
 
 impl Views {
+    /// The names of the field `path` of fact `fact`, worked out on first use.
+    pub fn field(&self, p: &Program, fact: u32, path: &str) -> Arc<FieldNames> {
+        let find =
+            |m: &[(u32, String, Arc<FieldNames>)]| m.iter().find(|x| x.0 == fact && x.1 == path).map(|x| x.2.clone());
+        if let Some(f) = self.fields.read().ok().and_then(|m| find(&m)) {
+            return f;
+        }
+        let fi = &p.facts[fact as usize];
+        let gloss = |t: &str| Shared::from(p.gloss(t, self.lang.code()));
+        let names = Arc::new(match super::field_info(p, &fi.ty, path) {
+            Some(fd) => FieldNames {
+                label: short(p, self.lang, fd.says.as_deref(), fd.doc.as_deref(), &fd.name).into(),
+                says: fd.says.as_deref().map(gloss),
+                description: fd.doc.as_deref().map(gloss),
+            },
+            None => FieldNames { label: path.replace('_', " ").into(), says: None, description: None },
+        });
+        if let Ok(mut m) = self.fields.write() {
+            m.push((fact, path.to_string(), names.clone()));
+        }
+        names
+    }
+
     fn new(p: &Program, lang: Lang) -> Views {
-        let gloss = |t: &str| p.gloss(t, lang.code()).to_string();
-        let short = |says: Option<&str>, doc: Option<&str>, name: &str| short(p, lang, says, doc, name);
-        let cite = |c| p.citation_of(c).map(str::to_string);
+        let gloss = |t: &str| Shared::from(p.gloss(t, lang.code()));
+        let short = |says: Option<&str>, doc: Option<&str>, name: &str| Shared::from(short(p, lang, says, doc, name));
+        let cite = |c| p.citation_of(c).map(Shared::from);
         let defs = p
             .defs
             .iter()
@@ -57,11 +93,18 @@ impl Views {
                 label: short(d.says.as_deref(), d.doc.as_deref(), &d.name),
                 description: d.doc.as_deref().map(gloss),
                 citation: cite(d.clause),
-                param_labels: d.param_docs.iter().map(|x| x.as_deref().map(gloss)).collect(),
+                param_labels: d
+                    .param_docs
+                    .iter()
+                    .map(|x| x.as_deref().map(|t| p.gloss(t, lang.code()).to_string()))
+                    .collect(),
             })
             .collect();
-        let rules =
-            p.rules.iter().map(|r| super::RuleRef { label: r.label.clone(), citation: cite(r.clause) }).collect();
+        let rules = p
+            .rules
+            .iter()
+            .map(|r| super::RuleRef { label: Shared::from(r.label.as_str()), citation: cite(r.clause) })
+            .collect();
         let facts = p
             .facts
             .iter()
@@ -97,7 +140,7 @@ impl Views {
                 c
             })
             .collect();
-        Views { lang, clauses, defs, rules, facts, decisions }
+        Views { lang, clauses, defs, rules, facts, decisions, fields: RwLock::default() }
     }
 }
 

@@ -51,7 +51,7 @@ impl Explainer<'_> {
 
     /// How a definition is named in a sentence (from the rulebook's views).
     pub(crate) fn def_label(&self, def: u32) -> String {
-        self.views().defs[def as usize].label.clone()
+        self.views().defs[def as usize].label.to_string()
     }
 
     /// How a parameter of a definition is named: by what it stands for, else its name.
@@ -68,14 +68,8 @@ impl Explainer<'_> {
     /// phrase, a parameter by what it stands for, anything else by its working.
     fn label(&self, w: &Work) -> Option<String> {
         match &w.kind {
-            WorkKind::Fact(f) => Some(self.views().facts[*f as usize].label.clone()),
-            WorkKind::FactPath(f, path) => {
-                let fi = &self.p.facts[*f as usize];
-                Some(match super::field_info(self.p, &fi.ty, path) {
-                    Some(fd) => self.short(fd.says.as_deref(), fd.doc.as_deref(), &fd.name),
-                    None => path.replace('_', " "),
-                })
-            }
+            WorkKind::Fact(f) => Some(self.views().facts[*f as usize].label.to_string()),
+            WorkKind::FactPath(f, path) => Some(self.views().field(self.p, *f, path).label.to_string()),
             WorkKind::Def(d) => Some(self.def_label(*d)),
             WorkKind::Param(d, i) => self.param_label(*d, *i),
             WorkKind::Field(t, i) => match &self.p.types[*t as usize].kind {
@@ -84,7 +78,7 @@ impl Explainer<'_> {
                 }
                 _ => None,
             },
-            WorkKind::Decision(d) => Some(self.views().decisions[*d as usize].label.clone()),
+            WorkKind::Decision(d) => Some(self.views().decisions[*d as usize].label.to_string()),
             WorkKind::Size(inner) => self.label(inner).map(|l| self.m("number-of", &[("what", Arg::Text(&l))])),
             _ => None,
         }
@@ -95,9 +89,7 @@ impl Explainer<'_> {
         let says = match &w.kind {
             WorkKind::Fact(f) => self.p.facts[*f as usize].says.as_deref(),
             WorkKind::FactPath(f, path) => {
-                let fi = &self.p.facts[*f as usize];
-                return super::field_info(self.p, &fi.ty, path)
-                    .and_then(|fd| fd.says.as_deref().map(|s| self.gloss(s)));
+                return self.views().field(self.p, *f, path).says.as_deref().map(str::to_string);
             }
             WorkKind::Def(d) => self.p.defs[*d as usize].says.as_deref(),
             WorkKind::Decision(d) => self.p.decisions[*d as usize].says.as_deref(),

@@ -99,7 +99,7 @@ pub(super) struct Ctx {
 
 impl Ctx {
     /// A citation, linked to its quoted clause when the clause is on the page.
-    fn cite(&self, citation: &Option<String>) -> String {
+    fn cite(&self, citation: Option<&str>) -> String {
         let Some(c) = citation else { return String::new() };
         match self.clauses.iter().find(|(cit, _)| cit == c) {
             Some((_, id)) => format!(" <a class=\"cite\" href=\"#{id}\">{}</a>", escape(c)),
@@ -144,7 +144,7 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         let lines = if depth == 0 && decided { &mut after } else { &mut lines };
         for n in &s.not_applied {
             if let (Some(_), false) = (&n.rule.citation, n.reason.is_empty()) {
-                let clause = ctx.cite(&n.rule.citation);
+                let clause = ctx.cite(n.rule.citation.as_deref());
                 let line = msg(
                     ctx.lang,
                     "does-not-apply",
@@ -163,7 +163,7 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
             escape(&s.label),
             escape(&args),
             escape(&s.answer),
-            ctx.cite(&at)
+            ctx.cite(at.as_deref())
         );
         if !lines.is_empty() {
             let _ = write!(out, "<ul>{}</ul>", lines.concat());
@@ -227,13 +227,13 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
     if !r.facts.is_empty() {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
         for f in &r.facts {
-            let name = f.description.clone().unwrap_or_else(|| f.name.replace('_', " "));
+            let name = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
             let _ = writeln!(
                 out,
                 "<li>{}: <span class=\"value\">{}</span>{}</li>",
                 escape(&name),
                 escape(&f.value),
-                ctx.cite(&f.citation)
+                ctx.cite(f.citation.as_deref())
             );
         }
         out.push_str("</ul>\n");

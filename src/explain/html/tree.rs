@@ -6,7 +6,7 @@ use crate::explain::Step;
 use crate::explain::i18n::words;
 use std::fmt::Write;
 
-fn rule(ctx: &Ctx, label: &str, citation: &Option<String>) -> String {
+fn rule(ctx: &Ctx, label: &str, citation: Option<&str>) -> String {
     format!("<code>{}</code>{}", escape(label), ctx.cite(citation))
 }
 
@@ -20,17 +20,17 @@ pub(super) fn step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, seen: &mut Seen
         return;
     }
     let by = match (&s.decided_by, s.row) {
-        (Some(r), _) => format!(" — {} {}", w.rule, rule(ctx, &r.label, &r.citation)),
-        (None, Some(row)) => format!(" — {} {}{}", w.row, row + 1, ctx.cite(&s.citation)),
+        (Some(r), _) => format!(" — {} {}", w.rule, rule(ctx, &r.label, r.citation.as_deref())),
+        (None, Some(row)) => format!(" — {} {}{}", w.row, row + 1, ctx.cite(s.citation.as_deref())),
         _ => String::new(),
     };
     let _ = write!(out, "<li><code>{}</code> = <strong>{}</strong>{by}", escape(&head), escape(&s.answer));
     let mut inner = String::new();
     for o in &s.overridden {
-        let _ = write!(inner, "<li>{} {}</li>", w.overrides, rule(ctx, &o.label, &o.citation));
+        let _ = write!(inner, "<li>{} {}</li>", w.overrides, rule(ctx, &o.label, o.citation.as_deref()));
     }
     for a in &s.also {
-        let _ = write!(inner, "<li>{} {}</li>", w.also, rule(ctx, &a.label, &a.citation));
+        let _ = write!(inner, "<li>{} {}</li>", w.also, rule(ctx, &a.label, a.citation.as_deref()));
     }
     for b in s.working.iter().chain(&s.because) {
         let _ = write!(inner, "<li>{}</li>", rich(b));
@@ -39,7 +39,7 @@ pub(super) fn step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, seen: &mut Seen
         let _ = write!(
             inner,
             "<li class=\"no\">✗ {}: {}</li>",
-            rule(ctx, &n.rule.label, &n.rule.citation),
+            rule(ctx, &n.rule.label, n.rule.citation.as_deref()),
             rich(&n.reason)
         );
     }
