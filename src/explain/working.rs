@@ -661,7 +661,7 @@ impl Explainer<'_> {
                 let have = w.value.as_ref().and_then(Value::as_bool).unwrap_or(!want);
                 self.m(
                     "rel-bool",
-                    &[("left", Arg::Text(&l)), ("want", Arg::Text(&yes_no(want))), ("have", Arg::Text(&yes_no(have)))],
+                    &[("left", Arg::Text(&l)), ("want", Arg::Text(yes_no(want))), ("have", Arg::Text(yes_no(have)))],
                 )
             }
         };
