@@ -44,6 +44,7 @@ struct Worker<'p> {
     scratch: Scratch,
     rulings: Vec<Ruling>,
     origin: String,
+    writer: out::Writer,
 }
 
 impl<'p> Worker<'p> {
@@ -56,6 +57,7 @@ impl<'p> Worker<'p> {
             scratch: Scratch::default(),
             rulings: Vec::with_capacity(defs.len()),
             origin: String::new(),
+            writer: out::Writer::default(),
         }
     }
 
@@ -111,10 +113,7 @@ impl<'p> Worker<'p> {
                 for &d in self.defs {
                     self.rulings.push(crate::eval::fast::rule(p, &self.inputs, d, &mut self.scratch));
                 }
-                let record = out::Record { p, line: n, rulings: &self.rulings };
-                if serde_json::to_writer(&mut *out, &record).is_err() {
-                    panic!("a record could not be written");
-                }
+                self.writer.record(p, n, &self.rulings, out);
                 out.push(b'\n');
             }
         }

@@ -224,21 +224,23 @@ fn example(ty: &Type) -> String {
 /// (`quoted`) text with a unit, a percent sign or a printed form (`"4,00 kr."`).
 fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
-    let text = if quoted {
+    let printed;
+    let text: &str = if quoted {
         let s = text.trim();
-        printed::normalise(s, None)?.unwrap_or_else(|| s.to_string())
+        printed = printed::normalise(s, None)?;
+        printed.as_deref().unwrap_or(s)
     } else {
-        text.to_string()
+        text
     };
     let (num_part, unit_part) = match text.split_once(' ') {
-        Some((a, b)) => (a.to_string(), Some(b.trim().to_string())),
-        None => (text.clone(), None),
+        Some((a, b)) => (a, Some(b.trim())),
+        None => (text, None),
     };
     let (num_part, percent) = match num_part.strip_suffix('%') {
-        Some(x) => (x.to_string(), true),
+        Some(x) => (x, true),
         None => (num_part, false),
     };
-    let n = Num::parse(&num_part).map_err(|e| format!("`{text}` is not read: {e}"))?;
+    let n = Num::parse(num_part).map_err(|e| format!("`{text}` is not read: {e}"))?;
     let too_large = || format!("`{text}` is not read: {}", crate::eval::num::LIMIT);
     let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
@@ -247,7 +249,7 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
         Some(u) => {
             let (words, per) = match u.split_once(" per ") {
                 Some((a, b)) => (a.trim(), Some(b.trim())),
-                None => (u.as_str(), None),
+                None => (u, None),
             };
             let (wu, wf) = crate::check::types::unit_word(words).ok_or_else(|| format!("unknown unit `{words}`"))?;
             let (mut got_unit, mut n) = (wu, n.mul(Num::int(wf)).ok_or_else(too_large)?);

@@ -1,7 +1,9 @@
 //! The batch's JSON records written straight from the rulings' values (no intermediate
 //! JSON tree), in the documented key order of docs/json.md: `line` first, then each
 //! ruling asked for with its `status` and `value`, `needs`, `not_decided`/`nearest` or
-//! `error`.
+//! `error`. [`Writer`] writes the bytes of a record itself, with the names it writes
+//! (rulings, enum variants, record fields) escaped once and kept; the `Serialize`
+//! types below write the same JSON through serde and are what it is checked against.
 
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
@@ -10,6 +12,7 @@ use crate::eval::value::Value;
 use crate::eval::{Outcome, Ruling};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
+use std::io::Write as _;
 
 /// A value as JSON data, as [`crate::explain::to_json`] writes it: exact numbers as
 /// strings (`"40/3"`, `"3.75"`), durations in minutes, enums by name, records with the
@@ -135,4 +138,152 @@ impl Serialize for Needs<'_> {
 pub struct ErrorRecord<'a> {
     pub line: usize,
     pub error: &'a str,
+}
+
+/// Writes records as bytes, keeping the JSON form of every name it has written.
+#[derive(Default)]
+pub struct Writer {
+    /// By type: an enum's variant names as JSON strings, or a record's field names as
+    /// JSON strings followed by `:`; empty until the type is first written.
+    names: Vec<Vec<Box<[u8]>>>,
+    /// By definition: its name as a JSON string followed by `:`.
+    defs: Vec<Option<Box<[u8]>>>,
+}
+
+/// `s` as a JSON string (`suffix` after it).
+fn quoted(s: &str, suffix: &str) -> Box<[u8]> {
+    let mut b = serde_json::to_vec(s).unwrap_or_else(|_| b"\"\"".to_vec());
+    b.extend_from_slice(suffix.as_bytes());
+    b.into()
+}
+
+impl Writer {
+    /// Appends the record of one line's rulings (no newline): the same JSON as
+    /// [`Record`] serialised by serde_json.
+    pub fn record(&mut self, p: &Program, line: usize, rulings: &[Ruling], out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"line\":");
+        whole(line, out);
+        for r in rulings {
+            out.push(b',');
+            let d = r.def as usize;
+            if self.defs.len() <= d {
+                self.defs.resize(d + 1, None);
+            }
+            out.extend_from_slice(self.defs[d].get_or_insert_with(|| quoted(&p.defs[d].name, ":")));
+            match &r.outcome {
+                Outcome::Decided(v) => {
+                    out.extend_from_slice(b"{\"status\":\"decided\",\"value\":");
+                    self.value(p, v, &p.defs[d].ty, out);
+                    out.push(b'}');
+                }
+                outcome => {
+                    if serde_json::to_writer(&mut *out, &RulingJson { p, def: r.def, outcome }).is_err() {
+                        out.extend_from_slice(b"null");
+                    }
+                }
+            }
+        }
+        out.push(b'}');
+    }
+
+    /// The names of type `t` (its variants or its fields), made on first use.
+    fn names(&mut self, p: &Program, t: usize) -> &[Box<[u8]>] {
+        if self.names.len() <= t {
+            self.names.resize(t + 1, Vec::new());
+        }
+        if self.names[t].is_empty() {
+            self.names[t] = match &p.types[t].kind {
+                TypeKind::Enum(vs) => vs.iter().map(|v| quoted(&v.name, "")).collect(),
+                TypeKind::Record(fs) => fs.iter().map(|f| quoted(&f.name, ":")).collect(),
+            };
+        }
+        &self.names[t]
+    }
+
+    /// A value as [`ValueJson`] writes it.
+    pub fn value(&mut self, p: &Program, v: &Value, ty: &Type, out: &mut Vec<u8>) {
+        match v {
+            Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            Value::Num(n) => match ty {
+                Type::Quantity(u) if u.is_time() => shown(out, format_args!("{n} minutes")),
+                _ => shown(out, format_args!("{n}")),
+            },
+            Value::Text(t) => {
+                if serde_json::to_writer(&mut *out, &**t).is_err() {
+                    out.extend_from_slice(b"null");
+                }
+            }
+            Value::Date(d) => shown(out, format_args!("{d}")),
+            Value::Time(t) => shown(out, format_args!("{t}")),
+            Value::Enum(t, i) => match &p.types[*t as usize].kind {
+                TypeKind::Enum(_) => match self.names(p, *t as usize).get(*i as usize) {
+                    Some(name) => out.extend_from_slice(name),
+                    None => out.extend_from_slice(b"\"\""),
+                },
+                _ => out.extend_from_slice(b"null"),
+            },
+            Value::List(xs) => {
+                let elem = match ty {
+                    Type::List(elem) => elem,
+                    _ => &Type::Error,
+                };
+                out.push(b'[');
+                for (k, x) in xs.iter().enumerate() {
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    self.value(p, x, elem, out);
+                }
+                out.push(b']');
+            }
+            Value::Record(t, fields) => match &p.types[*t as usize].kind {
+                TypeKind::Record(fs) => {
+                    out.push(b'{');
+                    let mut first = true;
+                    for (k, (f, x)) in fs.iter().zip(fields.iter()).enumerate() {
+                        let Some(x) = x else { continue };
+                        if !std::mem::take(&mut first) {
+                            out.push(b',');
+                        }
+                        out.extend_from_slice(&self.names(p, *t as usize)[k]);
+                        self.value(p, x, &f.ty, out);
+                    }
+                    out.push(b'}');
+                }
+                _ => out.extend_from_slice(b"null"),
+            },
+        }
+    }
+}
+
+/// A number in decimal digits.
+fn whole(n: usize, out: &mut Vec<u8>) {
+    let mut digits = [0u8; 20];
+    let (mut i, mut n) = (digits.len(), n);
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// Displayed text as a JSON string; escaped through serde_json only when it has a
+/// character that needs it (a number, date or time never has).
+fn shown(out: &mut Vec<u8>, text: std::fmt::Arguments) {
+    let start = out.len();
+    out.push(b'"');
+    let _ = out.write_fmt(text);
+    if out[start + 1..].iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+        let s = String::from_utf8_lossy(&out[start + 1..]).into_owned();
+        out.truncate(start);
+        if serde_json::to_writer(&mut *out, &s).is_err() {
+            out.extend_from_slice(b"null");
+        }
+        return;
+    }
+    out.push(b'"');
 }

@@ -13,12 +13,14 @@ use crate::check::types::Type;
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::date::Date;
 use crate::eval::interp::Inputs;
+use crate::eval::num::Num;
 use crate::eval::show::visible;
 use crate::eval::time::Time;
 use crate::eval::value::Value;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 /// The key under which serde_json hands over a number as its exact text.
 pub const NUMBER_TOKEN: &str = "$serde_json::private::Number";
@@ -33,6 +35,15 @@ pub enum Slot {
     Decision(u32),
 }
 
+/// What became of a record's field while its object is read.
+#[derive(Clone, Copy, PartialEq)]
+enum Field {
+    Absent,
+    Null,
+    Given,
+    Bad,
+}
+
 /// What the reading knows besides the value at hand.
 pub struct Reader<'a> {
     pub p: &'a Program,
@@ -42,11 +53,13 @@ pub struct Reader<'a> {
     /// rather than an error.
     pub open: bool,
     pub errors: Vec<Diagnostic>,
+    /// The fields of the records being read, innermost last.
+    fields: Vec<Field>,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(p: &'a Program, origin: &'a str, open: bool) -> Reader<'a> {
-        Reader { p, origin, open, errors: Vec::new() }
+        Reader { p, origin, open, errors: Vec::new(), fields: Vec::new() }
     }
 
     fn fail(&mut self, path: &Path, ty: &Type, found: Found, clause: Option<ClauseId>, extra: Option<String>) {
@@ -424,6 +437,17 @@ impl ValueSeed<'_, '_, '_> {
         }
     }
 
+    /// A whole number written as a JSON number: the value itself where a number without
+    /// a unit is read (an `int`, a quantity other than a duration), otherwise read from
+    /// its text as any number is, for the same outcome and the same messages.
+    fn whole(self, n: i128) -> Got {
+        match self.ty {
+            Type::Int => Got::Value(Value::Num(Num::int(n))),
+            Type::Quantity(u) if !u.is_time() => Got::Value(Value::Num(Num::int(n))),
+            _ => self.number(&n.to_string(), false),
+        }
+    }
+
     fn text(self, s: &str) -> Got {
         let p = self.reader.p;
         match self.ty {
@@ -478,22 +502,18 @@ impl ValueSeed<'_, '_, '_> {
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
             return Ok(Got::Bad);
         };
-        #[derive(Clone, Copy, PartialEq)]
-        enum Field {
-            Absent,
-            Null,
-            Given,
-            Bad,
-        }
-        let mut state = vec![Field::Absent; fields.len()];
-        let mut out: Vec<Option<Value>> = vec![None; fields.len()];
+        // Each field's state, on a stack kept by the reader (records nest), and the
+        // values written straight into the record's own allocation.
+        let base = self.reader.fields.len();
+        self.reader.fields.resize(base + fields.len(), Field::Absent);
+        let mut out: Arc<[Option<Value>]> = (0..fields.len()).map(|_| None).collect();
         let mut unknown: Vec<Cow<'de, str>> = Vec::new();
         let mut ok = true;
         let mut key = Some(first);
         while let Some(k) = key {
             match fields.iter().position(|f| f.name == k) {
                 Some(i) => {
-                    if state[i] != Field::Absent {
+                    if self.reader.fields[base + i] != Field::Absent {
                         return Err(twice(&k));
                     }
                     let f = &fields[i];
@@ -506,9 +526,11 @@ impl ValueSeed<'_, '_, '_> {
                         nullable: true,
                         depth: self.depth + 1,
                     };
-                    state[i] = match map.next_value_seed(seed)? {
+                    let state = match map.next_value_seed(seed)? {
                         Got::Value(v) => {
-                            out[i] = Some(v);
+                            if let Some(slot) = Arc::get_mut(&mut out) {
+                                slot[i] = Some(v);
+                            }
                             Field::Given
                         }
                         Got::Null => Field::Null,
@@ -517,6 +539,7 @@ impl ValueSeed<'_, '_, '_> {
                             Field::Bad
                         }
                     };
+                    self.reader.fields[base + i] = state;
                 }
                 None => {
                     if unknown.contains(&k) {
@@ -543,8 +566,11 @@ impl ValueSeed<'_, '_, '_> {
             }
             key = map.next_key_seed(KeySeed)?;
         }
-        ok &= self.missing(fields, |i| matches!(state[i], Field::Absent | Field::Null));
-        Ok(if ok { Got::Value(Value::Record(t, out.into())) } else { Got::Bad })
+        let states = std::mem::take(&mut self.reader.fields);
+        ok &= self.missing(fields, |i| matches!(states[base + i], Field::Absent | Field::Null));
+        self.reader.fields = states;
+        self.reader.fields.truncate(base);
+        Ok(if ok { Got::Value(Value::Record(t, out)) } else { Got::Bad })
     }
 }
 
@@ -562,13 +588,13 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_, '_> {
         })
     }
     fn visit_i64<E>(self, n: i64) -> Result<Got, E> {
-        Ok(self.number(&n.to_string(), false))
+        Ok(self.whole(n.into()))
     }
     fn visit_u64<E>(self, n: u64) -> Result<Got, E> {
-        Ok(self.number(&n.to_string(), false))
+        Ok(self.whole(n.into()))
     }
     fn visit_i128<E>(self, n: i128) -> Result<Got, E> {
-        Ok(self.number(&n.to_string(), false))
+        Ok(self.whole(n))
     }
     fn visit_u128<E>(self, n: u128) -> Result<Got, E> {
         Ok(self.number(&n.to_string(), false))

@@ -45,6 +45,10 @@ impl Ctx {
         format!("{}style.css", self.root())
     }
 
+    pub fn icon(&self) -> String {
+        format!("{}icon.svg", self.root())
+    }
+
     pub fn rulebook(&self, book: &str, lang: Lang) -> String {
         match self.site {
             Some(_) => format!("{}{}/{}/index.html", self.root(), enc(book), lang.code()),
@@ -128,6 +132,7 @@ pub fn page(ctx: &Ctx, title: &str, switch: &dyn Fn(Lang) -> String, body: Marku
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) }
                 link rel="stylesheet" href=(ctx.style());
+                link rel="icon" type="image/svg+xml" href=(ctx.icon());
             }
             body {
                 header.top {
@@ -180,6 +185,13 @@ pub fn stylesheet() -> String {
 pub async fn style() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "max-age=300")], stylesheet())
         .into_response()
+}
+
+/// The pages' icon (a spade), so that a browser does not ask for a `/favicon.ico` in vain.
+pub const ICON: &str = include_str!("icon.svg");
+
+pub async fn icon() -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "max-age=86400")], ICON).into_response()
 }
 
 /// Text with `code` spans, escaped.

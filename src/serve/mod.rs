@@ -43,6 +43,7 @@ pub fn router(shelf: Arc<Shelf>) -> Router {
     Router::new()
         .route("/", get(pages::index))
         .route("/style.css", get(layout::style))
+        .route("/icon.svg", get(layout::icon))
         .route("/api", get(api::index))
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/rulebooks", get(api::rulebooks))

@@ -1,5 +1,5 @@
 //! `conditions site`: the rulebook and clause pages as static files, for a district's
-//! website: `index.html`, `style.css`, `search.js`, and per language
+//! website: `index.html`, `style.css`, `search.js`, `icon.svg`, and per language
 //! `BOOK/LANG/index.html`, `BOOK/LANG/search-index.js` (the words of its rulings,
 //! clauses and facts, for the search box) and `BOOK/LANG/clause/SLUG.html`. Ruling
 //! pages need the server and are left out; the pages read as well without scripts.
@@ -26,6 +26,7 @@ pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     let mut pages = 0;
     write(&out.join("style.css"), &stylesheet())?;
     write(&out.join("search.js"), SEARCH_SCRIPT)?;
+    write(&out.join("icon.svg"), super::layout::ICON)?;
     let books: Vec<Book> = books.iter().cloned().map(Book::new).collect();
     let states: Vec<(String, Arc<State>)> =
         books.iter().map(|b| (b.name().to_string(), Arc::new(State::Ready(b.clone())))).collect();

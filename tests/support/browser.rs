@@ -257,6 +257,14 @@ impl Tab<'_> {
         Ok(())
     }
 
+    /// Forgets what the page reported so far (after its problems were read), so that a
+    /// long walk over many pages does not keep every page's events.
+    #[allow(dead_code)]
+    pub fn forget_events(&mut self) {
+        let session = json!(self.session);
+        self.browser.events.retain(|v| v["sessionId"] != session);
+    }
+
     /// Evaluates a JavaScript expression in the page and returns its value.
     pub fn eval(&mut self, expression: &str) -> Result<Value, String> {
         let r = self.browser.call(
