@@ -133,6 +133,9 @@ pub(crate) struct CDef {
     /// exception tree can match it (the others would not apply, without evaluating anything).
     pub(crate) by_first: Option<Box<[Box<[RuleId]>]>>,
     pub(crate) table: Option<CTable>,
+    /// For a definition without parameters with a single rule that has no exceptions and
+    /// needs no local slot: that rule, evaluated in the caller's frame.
+    pub(crate) in_place: Option<RuleId>,
 }
 
 /// A program compiled for evaluation (see the module documentation).
@@ -284,7 +287,14 @@ impl Lower<'_> {
             policy: t.policy,
             rows: t.rows.iter().map(|row| (row.keys.clone().into(), self.node(&row.value))).collect(),
         });
-        CDef { params: d.params.len() as u32, frame, top: top.into(), by_first, table }
+        let in_place = match top.as_slice() {
+            [r] if d.params.is_empty() && d.table.is_none() => {
+                let rule = &p.rules[*r as usize];
+                (rule.exceptions.is_empty() && rule.frame == 0).then_some(*r)
+            }
+            _ => None,
+        };
+        CDef { params: d.params.len() as u32, frame, top: top.into(), by_first, table, in_place }
     }
 
     /// For a definition of one enum parameter and no table: each variant's one candidate

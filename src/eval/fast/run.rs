@@ -93,7 +93,15 @@ impl<'a> Run<'a> {
                 return r.clone();
             }
         }
-        let result = self.enter(def, argc);
+        let result = match self.c.defs[def as usize].in_place {
+            Some(r) if memoizable => {
+                self.depth += 1;
+                let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.only_rule_here(r) };
+                self.depth -= 1;
+                result
+            }
+            _ => self.enter(def, argc),
+        };
         if memoizable {
             self.s.memo[def as usize] = (self.s.generation, result.clone());
         }
@@ -211,6 +219,19 @@ impl<'a> Run<'a> {
         if !rule.plain.iter().all(|(_, pat)| matches_pattern(pat, arg, &mut [])) {
             return Err(Stop::Halt);
         }
+        if let Some(g) = &rule.guard {
+            match self.eval(g)? {
+                Value::Bool(true) => {}
+                _ => return Err(Stop::Halt),
+            }
+        }
+        self.eval(&rule.value)
+    }
+
+    /// [`Self::only_rule`] for a rule without parameters that reads no local: evaluated in
+    /// the caller's frame (see [`super::CDef::in_place`]).
+    fn only_rule_here(&mut self, r: RuleId) -> R {
+        let rule = &self.c.rules[r as usize];
         if let Some(g) = &rule.guard {
             match self.eval(g)? {
                 Value::Bool(true) => {}
