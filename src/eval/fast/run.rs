@@ -364,7 +364,7 @@ impl<'a> Run<'a> {
         if self.steps > MAX_STEPS { Err(Stop::Halt) } else { Ok(()) }
     }
 
-    pub(super) fn eval(&mut self, node: &Node) -> R {
+    pub(super) fn eval(&mut self, node: &'a Node) -> R {
         self.steps += node.cost();
         if self.steps > MAX_STEPS {
             return Err(Stop::Halt);
@@ -476,7 +476,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn draw(&mut self, lot: u32, cands: &Node, count: Option<&Node>) -> R {
+    fn draw(&mut self, lot: u32, cands: &'a Node, count: Option<&'a Node>) -> R {
         let Value::List(cands) = self.eval(cands)? else { return Err(Stop::Halt) };
         let n = match count {
             Some(c) => match self.eval(c)?.as_num().and_then(|n| n.as_i64()) {
@@ -506,7 +506,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, a: &Node, b: &Node) -> R {
+    fn binary(&mut self, op: BinaryOp, a: &'a Node, b: &'a Node) -> R {
         use BinaryOp::*;
         if matches!(op, And | Or) {
             let short = op == Or; // the value that decides on its own
@@ -598,7 +598,7 @@ impl<'a> Run<'a> {
 
 /// Follows record fields from a value: a missing value or field is unknown, a field of
 /// something else a halt.
-fn follow<'v>(start: Option<&'v Value>, path: &[u32]) -> Result<&'v Value, Stop> {
+pub(super) fn follow<'v>(start: Option<&'v Value>, path: &[u32]) -> Result<&'v Value, Stop> {
     let mut v = start.ok_or(Stop::Unknown)?;
     for &i in path {
         v = match v {
