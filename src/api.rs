@@ -164,6 +164,43 @@ impl Rulebook {
         self.read_facts(tree, true)
     }
 
+    /// Reads facts from JSON text (a request's body, a line of a feed) straight into
+    /// values, without a JSON tree in between: the same checks and messages as
+    /// [`Rulebook::facts_from_json`]; text that is not JSON, or gives a key twice, is an
+    /// [`ErrorKind::Syntax`] error.
+    ///
+    /// ```
+    /// let gnt = conditions::api::Rulebook::bundled("gnt")?;
+    /// let facts = gnt.facts_from_json_str(r#"{"player": {"masterpoints": 2150, "life_master": true}}"#)?;
+    /// let outcome = gnt.ruling("flights")?.rule(&facts)?;
+    /// assert_eq!(outcome.answer().unwrap().to_json(), serde_json::json!(["Championship", "A"]));
+    /// let bad = gnt.facts_from_json_str(r#"{"player": "#).unwrap_err();
+    /// assert_eq!(bad.kind(), conditions::api::ErrorKind::Syntax);
+    /// # Ok::<(), conditions::api::Error>(())
+    /// ```
+    pub fn facts_from_json_str(&self, text: &str) -> Result<Facts, Error> {
+        self.read_facts_str(text, false)
+    }
+
+    /// As [`Rulebook::facts_from_json_str`], but a record field left out is an error.
+    pub fn facts_from_json_str_strict(&self, text: &str) -> Result<Facts, Error> {
+        self.read_facts_str(text, true)
+    }
+
+    fn read_facts_str(&self, text: &str, strict: bool) -> Result<Facts, Error> {
+        let p = &self.book.program;
+        let mut inputs = Inputs::empty(p);
+        match crate::facts::read_json_into(p, text, "facts", !strict, &mut inputs, &mut Vec::new()) {
+            Ok(Ok(())) => Ok(Facts { book: self.clone(), inputs }),
+            Ok(Err(diags)) => Err(Error::new(ErrorKind::Facts, &diags, &self.book.sources)),
+            Err(e) => Err(Error::bare(
+                ErrorKind::Syntax,
+                Diagnostic::error("conditions::facts_syntax", format!("the facts are not valid JSON: {e}"))
+                    .help("give one JSON object of facts, as a facts file writes them"),
+            )),
+        }
+    }
+
     /// Reads facts from any serialisable value: a `serde_json::Value`, a map, or the
     /// embedder's own structs. Numbers must be exact: give a decimal as a string or as
     /// a JSON number, never through a float that cannot hold it.
@@ -437,6 +474,12 @@ impl<'f> Outcome<'f> {
     /// As [`Outcome::explain`], keeping every repeated sub-step.
     pub fn explain_full(&self, lang: Lang, format: Format) -> String {
         self.render(lang, format, true)
+    }
+
+    /// The JSON report of `docs/json.md` as text, compact or indented, for the server.
+    pub(crate) fn json_text(&self, lang: Lang, full: bool, pretty: bool) -> String {
+        let r = self.report(lang, full);
+        if pretty { serde_json::to_string_pretty(&r) } else { serde_json::to_string(&r) }.unwrap_or_default()
     }
 
     fn render(&self, lang: Lang, format: Format, full: bool) -> String {

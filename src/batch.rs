@@ -18,11 +18,9 @@ use std::io::{BufRead, Write};
 
 pub mod out;
 
-/// Most lines handed to a worker at a time.
-pub const CHUNK: usize = 8192;
-
-/// Most bytes of input in one chunk (a chunk ends at the first line past it).
-pub const CHUNK_BYTES: usize = 4 * 1024 * 1024;
+/// Bytes of input handed to a worker at a time (a chunk ends at the first newline
+/// past them, or holds one line up to [`MAX_LINE_BYTES`]).
+pub const CHUNK_BYTES: usize = 256 * 1024;
 
 /// Longest input line ruled, in bytes; a longer line gets an error record.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
@@ -63,25 +61,57 @@ impl<'p> Worker<'p> {
 
     /// Appends the records of a chunk's lines to `out`, one line each.
     fn chunk(&mut self, chunk: &Chunk, out: &mut Vec<u8>) {
-        for (i, line) in chunk.lines.iter().enumerate() {
-            let n = chunk.first + i;
-            match *line {
-                LineSpan::TooLong => {
-                    error(out, n, &format!("line {n} is longer than the limit of {MAX_LINE_BYTES} bytes"))
+        if chunk.too_long {
+            return too_long(out, chunk.first);
+        }
+        if chunk.text.is_empty() {
+            return;
+        }
+        let body = chunk.text.strip_suffix(b"\n").unwrap_or(&chunk.text);
+        let mut n = chunk.first;
+        match std::str::from_utf8(body) {
+            // The common case: the whole chunk is text, split at its newlines.
+            Ok(text) => {
+                for line in text.split('\n') {
+                    if line.len() > MAX_LINE_BYTES {
+                        too_long(out, n);
+                    } else {
+                        self.text(n, line.strip_suffix('\r').unwrap_or(line), out);
+                    }
+                    n += 1;
                 }
-                LineSpan::Bytes(a, b) => match std::str::from_utf8(&chunk.text[a..b]) {
-                    Ok(t) if t.trim().is_empty() => error(out, n, "empty line: write one facts object per line"),
-                    Ok(t) => self.text_line(n, t, out),
-                    Err(e) => error(
-                        out,
-                        n,
-                        &format!(
-                            "line {n} is not UTF-8 text (invalid byte at byte {} of the line)",
-                            e.valid_up_to() + 1
-                        ),
-                    ),
-                },
             }
+            Err(_) => {
+                for line in body.split(|&b| b == b'\n') {
+                    self.line(n, line, out);
+                    n += 1;
+                }
+            }
+        }
+    }
+
+    /// Appends the record of line `n` (its bytes without the `\n`).
+    fn line(&mut self, n: usize, line: &[u8], out: &mut Vec<u8>) {
+        if line.len() > MAX_LINE_BYTES {
+            return too_long(out, n);
+        }
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match std::str::from_utf8(line) {
+            Ok(t) => self.text(n, t, out),
+            Err(e) => error(
+                out,
+                n,
+                &format!("line {n} is not UTF-8 text (invalid byte at byte {} of the line)", e.valid_up_to() + 1),
+            ),
+        }
+    }
+
+    /// Appends the record of line `n`, text without its line end.
+    fn text(&mut self, n: usize, text: &str, out: &mut Vec<u8>) {
+        if text.trim().is_empty() {
+            error(out, n, "empty line: write one facts object per line")
+        } else {
+            self.text_line(n, text, out)
         }
     }
 
@@ -125,83 +155,124 @@ fn error(out: &mut Vec<u8>, line: usize, error: &str) {
     out.push(b'\n');
 }
 
-/// Where a line of a chunk stands in its text, or that it was too long to keep.
-#[derive(Clone, Copy)]
-enum LineSpan {
-    Bytes(usize, usize),
-    TooLong,
+fn too_long(out: &mut Vec<u8>, n: usize) {
+    error(out, n, &format!("line {n} is longer than the limit of {MAX_LINE_BYTES} bytes"))
 }
 
-/// Lines read together: their bytes, one after the other, and where each stands.
+/// Lines read together: whole lines of the input, newlines and all, as the worker
+/// splits them; or one line too long to keep, of which nothing is kept.
 #[derive(Default)]
 struct Chunk {
     /// The number of the first line (from 1).
     first: usize,
     text: Vec<u8>,
-    lines: Vec<LineSpan>,
+    /// How many lines `text` holds.
+    lines: usize,
+    /// Whether the chunk is one line longer than [`MAX_LINE_BYTES`].
+    too_long: bool,
 }
 
 impl Chunk {
-    /// Refills the chunk with the lines after line `done`; whether the input may have
-    /// more (the chunk is full).
-    fn fill(&mut self, input: &mut impl BufRead, done: usize) -> std::io::Result<bool> {
+    /// Refills the chunk with the lines after line `done`: about [`CHUNK_BYTES`] of
+    /// input, ending at a newline; the start of the line after it is kept in `carry`,
+    /// where the chunk starts. Whether the input may have more. On a read error the
+    /// chunk keeps the whole lines read before it.
+    fn fill(&mut self, input: &mut impl BufRead, carry: &mut Vec<u8>, done: usize) -> std::io::Result<bool> {
         self.first = done + 1;
         self.text.clear();
-        self.lines.clear();
-        while self.lines.len() < CHUNK && self.text.len() < CHUNK_BYTES {
-            match read_line(input, &mut self.text)? {
-                Some(l) => self.lines.push(l),
-                None => return Ok(false),
-            }
+        self.text.append(carry);
+        self.too_long = false;
+        let read = self.read(input);
+        let end = match read {
+            Ok(true) => self.text.len(),
+            _ => match self.text.iter().rposition(|&b| b == b'\n') {
+                Some(i) => i + 1,
+                None if read.is_ok() && self.text.len() > MAX_LINE_BYTES => {
+                    // A line too long to keep: the rest of it is passed over.
+                    self.text.clear();
+                    (self.too_long, self.lines) = (true, 1);
+                    return skip_line(input);
+                }
+                None => 0,
+            },
+        };
+        if read.is_ok() {
+            carry.extend_from_slice(&self.text[end..]);
         }
-        Ok(true)
+        self.text.truncate(end);
+        self.lines = newlines(&self.text);
+        if self.text.last().is_some_and(|&b| b != b'\n') {
+            self.lines += 1;
+        }
+        match read {
+            Ok(eof) => Ok(!eof),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Appends input to `text` until it holds [`CHUNK_BYTES`] and a newline, or a
+    /// line longer than [`MAX_LINE_BYTES`]; whether the input ended.
+    fn read(&mut self, input: &mut impl BufRead) -> std::io::Result<bool> {
+        let mut newline = self.text.contains(&b'\n');
+        loop {
+            let full = if newline { self.text.len() >= CHUNK_BYTES } else { self.text.len() > MAX_LINE_BYTES };
+            if full {
+                return Ok(false);
+            }
+            let avail = match input.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                return Ok(true);
+            }
+            let room = CHUNK_BYTES.max(MAX_LINE_BYTES + 1).saturating_sub(self.text.len()).max(1);
+            let take = avail.len().min(room);
+            newline |= avail[..take].contains(&b'\n');
+            self.text.extend_from_slice(&avail[..take]);
+            input.consume(take);
+        }
     }
 }
 
-/// Appends the next line (without its `\n` or `\r\n`) to `text`, keeping at most
-/// [`MAX_LINE_BYTES`] of it; `None` at the end of the input.
-fn read_line(input: &mut impl BufRead, text: &mut Vec<u8>) -> std::io::Result<Option<LineSpan>> {
-    let start = text.len();
-    let (mut seen, mut too_long) = (false, false);
+/// The number of `\n` in `text`, eight bytes at a time.
+fn newlines(text: &[u8]) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut words = text.chunks_exact(8);
+    let mut n = 0;
+    for w in &mut words {
+        let x = u64::from_ne_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ (ONES * u64::from(b'\n'));
+        // A byte of `x` is zero where `text` has a newline: its high bit stays clear here.
+        let t = ((x & !HIGH) + !HIGH) | x;
+        n += (!t & HIGH).count_ones() as usize;
+    }
+    n + words.remainder().iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Passes over the input up to and with the next newline; whether there may be more.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<bool> {
     loop {
         let avail = match input.fill_buf() {
             Ok(a) => a,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                text.truncate(start);
-                return Err(e);
-            }
+            Err(e) => return Err(e),
         };
         if avail.is_empty() {
-            if !seen {
-                return Ok(None);
+            return Ok(false);
+        }
+        match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(true);
             }
-            break;
-        }
-        seen = true;
-        let (part, done) = match avail.iter().position(|&b| b == b'\n') {
-            Some(i) => (&avail[..i], i + 1),
-            None => (avail, avail.len()),
-        };
-        if !too_long && text.len() - start + part.len() <= MAX_LINE_BYTES {
-            text.extend_from_slice(part);
-        } else {
-            too_long = true;
-            text.truncate(start);
-        }
-        let ended = done > part.len();
-        input.consume(done);
-        if ended {
-            break;
+            None => {
+                let n = avail.len();
+                input.consume(n);
+            }
         }
     }
-    if too_long {
-        return Ok(Some(LineSpan::TooLong));
-    }
-    if text.len() > start && text.last() == Some(&b'\r') {
-        text.pop();
-    }
-    Ok(Some(LineSpan::Bytes(start, text.len())))
 }
 
 /// Streams `input` to `output`, one record per input line (blank, over-long and
@@ -252,16 +323,16 @@ pub fn run(
         let most = 2 * started + 1;
         let (mut free, mut waiting) = (Vec::<(Chunk, Vec<u8>)>::new(), BTreeMap::<usize, (Chunk, Vec<u8>)>::new());
         let (mut read, mut written, mut in_flight, mut next_seq, mut next_write) = (0usize, 0usize, 0, 0, 0);
-        let (mut more, mut failure) = (true, None);
+        let (mut more, mut failure, mut carry) = (true, None, Vec::new());
         loop {
             while more && in_flight < most {
                 let (mut chunk, out) = free.pop().unwrap_or_default();
-                match chunk.fill(&mut input, read) {
+                match chunk.fill(&mut input, &mut carry, read) {
                     Ok(m) => more = m,
                     Err(e) => (more, failure) = (false, Some(e)),
                 }
-                read += chunk.lines.len();
-                if chunk.lines.is_empty() {
+                read += chunk.lines;
+                if chunk.lines == 0 {
                     break;
                 }
                 if work_tx.send((next_seq, chunk, out)).is_err() {
@@ -278,7 +349,7 @@ pub fn run(
             waiting.insert(seq, (chunk, out));
             while let Some((chunk, out)) = waiting.remove(&next_write) {
                 output.write_all(&out)?;
-                written += chunk.lines.len();
+                written += chunk.lines;
                 progress(written);
                 (next_write, in_flight) = (next_write + 1, in_flight - 1);
                 free.push((chunk, out));
@@ -301,10 +372,10 @@ fn run_here(
     progress: &mut impl FnMut(usize),
 ) -> std::io::Result<usize> {
     let mut w = Worker::new(p, defs);
-    let (mut chunk, mut out, mut done) = (Chunk::default(), Vec::new(), 0);
+    let (mut chunk, mut out, mut done, mut carry) = (Chunk::default(), Vec::new(), 0, Vec::new());
     loop {
-        let filled = chunk.fill(input, done);
-        done += chunk.lines.len();
+        let filled = chunk.fill(input, &mut carry, done);
+        done += chunk.lines;
         out.clear();
         w.chunk(&chunk, &mut out);
         output.write_all(&out)?;
@@ -320,4 +391,71 @@ fn run_here(
     }
     output.flush()?;
     Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of `input` as the chunks hand them over, read `step` bytes at a time.
+    fn chunked(input: &[u8], step: usize) -> Vec<Option<Vec<u8>>> {
+        let mut r = std::io::BufReader::with_capacity(step, input);
+        let (mut chunk, mut carry, mut done, mut lines) = (Chunk::default(), Vec::new(), 0, Vec::new());
+        loop {
+            let more = chunk.fill(&mut r, &mut carry, done).expect("reads");
+            assert_eq!(chunk.first, done + 1);
+            if chunk.too_long {
+                assert_eq!(chunk.lines, 1);
+                lines.push(None);
+            } else if !chunk.text.is_empty() {
+                let body = chunk.text.strip_suffix(b"\n").unwrap_or(&chunk.text);
+                let got: Vec<_> = body.split(|&b| b == b'\n').map(|l| Some(l.to_vec())).collect();
+                assert_eq!(got.len(), chunk.lines, "the count of lines in a chunk");
+                lines.extend(got);
+            }
+            done += chunk.lines;
+            if !more {
+                break;
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn chunks_hand_over_every_line_once_in_order() {
+        let long = vec![b'x'; CHUNK_BYTES + 10];
+        let too_long = vec![b'y'; MAX_LINE_BYTES + CHUNK_BYTES + 3];
+        let mut input = Vec::new();
+        let mut want = Vec::new();
+        for i in 0..20_000 {
+            let line = match i % 1000 {
+                7 => long.clone(),
+                8 => Vec::new(),
+                9 => b"a\r".to_vec(),
+                _ => format!("{{\"n\": {i}}}").into_bytes(),
+            };
+            input.extend_from_slice(&line);
+            input.push(b'\n');
+            want.push(Some(line));
+        }
+        input.extend_from_slice(&too_long);
+        input.push(b'\n');
+        want.push(None);
+        input.extend_from_slice(b"last");
+        want.push(Some(b"last".to_vec()));
+        for step in [1 << 20, 8192, 7] {
+            if step == 7 && input.len() > 1 << 22 {
+                // one byte short of a multiple of eight, on a shorter input
+                let short = &input[..100_000];
+                let got = chunked(short, step);
+                let text = std::str::from_utf8(short).expect("text");
+                assert_eq!(got.len(), text.split('\n').count());
+                continue;
+            }
+            assert_eq!(chunked(&input, step), want, "read {step} bytes at a time");
+        }
+        assert_eq!(newlines(b"a\nb\n\n0123456789\n"), 4);
+        assert!(chunked(b"", 8).is_empty());
+        assert_eq!(chunked(b"\n", 8), vec![Some(Vec::new())]);
+    }
 }

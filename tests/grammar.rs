@@ -152,12 +152,11 @@ fn coverage(g: &Grammar, text: &str) -> Vec<Vec<bool>> {
             g.leaves(&list, &mut leaves, 0);
             // (start, end, rule, is_end); the region's end first on a tie.
             let mut best: Option<(usize, usize, usize, bool)> = None;
-            if let Some(&r) = stack.last() {
-                if let Rule::Region(x) = &g.rules[r] {
-                    if let Ok(Some(m)) = x.end.find_from_pos(line, pos) {
-                        best = Some((m.start(), m.end(), r, true));
-                    }
-                }
+            if let Some(&r) = stack.last()
+                && let Rule::Region(x) = &g.rules[r]
+                && let Ok(Some(m)) = x.end.find_from_pos(line, pos)
+            {
+                best = Some((m.start(), m.end(), r, true));
             }
             for id in leaves {
                 let re = match &g.rules[id] {
@@ -165,10 +164,10 @@ fn coverage(g: &Grammar, text: &str) -> Vec<Vec<bool>> {
                     Rule::Region(x) => &x.begin,
                     Rule::List(_) => unreachable!(),
                 };
-                if let Ok(Some(m)) = re.find_from_pos(line, pos) {
-                    if best.is_none_or(|b| m.start() < b.0) {
-                        best = Some((m.start(), m.end(), id, false));
-                    }
+                if let Ok(Some(m)) = re.find_from_pos(line, pos)
+                    && best.is_none_or(|b| m.start() < b.0)
+                {
+                    best = Some((m.start(), m.end(), id, false));
                 }
             }
             let Some((start, end, id, is_end)) = best else {

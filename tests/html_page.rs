@@ -146,7 +146,7 @@ fn a_page_of_several_rulings_has_a_contents_list() {
     // Five rulings, each a section the contents link to, in order.
     for i in 1..=5 {
         assert!(gnt.contains(&format!("<li><a href=\"#r{i}\">")), "contents entry {i}");
-        assert!(gnt.contains(&format!("<section class=\"ruling ")), "section {i}");
+        assert!(gnt.contains(&"<section class=\"ruling ".to_string()), "section {i}");
     }
     assert_eq!(gnt.matches("<section ").count(), 5);
     assert!(gnt.contains("<h1 id=\"top\">District 17 Grand National Teams, District Finals</h1>"));

@@ -165,7 +165,7 @@ fn rulings_do_not_depend_on_the_order_of_files() {
         let other = b.program.def_by_name(&d.name).expect("same rulings");
         let ra = conditions::eval::rule(&a.program, &ia, id, false);
         let rb = conditions::eval::rule(&b.program, &ib, other, false);
-        assert_eq!(format!("{:?}", ra.outcome).len() > 0, true);
+        assert!(!format!("{:?}", ra.outcome).is_empty());
         match (&ra.outcome, &rb.outcome) {
             (conditions::eval::Outcome::Decided(x), conditions::eval::Outcome::Decided(y)) => {
                 assert_eq!(

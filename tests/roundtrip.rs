@@ -94,7 +94,7 @@ fn literal() -> impl Strategy<Value = Literal> {
 }
 
 fn expr() -> impl Strategy<Value = Expr> {
-    let leaf = prop_oneof![literal().prop_map(|l| ExprKind::Literal(l)), ident().prop_map(ExprKind::Name),]
+    let leaf = prop_oneof![literal().prop_map(ExprKind::Literal), ident().prop_map(ExprKind::Name),]
         .prop_map(|kind| Expr { kind, span: sp() });
     leaf.prop_recursive(4, 40, 4, |inner| {
         let ops = prop::sample::select(vec![

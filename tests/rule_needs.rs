@@ -179,3 +179,14 @@ fn ask_reads_numbers_as_its_language_prints_them() {
     let en = session("en", "2,150\n");
     assert!(en.contains("Answer: Championship Flight, Flight A\n"), "{en}");
 }
+
+/// Without `--ruling`, `rule` shows the rulings that read the facts given and says, in the
+/// explanation's language, how many others it left out.
+#[test]
+fn the_rulings_left_out_are_counted_in_the_explanations_language() {
+    let da = run(&["rule", "dbf", "--facts", SIX]);
+    assert!(da.contains(" andre afgørelser læser ikke disse oplysninger; bed om en af dem med --ruling NAVN)"), "{da}");
+    assert!(!da.contains("other rulings"), "{da}");
+    let en = run(&["rule", "dbf", "--facts", SIX, "--lang", "en"]);
+    assert!(en.contains(" other rulings do not read these facts; ask for one with --ruling NAME)"), "{en}");
+}

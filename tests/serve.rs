@@ -369,3 +369,21 @@ fn the_openapi_description_lists_every_api_route_and_each_answers() {
     from_index.sort();
     assert_eq!(from_index, routes);
 }
+
+/// The report is compact JSON unless `pretty=true` asks for it indented; both are the same
+/// report. Stage 1 D: 2,150 masterpoints, a Life Master — Championship and Flight A (under
+/// 5,000), not B (under 2,000) nor C.
+#[test]
+fn the_report_is_compact_unless_asked_pretty() {
+    let facts = "{\"player\": {\"masterpoints\": 2150, \"life_master\": true}}";
+    let compact = post_json(server(), "/api/rulebooks/gnt/rulings/flights", facts);
+    let pretty = post_json(server(), "/api/rulebooks/gnt/rulings/flights?pretty=true", facts);
+    assert_eq!((compact.status, pretty.status), (200, 200));
+    assert!(!compact.body.contains('\n'), "{}", compact.body);
+    assert!(pretty.body.contains("\n  \"status\": \"decided\""), "{}", pretty.body);
+    assert_eq!(compact.json(), pretty.json());
+    assert_eq!(compact.json()["value"], json!(["Championship", "A"]));
+    // A byte-order mark before the object is ignored, as in a facts file.
+    let bom = post_json(server(), "/api/rulebooks/gnt/rulings/flights", &format!("\u{feff}{facts}"));
+    assert_eq!(bom.status, 200, "{}", bom.body);
+}

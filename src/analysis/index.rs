@@ -61,10 +61,10 @@ impl Index {
         }
         let mut index = w.index;
         for o in &index.occurrences {
-            if let (Target::Local { file, start }, false) = (o.target, o.is_decl) {
-                if let Some(t) = locals.get(&(o.span.file, o.span.start)) {
-                    index.local_types.entry((file, start)).or_insert_with(|| t.clone());
-                }
+            if let (Target::Local { file, start }, false) = (o.target, o.is_decl)
+                && let Some(t) = locals.get(&(o.span.file, o.span.start))
+            {
+                index.local_types.entry((file, start)).or_insert_with(|| t.clone());
             }
         }
         index.occurrences.sort_by_key(|o| (o.span.file, o.span.start, o.span.end));
@@ -320,10 +320,10 @@ impl Walker<'_> {
                     _ => None,
                 };
                 for (name, x) in fields {
-                    if let Some((t, fs)) = decl {
-                        if let Some(i) = fs.iter().position(|f| f.name == name.name) {
-                            self.push(name.span, Target::Field(t, i as u32), false);
-                        }
+                    if let Some((t, fs)) = decl
+                        && let Some(i) = fs.iter().position(|f| f.name == name.name)
+                    {
+                        self.push(name.span, Target::Field(t, i as u32), false);
                     }
                     self.expr(x);
                 }

@@ -25,12 +25,11 @@ type Parsed = (Arc<str>, Result<ast::File, Diagnostic>);
 
 impl ParseCache {
     pub fn parse(&self, id: FileId, text: &str) -> Result<ast::File, Diagnostic> {
-        if let Ok(trees) = self.trees.lock() {
-            if let Some((t, tree)) = trees.get(&id) {
-                if **t == *text {
-                    return tree.clone();
-                }
-            }
+        if let Ok(trees) = self.trees.lock()
+            && let Some((t, tree)) = trees.get(&id)
+            && **t == *text
+        {
+            return tree.clone();
         }
         let tree = parse_file(text, id);
         if let Ok(mut trees) = self.trees.lock() {

@@ -14,6 +14,8 @@ pub enum ErrorKind {
     Load,
     /// The facts are not facts of the rulebook, or not of the declared types.
     Facts,
+    /// The facts' text is not JSON (a syntax error, or a key given twice).
+    Syntax,
     /// No ruling of that name in the rulebook.
     UnknownRuling,
     /// Facts read for one rulebook were given to a ruling of another.

@@ -35,6 +35,10 @@ pub struct RuleWords {
     pub toml: String,
     /// A settled ruling: `{inputs}` are the missing inputs it does not depend on.
     pub whatever: String,
+    /// After the rulings shown: one other ruling reads none of the facts given.
+    pub not_shown_one: String,
+    /// After the rulings shown: `{count}` other rulings read none of the facts given.
+    pub not_shown: String,
 }
 
 /// How a facts file writes a value of each type.

@@ -176,7 +176,12 @@ pub fn run(args: RuleArgs) -> ExitCode {
                 out!("{}", text_with_extra(&text::render(r, full), x, lang));
             }
             if !skipped.is_empty() {
-                outln!("\n({} other rulings do not read these facts; ask for one with --ruling NAME)", skipped.len());
+                let w = conditions::ask::words::words(lang);
+                let line = match skipped.len() {
+                    1 => w.rule.not_shown_one.clone(),
+                    n => w.fill(&w.rule.not_shown, &[("count", n.to_string())]),
+                };
+                outln!("\n{line}");
             }
         }
         OutputFormat::Markdown => {

@@ -58,10 +58,10 @@ fn worker(rx: &Receiver<Snapshot>, out: &Sender<Message>, cache: &Cache, parses:
         while let Ok(s) = rx.try_recv() {
             pending.insert(s.root.clone(), s);
         }
-        if let Ok(mut c) = cache.lock() {
-            if c.get(&root).is_none_or(|old| old.generation <= loaded.generation) {
-                c.insert(root.clone(), loaded.clone());
-            }
+        if let Ok(mut c) = cache.lock()
+            && c.get(&root).is_none_or(|old| old.generation <= loaded.generation)
+        {
+            c.insert(root.clone(), loaded.clone());
         }
         if pending.contains_key(&root) {
             continue; // already out of date: the newer text is checked next

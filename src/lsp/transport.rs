@@ -85,10 +85,10 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<String>> {
             }
             continue;
         }
-        if let Some((name, value)) = header.split_once(':') {
-            if name.trim().eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse::<usize>().ok();
-            }
+        if let Some((name, value)) = header.split_once(':')
+            && name.trim().eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse::<usize>().ok();
         }
     }
     let mut body = vec![0; length.unwrap_or(0)];

@@ -124,6 +124,13 @@ pub struct RuleQuery {
     explain: Option<String>,
     /// A record field left out is an error.
     strict: Option<bool>,
+    /// The report indented for reading (default: compact).
+    pretty: Option<bool>,
+}
+
+fn not_an_object() -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "the facts must be a JSON object")
+        .help("for example `{\"player\": {\"masterpoints\": 2150}}`")
 }
 
 /// Reads a JSON body as facts-file JSON: exact numbers, no key twice.
@@ -146,20 +153,33 @@ pub async fn rule(
     let body = body.map_err(body_error)?;
     let b = ready(&shelf, &book)?;
     let r = ruling_of(&b, &ruling)?;
-    let tree = read_json(&body)?;
-    if !tree.is_object() {
-        return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "the facts must be a JSON object")
-            .help("for example `{\"player\": {\"masterpoints\": 2150}}`"));
+    // An object is read straight into the facts; anything else is refused with the reason.
+    let object =
+        std::str::from_utf8(&body).is_ok_and(|t| crate::facts::read::strip_bom(t).trim_start().starts_with('{'));
+    if !object {
+        read_json(&body)?;
+        return Err(not_an_object());
     }
     let lang = lang_of(q.lang.as_deref(), b.language());
     let full = q.explain.as_deref() == Some("full");
     let strict = q.strict.unwrap_or(false);
+    let pretty = q.pretty.unwrap_or(false);
     let text = bounded(move || -> Result<String, ApiError> {
-        let facts = if strict { b.facts_from_json_strict(&tree) } else { b.facts_from_json(&tree) }
-            .map_err(|e| ApiError::from_api(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
+        let text = std::str::from_utf8(&body).unwrap_or_default();
+        let text = crate::facts::read::strip_bom(text);
+        let facts = match if strict { b.facts_from_json_str_strict(text) } else { b.facts_from_json_str(text) } {
+            Ok(facts) => facts,
+            // The JSON reader's own reason, as for any body that is not JSON (or, should
+            // the tree read it, what reading the tree finds).
+            Err(e) if e.kind() == crate::api::ErrorKind::Syntax => {
+                let tree = read_json(&body)?;
+                if strict { b.facts_from_json_strict(&tree) } else { b.facts_from_json(&tree) }
+                    .map_err(|e| ApiError::from_api(StatusCode::UNPROCESSABLE_ENTITY, &e))?
+            }
+            Err(e) => return Err(ApiError::from_api(StatusCode::UNPROCESSABLE_ENTITY, &e)),
+        };
         let outcome = r.rule(&facts).map_err(|e| ApiError::from_api(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
-        let format = crate::api::Format::Json;
-        Ok(if full { outcome.explain_full(lang, format) } else { outcome.explain(lang, format) })
+        Ok(outcome.json_text(lang, full, pretty))
     })
     .await??;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())

@@ -72,6 +72,13 @@ fn operation(method: &str, path: &str, summary: &str) -> J {
                 json!({ "type": "boolean" }),
                 "A record field left out is an error",
             ));
+            params.push(param(
+                "pretty",
+                "query",
+                false,
+                json!({ "type": "boolean" }),
+                "The report indented for reading; compact by default",
+            ));
             op["requestBody"] = json!({
                 "required": true,
                 "description": "One JSON object of facts, as a facts file writes them; its JSON Schema is at `…/schema`",

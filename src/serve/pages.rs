@@ -176,7 +176,7 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
         h2 { (w.get("rulings")) }
         @for (i, e) in entries.iter().enumerate() {
             @if i == 0 || entries[i - 1].section != e.section {
-                h3.section { (e.section.as_deref().unwrap_or("—")) }
+                h3.section { (e.section.as_deref().unwrap_or(w.get("no_section"))) }
             }
             p.entry {
                 (ruling_link(ctx, b, &e.name))
