@@ -15,7 +15,8 @@
 //! never build it): `cargo run --release --manifest-path benches/cedar/Cargo.toml`.
 //!
 //! `RATIO_ROUNDS` (default 31) sets the number of rounds; `RATIO_ONLY=gnt`, `dbf` or `brief`
-//! runs one group only (for profiling).
+//! runs one group only; with `RATIO_CONTENDER=compiled` (a contender's name) only that
+//! contender runs, untimed (for profiling).
 
 use conditions::check::{Checked, check_sources};
 use conditions::eval::interp::Inputs;
@@ -117,6 +118,16 @@ impl<'a> Contender<'a> {
 /// Times the contenders in interleaved rounds; the median nanoseconds per call of each.
 fn race(title: &str, contenders: &mut [Contender]) {
     let rounds: usize = std::env::var("RATIO_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(31);
+    if let Ok(name) = std::env::var("RATIO_CONTENDER") {
+        // Profiling one contender: the others are not run, and no ratio is printed.
+        let c = contenders.iter_mut().find(|c| c.name == name).expect("RATIO_CONTENDER names a contender");
+        for _ in 0..rounds {
+            for _ in 0..c.calls {
+                (c.f)();
+            }
+        }
+        std::process::exit(0);
+    }
     for c in contenders.iter_mut() {
         for _ in 0..c.calls {
             (c.f)(); // warm up

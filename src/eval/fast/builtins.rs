@@ -5,7 +5,7 @@
 use super::run::{R, Run, Stop};
 use super::{Kind, Node};
 use crate::check::program::Builtin;
-use crate::eval::interp::compare;
+use crate::eval::interp::{Inputs, compare};
 use crate::eval::num::Num;
 use crate::eval::value::Value;
 use std::cmp::Ordering;
@@ -20,15 +20,18 @@ fn num(v: &Value) -> Result<Num, Stop> {
 /// A list's items while an aggregate reads them: shared with the list's value, or built
 /// in one of the scratch buffers (an inner `map`, `filter` or `distinct`, never made a
 /// list of its own). Give a buffer back with [`Run::release`].
-pub(super) enum Items {
+pub(super) enum Items<'a> {
+    /// A list held by the program (a constant) or the inputs (a fact), read in place.
+    Borrowed(&'a [Value]),
     Shared(Arc<[Value]>),
     Owned(Vec<Value>),
 }
 
-impl std::ops::Deref for Items {
+impl std::ops::Deref for Items<'_> {
     type Target = [Value];
     fn deref(&self) -> &[Value] {
         match self {
+            Items::Borrowed(xs) => xs,
             Items::Shared(xs) => xs,
             Items::Owned(xs) => xs,
         }
@@ -40,9 +43,9 @@ fn streams(b: Builtin, lam: Lam) -> bool {
     matches!((b, lam), (Builtin::Map | Builtin::Filter, Some(_)) | (Builtin::Distinct, None))
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
     /// The items of a list-valued node.
-    pub(super) fn list(&mut self, n: &Node) -> Result<Items, Stop> {
+    pub(super) fn list(&mut self, n: &'a Node) -> Result<Items<'a>, Stop> {
         if let Kind::Builtin(b, args, lam) = &n.kind
             && streams(*b, lam.as_ref())
         {
@@ -56,6 +59,20 @@ impl Run<'_> {
                 }
             };
         }
+        let inputs: &'a Inputs = self.inputs;
+        let held = match &n.kind {
+            Kind::Const(v) => Some(Ok(v)),
+            Kind::Fact(f) => Some(inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown)),
+            Kind::FactPath(f, path) => Some(super::run::follow(inputs.facts[*f as usize].as_ref(), path)),
+            _ => None,
+        };
+        if let Some(v) = held {
+            self.count(n.cost())?;
+            return match v? {
+                Value::List(xs) => Ok(Items::Borrowed(xs)),
+                _ => Err(Stop::Halt),
+            };
+        }
         match self.eval(n)? {
             Value::List(xs) => Ok(Items::Shared(xs)),
             _ => Err(Stop::Halt),
@@ -63,7 +80,7 @@ impl Run<'_> {
     }
 
     /// Gives a list's buffer back for reuse.
-    pub(super) fn release(&mut self, xs: Items) {
+    pub(super) fn release(&mut self, xs: Items<'a>) {
         if let Items::Owned(b) = xs {
             self.give_back(b);
         }
@@ -72,7 +89,7 @@ impl Run<'_> {
     /// `map`, `filter` (with a lambda) or `distinct`, its items appended to `out`, with the
     /// interpreter's semantics: every item is evaluated, a halt ends it at once, a missing
     /// item makes it unknown once all are evaluated.
-    fn items_into(&mut self, b: Builtin, args: &[Node], lam: Lam, out: &mut Vec<Value>) -> Result<(), Stop> {
+    fn items_into(&mut self, b: Builtin, args: &'a [Node], lam: Lam<'a>, out: &mut Vec<Value>) -> Result<(), Stop> {
         let xs = self.list(&args[0])?;
         let mut unknown = false;
         match (b, lam) {
@@ -108,14 +125,14 @@ impl Run<'_> {
         if unknown { Err(Stop::Unknown) } else { Ok(()) }
     }
 
-    fn apply(&mut self, lam: &(u32, Box<Node>), x: &Value) -> R {
+    fn apply(&mut self, lam: &'a (u32, Box<Node>), x: &Value) -> R {
         *self.local(lam.0) = x.clone();
         self.eval(&lam.1)
     }
 
     /// The lambda on every item, in order, into `out`; a halt ends it, a missing value
     /// makes it unknown once all are evaluated.
-    fn each_known(&mut self, lam: &(u32, Box<Node>), xs: &[Value], out: &mut Vec<Value>) -> Result<(), Stop> {
+    fn each_known(&mut self, lam: &'a (u32, Box<Node>), xs: &[Value], out: &mut Vec<Value>) -> Result<(), Stop> {
         let mut unknown = false;
         for x in xs {
             match self.apply(lam, x) {
@@ -127,7 +144,7 @@ impl Run<'_> {
         if unknown { Err(Stop::Unknown) } else { Ok(()) }
     }
 
-    pub(super) fn builtin(&mut self, b: Builtin, args: &[Node], lam: Lam) -> R {
+    pub(super) fn builtin(&mut self, b: Builtin, args: &'a [Node], lam: Lam<'a>) -> R {
         match b {
             Builtin::Map | Builtin::Filter | Builtin::Distinct if streams(b, lam) => {
                 let mut out = self.buffer();

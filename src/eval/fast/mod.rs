@@ -71,6 +71,10 @@ pub(crate) enum Kind {
     LocalPath(u32, Box<[u32]>),
     Decision(DecisionId),
     Call(DefId, Box<[Node]>),
+    /// A call of a definition with one enum parameter whose rules, once picked by the
+    /// argument's variant, are at most one without exceptions and read no local: the rule
+    /// of the variant (by index) evaluated in place, without a frame (see `Lower::dispatch`).
+    Dispatch(Box<Node>, Box<[Option<RuleId>]>),
     Field(Box<Node>, u32),
     List(Box<[Node]>),
     Record(TypeId, Box<[Option<Node>]>),
@@ -129,6 +133,9 @@ pub(crate) struct CDef {
     /// exception tree can match it (the others would not apply, without evaluating anything).
     pub(crate) by_first: Option<Box<[Box<[RuleId]>]>>,
     pub(crate) table: Option<CTable>,
+    /// For a definition without parameters with a single rule that has no exceptions and
+    /// needs no local slot: that rule, evaluated in the caller's frame.
+    pub(crate) in_place: Option<RuleId>,
 }
 
 /// A program compiled for evaluation (see the module documentation).
@@ -280,7 +287,48 @@ impl Lower<'_> {
             policy: t.policy,
             rows: t.rows.iter().map(|row| (row.keys.clone().into(), self.node(&row.value))).collect(),
         });
-        CDef { params: d.params.len() as u32, frame, top: top.into(), by_first, table }
+        let in_place = match top.as_slice() {
+            [r] if d.params.is_empty() && d.table.is_none() => {
+                let rule = &p.rules[*r as usize];
+                (rule.exceptions.is_empty() && rule.frame == 0).then_some(*r)
+            }
+            _ => None,
+        };
+        CDef { params: d.params.len() as u32, frame, top: top.into(), by_first, table, in_place }
+    }
+
+    /// For a definition of one enum parameter and no table: each variant's one candidate
+    /// rule (see [`CDef::by_first`]), when no variant has more than one, none has
+    /// exceptions, none binds its parameter and none reads a local slot (so it needs no
+    /// frame); `None` otherwise.
+    fn dispatch(&self, def: DefId) -> Option<Box<[Option<RuleId>]>> {
+        let p = self.p;
+        let d = &p.defs[def as usize];
+        let ([(_, Type::Enum(t))], None) = (d.params.as_slice(), &d.table) else { return None };
+        let TypeKind::Enum(vs) = &p.types[*t as usize].kind else { return None };
+        let top: Vec<RuleId> = d.rules.iter().copied().filter(|&r| p.rules[r as usize].overrides.is_empty()).collect();
+        (0..vs.len() as u32)
+            .map(|v| {
+                let arg = Value::Enum(*t, v);
+                let mut candidates = top.iter().copied().filter(|&r| self.may_match(r, &arg));
+                let first = candidates.next();
+                if candidates.next().is_some() {
+                    return Err(());
+                }
+                match first {
+                    None => Ok(None),
+                    Some(r) => {
+                        let rule = &p.rules[r as usize];
+                        let frameless = rule.exceptions.is_empty()
+                            && !rule.patterns.iter().any(binds)
+                            && !rule.guard.as_ref().is_some_and(reads_locals)
+                            && !reads_locals(&rule.value);
+                        if frameless { Ok(Some(r)) } else { Err(()) }
+                    }
+                }
+            })
+            .collect::<Result<Box<[Option<RuleId>]>, ()>>()
+            .ok()
     }
 
     /// Whether rule `r` or one of its exceptions (at any depth) can match `arg` as its
@@ -305,7 +353,10 @@ impl Lower<'_> {
             IrKind::Local(s) => Kind::Local(*s),
             IrKind::Fact(f) => Kind::Fact(*f),
             IrKind::Decision(d) => Kind::Decision(*d),
-            IrKind::Call(d, args) => Kind::Call(*d, self.nodes(args)),
+            IrKind::Call(d, args) => match (args.as_slice(), self.dispatch(*d)) {
+                ([arg], Some(by)) => Kind::Dispatch(self.boxed(arg), by),
+                _ => Kind::Call(*d, self.nodes(args)),
+            },
             IrKind::Field(x, i) => match (fact_path(ir), local_path(ir)) {
                 (Some((f, path)), _) => Kind::FactPath(f, path.into()),
                 (None, Some((slot, path))) => Kind::LocalPath(slot, path.into()),
@@ -359,6 +410,25 @@ impl Lower<'_> {
             _ => 1,
         };
         Node { kind, steps }
+    }
+}
+
+/// Whether an expression reads or writes a local slot (a parameter, a binding, a `let`,
+/// a lambda's item, an ordering's item).
+fn reads_locals(ir: &Ir) -> bool {
+    let any = |xs: &[Ir]| xs.iter().any(reads_locals);
+    match &ir.kind {
+        IrKind::Local(_) | IrKind::Let(..) | IrKind::Order(_) | IrKind::Builtin(_, _, Some(_)) => true,
+        IrKind::Const(_) | IrKind::Fact(_) | IrKind::Decision(_) => false,
+        IrKind::Call(_, args) | IrKind::List(args) | IrKind::Builtin(_, args, None) => any(args),
+        IrKind::Field(x, _) | IrKind::Not(x) | IrKind::Neg(x) => reads_locals(x),
+        IrKind::Record(_, xs) => xs.iter().flatten().any(reads_locals),
+        IrKind::Binary(_, a, b) | IrKind::InList(a, b) => reads_locals(a) || reads_locals(b),
+        IrKind::InRange { x, lo, hi, .. } => {
+            reads_locals(x) || lo.as_deref().is_some_and(reads_locals) || hi.as_deref().is_some_and(reads_locals)
+        }
+        IrKind::If(c, t, e) => reads_locals(c) || reads_locals(t) || reads_locals(e),
+        IrKind::Draw(_, c, n) => reads_locals(c) || n.as_deref().is_some_and(reads_locals),
     }
 }
 

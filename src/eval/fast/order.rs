@@ -15,8 +15,8 @@ pub(crate) struct Key {
     pub(crate) descending: bool,
 }
 
-impl Run<'_> {
-    pub(super) fn order(&mut self, o: &OrderNode) -> R {
+impl<'a> Run<'a> {
+    pub(super) fn order(&mut self, o: &'a OrderNode) -> R {
         let Value::List(xs) = self.eval(&o.list)? else { return Err(Stop::Halt) };
         let all: Vec<usize> = (0..xs.len()).collect();
         let mut groups = self.split(o.item, &o.keys, &xs, &all)?;
@@ -39,12 +39,18 @@ impl Run<'_> {
         })
     }
 
-    fn split(&mut self, item: u32, keys: &[Key], xs: &[Value], group: &[usize]) -> Result<Vec<Vec<usize>>, Stop> {
+    fn split(&mut self, item: u32, keys: &'a [Key], xs: &[Value], group: &[usize]) -> Result<Vec<Vec<usize>>, Stop> {
         let vals = self.key_values(item, keys, xs, group)?;
         runs(group, &vals, keys)
     }
 
-    fn key_values(&mut self, item: u32, keys: &[Key], xs: &[Value], group: &[usize]) -> Result<Vec<Vec<Value>>, Stop> {
+    fn key_values(
+        &mut self,
+        item: u32,
+        keys: &'a [Key],
+        xs: &[Value],
+        group: &[usize],
+    ) -> Result<Vec<Vec<Value>>, Stop> {
         let mut out = Vec::with_capacity(group.len());
         let mut unknown = false;
         for &i in group {
@@ -66,7 +72,7 @@ impl Run<'_> {
         &mut self,
         item: u32,
         slot: u32,
-        keys: &[Key],
+        keys: &'a [Key],
         xs: &[Value],
         group: Vec<usize>,
         out: &mut Vec<Vec<usize>>,

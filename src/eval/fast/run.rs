@@ -35,8 +35,11 @@ pub struct Scratch {
     generation: u32,
 }
 
+/// What a rule (with its exceptions) comes to; the value of one that applies is written
+/// into the caller's slot rather than moved back through every level.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum RuleResult {
-    Applies(Value),
+    Applies,
     NotApplicable,
     Undetermined,
     /// An exception surely applies; its value waits for an input.
@@ -77,7 +80,8 @@ impl<'a> Run<'a> {
     }
 
     pub(crate) fn ruling(&mut self, def: DefId) -> R {
-        self.call(def, 0)
+        // Nothing reads the ruling's own result after it: it is not remembered.
+        self.enter(def, 0)
     }
 
     /// Calls `def` on the `argc` arguments on top of the stack (and removes them).
@@ -89,6 +93,24 @@ impl<'a> Run<'a> {
                 return r.clone();
             }
         }
+        let result = match self.c.defs[def as usize].in_place {
+            Some(r) if memoizable => {
+                self.depth += 1;
+                let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.only_rule_here(r) };
+                self.depth -= 1;
+                result
+            }
+            _ => self.enter(def, argc),
+        };
+        if memoizable {
+            self.s.memo[def as usize] = (self.s.generation, result.clone());
+        }
+        result
+    }
+
+    /// Evaluates `def` on the `argc` arguments on top of the stack in a frame of its own
+    /// (and removes them), without the memo.
+    fn enter(&mut self, def: DefId, argc: usize) -> R {
         let base = self.s.stack.len() - argc;
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -103,9 +125,6 @@ impl<'a> Run<'a> {
         let result = if d.table.is_some() { self.table(d) } else { self.rules(d) };
         self.base = saved;
         self.s.stack.truncate(base);
-        if memoizable {
-            self.s.memo[def as usize] = (self.s.generation, result.clone());
-        }
         self.depth -= 1;
         result
     }
@@ -121,14 +140,15 @@ impl<'a> Run<'a> {
             return self.only_rule(*r);
         }
         let mut decided: Option<Value> = None;
+        let mut next: Option<Value> = None;
         let mut unknown = false;
         for &r in candidates {
-            match self.rule_tree(r)? {
-                RuleResult::Applies(v) => match &decided {
-                    None => decided = Some(v),
+            match self.rule_tree(r, &mut next)? {
+                RuleResult::Applies => match (&decided, next.take()) {
+                    (None, v) => decided = v,
                     // Two rules disagree: an error in the rulebook, which the interpreter words.
-                    Some(first) if *first != v => return Err(Stop::Halt),
-                    Some(_) => {}
+                    (Some(first), Some(v)) if *first != v => return Err(Stop::Halt),
+                    _ => {}
                 },
                 RuleResult::NotApplicable => {}
                 RuleResult::Undetermined | RuleResult::Pending => unknown = true,
@@ -141,23 +161,25 @@ impl<'a> Run<'a> {
         decided.ok_or(Stop::Halt)
     }
 
-    /// Rule `r` with its exceptions first: an exception that applies wins.
-    fn rule_tree(&mut self, r: RuleId) -> Result<RuleResult, Stop> {
+    /// Rule `r` with its exceptions first: an exception that applies wins. The value of
+    /// the rule that applies is written into `out`.
+    fn rule_tree(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
         let c = self.c;
         let rule = &c.rules[r as usize];
         let mut pending = false;
         for &e in rule.exceptions.iter() {
-            match self.rule_tree(e)? {
-                RuleResult::Applies(v) => return Ok(RuleResult::Applies(v)),
+            match self.rule_tree(e, out)? {
+                RuleResult::Applies => return Ok(RuleResult::Applies),
                 RuleResult::NotApplicable => {}
                 RuleResult::Undetermined => pending = true,
                 RuleResult::Pending => return Ok(RuleResult::Pending),
             }
         }
-        let own = self.rule_alone(r)?;
+        let own = self.rule_alone(r, out)?;
         if pending {
+            *out = None;
             return Ok(match own {
-                RuleResult::Applies(_) => RuleResult::Pending,
+                RuleResult::Applies => RuleResult::Pending,
                 RuleResult::Undetermined | RuleResult::Pending | RuleResult::NotApplicable => RuleResult::Undetermined,
             });
         }
@@ -190,7 +212,36 @@ impl<'a> Run<'a> {
         self.eval(&rule.value)
     }
 
-    fn rule_alone(&mut self, r: RuleId) -> Result<RuleResult, Stop> {
+    /// [`Self::only_rule`] for a rule of one parameter, `arg`, that binds it to no slot and
+    /// reads no local: evaluated in the caller's frame (see `Kind::Dispatch`).
+    fn rule_in_place(&mut self, r: RuleId, arg: &Value) -> R {
+        let rule = &self.c.rules[r as usize];
+        if !rule.plain.iter().all(|(_, pat)| matches_pattern(pat, arg, &mut [])) {
+            return Err(Stop::Halt);
+        }
+        if let Some(g) = &rule.guard {
+            match self.eval(g)? {
+                Value::Bool(true) => {}
+                _ => return Err(Stop::Halt),
+            }
+        }
+        self.eval(&rule.value)
+    }
+
+    /// [`Self::only_rule`] for a rule without parameters that reads no local: evaluated in
+    /// the caller's frame (see [`super::CDef::in_place`]).
+    fn only_rule_here(&mut self, r: RuleId) -> R {
+        let rule = &self.c.rules[r as usize];
+        if let Some(g) = &rule.guard {
+            match self.eval(g)? {
+                Value::Bool(true) => {}
+                _ => return Err(Stop::Halt),
+            }
+        }
+        self.eval(&rule.value)
+    }
+
+    fn rule_alone(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
         let c = self.c;
         let rule = &c.rules[r as usize];
         let base = self.base;
@@ -214,7 +265,10 @@ impl<'a> Run<'a> {
             }
         }
         match self.eval(&rule.value) {
-            Ok(v) => Ok(RuleResult::Applies(v)),
+            Ok(v) => {
+                *out = Some(v);
+                Ok(RuleResult::Applies)
+            }
             Err(Stop::Unknown) => Ok(RuleResult::Undetermined),
             Err(Stop::Halt) => Err(Stop::Halt),
         }
@@ -310,7 +364,7 @@ impl<'a> Run<'a> {
         if self.steps > MAX_STEPS { Err(Stop::Halt) } else { Ok(()) }
     }
 
-    pub(super) fn eval(&mut self, node: &Node) -> R {
+    pub(super) fn eval(&mut self, node: &'a Node) -> R {
         self.steps += node.cost();
         if self.steps > MAX_STEPS {
             return Err(Stop::Halt);
@@ -341,6 +395,15 @@ impl<'a> Run<'a> {
                     return Err(Stop::Unknown);
                 }
                 self.call(*d, args.len())
+            }
+            Kind::Dispatch(arg, by) => {
+                let v = self.eval(arg)?;
+                let Value::Enum(_, i) = v else { return Err(Stop::Halt) };
+                let Some(&Some(r)) = by.get(i as usize) else { return Err(Stop::Halt) };
+                self.depth += 1;
+                let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.rule_in_place(r, &v) };
+                self.depth -= 1;
+                result
             }
             Kind::Field(x, i) => match self.eval(x)? {
                 Value::Record(_, fields) => fields.get(*i as usize).cloned().flatten().ok_or(Stop::Unknown),
@@ -413,7 +476,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn draw(&mut self, lot: u32, cands: &Node, count: Option<&Node>) -> R {
+    fn draw(&mut self, lot: u32, cands: &'a Node, count: Option<&'a Node>) -> R {
         let Value::List(cands) = self.eval(cands)? else { return Err(Stop::Halt) };
         let n = match count {
             Some(c) => match self.eval(c)?.as_num().and_then(|n| n.as_i64()) {
@@ -443,7 +506,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, a: &Node, b: &Node) -> R {
+    fn binary(&mut self, op: BinaryOp, a: &'a Node, b: &'a Node) -> R {
         use BinaryOp::*;
         if matches!(op, And | Or) {
             let short = op == Or; // the value that decides on its own
@@ -535,7 +598,7 @@ impl<'a> Run<'a> {
 
 /// Follows record fields from a value: a missing value or field is unknown, a field of
 /// something else a halt.
-fn follow<'v>(start: Option<&'v Value>, path: &[u32]) -> Result<&'v Value, Stop> {
+pub(super) fn follow<'v>(start: Option<&'v Value>, path: &[u32]) -> Result<&'v Value, Stop> {
     let mut v = start.ok_or(Stop::Unknown)?;
     for &i in path {
         v = match v {
