@@ -268,11 +268,14 @@ fn bench_batch(cr: &mut Criterion) {
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     let gnt = book("gnt");
     let dbf = book("dbf");
+    let flights = flight_lines(n);
+    let gdef = gnt.program.def_by_name("flights").expect("flights");
+    if let Some(rounds) = std::env::var("BATCH_ROUNDS").ok().and_then(|s| s.parse::<usize>().ok()) {
+        batch_rounds(rounds, n, threads, &gnt, &flights, gdef);
+    }
     let mut g = cr.benchmark_group("batch");
     g.sample_size(10);
     g.throughput(Throughput::Elements(n as u64));
-    let flights = flight_lines(n);
-    let gdef = gnt.program.def_by_name("flights").expect("flights");
     let dbf_text = dbf_lines(n);
     let ddef = dbf.program.def_by_name("s304.transportgodtgørelse").expect("s304.transportgodtgørelse");
     // `conditions_1` on one worker, `conditions` and `native` on every core.
@@ -338,6 +341,49 @@ fn bench_batch(cr: &mut Criterion) {
     });
     g.bench_function("dbf_304B1/native", |b| b.iter(|| black_box(native_304(black_box(&native)))));
     g.finish();
+}
+
+/// `BATCH_ROUNDS=R`: the GNT flights batch on one worker, on every core and the native
+/// program, in R interleaved rounds (A B C A B C …, so that a busy moment on a shared
+/// machine slows them alike); prints each median and the ratios of medians.
+fn batch_rounds(rounds: usize, n: usize, threads: usize, gnt: &Checked, flights: &str, gdef: u32) {
+    let run = |t: usize| {
+        let mut out = Vec::with_capacity(n * 64);
+        conditions::batch::run(&gnt.program, &[gdef], flights.as_bytes(), &mut out, t, |_| {}).expect("runs");
+        out.len()
+    };
+    let native = || {
+        native_batch(flights, threads, |line, l| {
+            let f: NativeFlightFacts = serde_json::from_str(l).expect("json");
+            let mp = Decimal::from_str(&f.player.masterpoints.to_string()).unwrap_or_default();
+            let value = native_flights(mp, f.player.life_master);
+            NativeFlightsOut { line, flights: NativeRuling { status: "decided", value } }
+        })
+    };
+    let mut times = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..rounds {
+        for (k, ts) in times.iter_mut().enumerate() {
+            let start = std::time::Instant::now();
+            black_box(match k {
+                0 => run(1),
+                1 => run(threads),
+                _ => native(),
+            });
+            ts.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let median = |ts: &mut Vec<f64>| {
+        ts.sort_by(f64::total_cmp);
+        ts[ts.len() / 2]
+    };
+    let [one, all, nat] = times.each_mut().map(median);
+    println!(
+        "batch/gnt_flights, {n} lines, median of {rounds} interleaved rounds: one worker {one:.0} ms, \
+         {threads} workers {all:.0} ms, native on {threads} threads {nat:.0} ms; \
+         {threads} workers / native {:.2}x, one worker / {threads} workers {:.2}x",
+        all / nat,
+        one / all
+    );
 }
 
 // ------------------------------------------------------------------ (d) scaling
