@@ -104,6 +104,9 @@ needs = Mangler
 facts-used = Anvendte oplysninger
 clauses = Citerede bestemmelser
 gloss = Engelsk oversættelse
+# The marks around a clause quoted as printed, in this language's typography.
+quote-open = »
+quote-close = «
 paraphrase = Omskrivning (den trykte tekst foreligger ikke)
 error = Bestemmelserne kan ikke afgøre dette
 does-not-apply = { $clause } finder ikke anvendelse: { $reason }

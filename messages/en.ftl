@@ -115,6 +115,9 @@ needs = Still needed
 facts-used = Facts used
 clauses = Clauses cited
 gloss = English gloss
+# The marks around a clause quoted as printed, in this language's typography.
+quote-open = “
+quote-close = ”
 # A clause whose printed text is not at hand: its content in other words, never quoted.
 paraphrase = Paraphrase (the printed text is not at hand)
 error = The conditions cannot rule on this

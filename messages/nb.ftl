@@ -104,6 +104,9 @@ needs = Mangler
 facts-used = Opplysninger som er brukt
 clauses = Siterte bestemmelser
 gloss = Engelsk oversettelse
+# The marks around a clause quoted as printed, in this language's typography.
+quote-open = «
+quote-close = »
 paraphrase = Omskrivning (den trykte teksten foreligger ikke)
 error = Bestemmelsene kan ikke avgjøre dette
 does-not-apply = { $clause } kommer ikke til anvendelse: { $reason }

@@ -111,6 +111,9 @@ needs = Saknas
 facts-used = Använda uppgifter
 clauses = Citerade bestämmelser
 gloss = Engelsk översättning
+# The marks around a clause quoted as printed, in this language's typography.
+quote-open = ”
+quote-close = ”
 paraphrase = Omskrivning (den tryckta texten finns inte till hands)
 error = Bestämmelserna kan inte avgöra detta
 does-not-apply = { $clause } är inte tillämplig: { $reason }

@@ -344,7 +344,9 @@ pub(crate) fn clause_lines(lang: Lang, c: &ClauseView) -> String {
         Some(t) if c.text_kind == TextKind::Paraphrase => {
             out.push_str(&wrap(&format!("{}: {t}", word(lang, "paraphrase")), "    ", 100))
         }
-        Some(t) => out.push_str(&wrap(&format!("“{t}”"), "    ", 100)),
+        Some(t) => {
+            out.push_str(&wrap(&format!("{}{t}{}", word(lang, "quote-open"), word(lang, "quote-close")), "    ", 100))
+        }
         None => {}
     }
     if let Some(g) = &c.gloss {
