@@ -1,9 +1,9 @@
 //! Sections as namespaces: before checking, every name is resolved to its full name.
 //!
-//! A file headed by `section s332 "§ 332"` declares its names in the section `s332`: inside
-//! the section a name is written short (`hold1`), elsewhere qualified (`s332.hold1`). Files
+//! A file headed by `section s12 "§ 12"` declares its names in the section `s12`: inside
+//! the section a name is written short (`team1`), elsewhere qualified (`s12.team1`). Files
 //! without a `section` line declare the rulebook's shared names. Resolution rewrites each
-//! declaration and each use to the full name (`s332.hold1`, or the bare name of a shared
+//! declaration and each use to the full name (`s12.team1`, or the bare name of a shared
 //! declaration), so that every later stage (checking, evaluation, facts, explanations) knows
 //! one name per declaration. Locals (parameters, `let`, lambdas, orderings, rule heads) are
 //! left as written. Enum variants stay shared: `A` means the same variant everywhere.
@@ -426,7 +426,7 @@ impl Resolver<'_> {
     }
 
     fn expr(&mut self, e: &mut Expr) {
-        // `s332.hold1` parses as a field of the name `s332`: a section's name makes it one name.
+        // `s12.team1` parses as a field of the name `s12`: a section's name makes it one name.
         if let ExprKind::Field(base, field) = &mut e.kind
             && let ExprKind::Name(sec) = &base.kind
             && !self.locals.contains(&sec.name)

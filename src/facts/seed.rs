@@ -599,8 +599,9 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_, '_> {
     fn visit_u128<E>(self, n: u128) -> Result<Got, E> {
         Ok(self.number(&n.to_string(), false))
     }
-    /// serde_json hands a number over as a float only when the float's shortest
-    /// decimal form is the text it was written with, so that form is read.
+    /// A float arrives only from a value already held in binary (JSON text gives its
+    /// digits, never a float): its shortest decimal form, the one that reads back as the
+    /// same float, is taken as the number meant and read exactly from then on.
     fn visit_f64<E>(self, n: f64) -> Result<Got, E> {
         if !n.is_finite() {
             return Ok(self.fail(Found::Number(&n.to_string()), None));
