@@ -7,14 +7,16 @@ use std::path::Path;
 
 fn main() {
     messages();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions");
+    let root = manifest_dir().join("conditions");
     println!("cargo:rerun-if-changed=conditions");
     let mut out = String::from(
         "/// Bundled rulebooks: name, then (path, text) of each file.\npub static BUNDLED: &[(&str, &[(&str, &str)])] = &[\n",
     );
+    // A missing folder is an error here, not an empty bundle: the binary would build and
+    // then know no rulebook at all.
     let mut books: Vec<_> = std::fs::read_dir(&root)
         .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("cannot read the rulebooks in {}: {e}", root.display()));
     books.sort();
     for book in books {
         let name = book.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
@@ -63,12 +65,18 @@ fn main() {
 }
 
 /// Every file of `messages/` (the frame words of each language), by file name.
+/// The package's folder as cargo names it when it runs this script, not where the
+/// script was compiled: a checkout moved with its `target/` still bundles its own files.
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from).expect("cargo sets CARGO_MANIFEST_DIR")
+}
+
 fn messages() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("messages");
+    let dir = manifest_dir().join("messages");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("cannot read the message files in {}: {e}", dir.display()));
     files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "ftl" || x == "toml"));
     files.sort();
     let mut out =

@@ -73,15 +73,26 @@ fn dechunk(mut body: &[u8]) -> Vec<u8> {
 
 /// One request; `body` is sent with its length.
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>, content_type: &str) -> Response {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(10)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
-    s.set_write_timeout(Some(Duration::from_secs(60))).expect("timeout");
+    try_request(addr, method, path, body, content_type).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+/// One request, or why there was no answer (no connection, or closed before a response head).
+pub fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+    content_type: &str,
+) -> Result<Response, String> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(10)).map_err(|e| format!("connect: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(60))).map_err(|e| e.to_string())?;
+    s.set_write_timeout(Some(Duration::from_secs(60))).map_err(|e| e.to_string())?;
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     if let Some(b) = body {
         req.push_str(&format!("Content-Type: {content_type}\r\nContent-Length: {}\r\n", b.len()));
     }
     req.push_str("\r\n");
-    s.write_all(req.as_bytes()).expect("write");
+    s.write_all(req.as_bytes()).map_err(|e| format!("write: {e}"))?;
     if let Some(b) = body {
         // The server may answer (413) and close before reading all of a large body.
         let _ = s.write_all(b);
@@ -109,17 +120,18 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>, 
             split = raw.windows(4).position(|w| w == b"\r\n\r\n");
         }
     }
-    let split = split.expect("a response head");
+    let split = split.ok_or("closed without a response head")?;
     let head = String::from_utf8_lossy(&raw[..split]).into_owned();
     let mut lines = head.lines();
-    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|c| c.parse().ok()).expect("a status");
+    let status =
+        lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|c| c.parse().ok()).ok_or("no status in the head")?;
     let headers: Vec<(String, String)> =
         lines.filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))).collect();
     let mut body = raw[split + 4..].to_vec();
     if headers.iter().any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked")) {
         body = dechunk(&body);
     }
-    Response { status, headers, body: String::from_utf8_lossy(&body).into_owned() }
+    Ok(Response { status, headers, body: String::from_utf8_lossy(&body).into_owned() })
 }
 
 pub fn get(addr: SocketAddr, path: &str) -> Response {

@@ -38,19 +38,56 @@ fn call(addr: SocketAddr, method: &str, path: &str, body: Option<J>) -> J {
 }
 
 impl Browser {
-    /// Starts the driver on a free loopback port and opens a headless session.
+    /// Starts the driver on a free loopback port and opens a headless session. A driver
+    /// that does not come up ready, or a session that does not open (a port taken between
+    /// choosing and binding it, a browser that fails to start under load), is retried with
+    /// a fresh driver on a fresh port, three times in all.
     pub fn start(chromium: &str, driver: &str, width: u32) -> Browser {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("addr").port();
+        let mut why = Vec::new();
+        for attempt in 1..=3 {
+            match Self::try_start(chromium, driver, width) {
+                Ok(b) => return b,
+                Err(e) => {
+                    eprintln!("chromedriver, attempt {attempt}: {e}");
+                    why.push(format!("attempt {attempt}: {e}"));
+                }
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        panic!("chromedriver gives no session:\n{}", why.join("\n"))
+    }
+
+    fn try_start(chromium: &str, driver: &str, width: u32) -> Result<Browser, String> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| format!("no free port: {e}"))?
+            .port();
         let child = Command::new(driver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("chromedriver starts");
+            .map_err(|e| format!("chromedriver does not start: {e}"))?;
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().expect("addr");
+        // The value owns the driver from here on: an early return kills it.
+        let mut b = Browser { driver: child, addr, session: String::new() };
         let start = Instant::now();
-        while std::net::TcpStream::connect(addr).is_err() {
-            assert!(start.elapsed() < Duration::from_secs(20), "chromedriver does not answer");
+        loop {
+            // Ready means this port answers as a WebDriver (`/status` says `ready`), not
+            // merely that something accepts connections on it.
+            let ready = http::try_request(addr, "GET", "/status", None, "")
+                .ok()
+                .and_then(|r| serde_json::from_str::<J>(&r.body).ok())
+                .is_some_and(|v| v["value"]["ready"] == J::Bool(true));
+            if ready {
+                break;
+            }
+            if let Ok(Some(status)) = b.driver.try_wait() {
+                return Err(format!("chromedriver exited ({status})"));
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                return Err("chromedriver not ready after 20 s".into());
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
         let caps = json!({ "capabilities": { "alwaysMatch": {
@@ -61,10 +98,15 @@ impl Browser {
                 "mobileEmulation": { "deviceMetrics": { "width": width, "height": 900, "pixelRatio": 1.0 } }
             }
         }}});
-        let mut b = Browser { driver: child, addr, session: String::new() };
-        let v = call(addr, "POST", "/session", Some(caps));
-        b.session = v["sessionId"].as_str().expect("a session").to_string();
-        b
+        let text = caps.to_string();
+        let r = http::try_request(addr, "POST", "/session", Some(text.as_bytes()), "application/json")?;
+        let v: J = serde_json::from_str(&r.body).map_err(|e| format!("POST /session: not JSON ({e}): {}", r.body))?;
+        if r.status >= 400 {
+            return Err(format!("POST /session: {} {}", r.status, v));
+        }
+        b.session =
+            v["value"]["sessionId"].as_str().ok_or_else(|| format!("POST /session: no session in {v}"))?.to_string();
+        Ok(b)
     }
 
     fn s(&self, path: &str) -> String {
