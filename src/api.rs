@@ -202,8 +202,11 @@ impl Rulebook {
     }
 
     /// Reads facts from any serialisable value: a `serde_json::Value`, a map, or the
-    /// embedder's own structs. Numbers must be exact: give a decimal as a string or as
-    /// a JSON number, never through a float that cannot hold it.
+    /// embedder's own structs. A number is read through `serde_json::Number`'s own text:
+    /// exact for a whole number and under serde_json's `arbitrary_precision`; an `f64`
+    /// is read as its shortest decimal (`0.1` is 1/10), so a decimal with more digits
+    /// than an `f64` holds is exact only when given as a string (`"4999.99999999999999"`)
+    /// or as JSON text ([`Rulebook::facts_from_json_str`]).
     pub fn facts<T: serde::Serialize + ?Sized>(&self, facts: &T) -> Result<Facts, Error> {
         let tree = serde_json::to_value(facts).map_err(|e| {
             Error::bare(

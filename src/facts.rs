@@ -11,9 +11,11 @@ use crate::eval::num::Num;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
+pub mod json;
 pub mod printed;
 pub mod read;
 pub mod seed;
+pub mod tree;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -120,7 +122,7 @@ fn validate_with(p: &Program, tree: &J, origin: &str, open: bool) -> Result<Inpu
     let mut inputs = Inputs::empty(p);
     let mut reader = seed::Reader::new(p, origin, open);
     let facts = seed::FactsSeed { reader: &mut reader, inputs: &mut inputs, touched: &mut Vec::new() };
-    if let Err(e) = serde::de::DeserializeSeed::deserialize(facts, tree) {
+    if let Err(e) = serde::de::DeserializeSeed::deserialize(facts, tree::Tree(tree)) {
         reader.errors.push(err(
             "conditions::facts_syntax",
             origin,
@@ -142,9 +144,9 @@ pub fn read_json_into(
     open: bool,
     inputs: &mut Inputs,
     touched: &mut Vec<seed::Slot>,
-) -> Result<Result<(), Vec<Diagnostic>>, serde_json::Error> {
+) -> Result<Result<(), Vec<Diagnostic>>, json::Error> {
     let mut reader = seed::Reader::new(p, origin, open);
-    let mut de = serde_json::Deserializer::from_str(read::strip_bom(text));
+    let mut de = json::Json::new(read::strip_bom(text));
     serde::de::DeserializeSeed::deserialize(seed::FactsSeed { reader: &mut reader, inputs, touched }, &mut de)?;
     de.end()?;
     Ok(if reader.errors.is_empty() { Ok(()) } else { Err(reader.errors) })
@@ -220,18 +222,22 @@ fn example(ty: &Type) -> String {
     format!("for example {}", example_value(ty))
 }
 
-/// An exact number from its text, in the type's base unit: a JSON number's digits, or
-/// (`quoted`) text with a unit, a percent sign or a printed form (`"4,00 kr."`).
+/// An exact number from its text, in the type's base unit: a JSON number's digits
+/// (an exponent, `2.5e3`, written out), or (`quoted`) text with a unit, a percent sign
+/// or a printed form (`"4,00 kr."`).
 fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
+    let written = text;
     let printed;
     let text: &str = if quoted {
         let s = text.trim();
         printed = printed::normalise(s, None)?;
         printed.as_deref().unwrap_or(s)
     } else {
-        text
+        printed = without_exponent(text);
+        printed.as_deref().unwrap_or(text)
     };
+    let shown = if quoted { text } else { written };
     let (num_part, unit_part) = match text.split_once(' ') {
         Some((a, b)) => (a, Some(b.trim())),
         None => (text, None),
@@ -240,8 +246,8 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
         Some(x) => (x, true),
         None => (num_part, false),
     };
-    let n = Num::parse(num_part).map_err(|e| format!("`{text}` is not read: {e}"))?;
-    let too_large = || format!("`{text}` is not read: {}", crate::eval::num::LIMIT);
+    let n = Num::parse(num_part).map_err(|e| format!("`{shown}` is not read: {e}"))?;
+    let too_large = || format!("`{shown}` is not read: {}", crate::eval::num::LIMIT);
     let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
         None if unit.is_time() => Err("write a duration with its unit, e.g. \"24 hours\", \"8 days\"".into()),
@@ -266,6 +272,35 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     }
 }
 
+/// Most digits an exponent may add to a number written out (more than any exact
+/// number holds, so that such a number is refused for its size, not its form).
+const MAX_EXPONENT: i64 = 400;
+
+/// A JSON number written with an exponent (`2.5e3`, `1E-2`) in plain digits (`2500`,
+/// `0.01`); `None` when it has no exponent or one beyond [`MAX_EXPONENT`].
+pub(crate) fn without_exponent(text: &str) -> Option<String> {
+    let (mantissa, exp) = text.split_once(['e', 'E'])?;
+    let exp: i64 = exp.strip_prefix('+').unwrap_or(exp).parse().ok()?;
+    if exp.abs() > MAX_EXPONENT {
+        return None;
+    }
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let point = int.len() as i64 + exp;
+    Some(if point <= 0 {
+        format!("{sign}0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if point as usize >= digits.len() {
+        format!("{sign}{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        let (a, b) = digits.split_at(point as usize);
+        format!("{sign}{a}.{b}")
+    })
+}
+
 /// Why a value given for a fact or decision (by its name) is outside its declared bound, if it is.
 pub fn bound_error(p: &Program, name: &str, v: &Value) -> Option<String> {
     let (ty, bound, clause) = match p.symbols.get(name)? {
@@ -287,7 +322,7 @@ pub fn convert_value(p: &Program, v: &J, ty: &Type, path: &str) -> Result<Value,
     let mut reader = seed::Reader::new(p, "", false);
     let root = seed::Path::Root(path);
     let value = seed::ValueSeed { reader: &mut reader, ty, path: &root, clause: None, nullable: false, depth: 0 };
-    let got = serde::de::DeserializeSeed::deserialize(value, v).map_err(|e| e.to_string())?;
+    let got = serde::de::DeserializeSeed::deserialize(value, tree::Tree(v)).map_err(|e| e.to_string())?;
     match got {
         seed::Got::Value(x) if reader.errors.is_empty() => Ok(x),
         _ => Err(reader.errors.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")),

@@ -153,8 +153,11 @@ impl<'a> Session<'a> {
                 return J::Bool(false);
             }
         }
-        match serde_json::from_str::<J>(line) {
-            Ok(J::Number(n)) if !matches!(q.hole.ty, Type::Int | Type::Quantity(_)) => J::String(n.to_string()),
+        match crate::facts::read::json(line) {
+            Ok(v) if !matches!(q.hole.ty, Type::Int | Type::Quantity(_)) => match crate::facts::tree::number_text(&v) {
+                Some(n) => J::String(n),
+                None => v,
+            },
             Ok(v) => v,
             Err(_) => J::String(line.to_string()),
         }

@@ -357,7 +357,7 @@ pub fn diff(old: &Version, new: &Version, inputs: &Inputs) -> Report {
         };
         for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let source = format!("{name}:{}", n + 1);
-            let tree = match serde_json::from_str::<serde_json::Value>(line) {
+            let tree = match crate::facts::read::json(line) {
                 Ok(t) => t,
                 Err(e) => {
                     report.problems.push(format!("{source}: not valid JSON: {e}"));

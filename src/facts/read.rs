@@ -1,13 +1,13 @@
 //! Reading a facts file's text into one JSON tree, whatever the format, without
-//! losing anything on the way: a number keeps the digits it was written with (TOML
-//! floats from their text, YAML floats refused since the YAML reader has only their
-//! binary value), a key given twice is an error in every format, and a leading
-//! byte-order mark is ignored.
+//! losing anything on the way: a number keeps the digits it was written with (JSON and
+//! TOML numbers from their text, held as [`super::tree::exact`] makes them; YAML floats
+//! refused since the YAML reader has only their binary value), a key given twice is an
+//! error in every format, and a leading byte-order mark is ignored.
 
+use super::tree::exact;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value as J};
+use serde_json::{Map, Value as J};
 use std::fmt;
-use std::str::FromStr;
 
 /// Text without a leading byte-order mark.
 pub fn strip_bom(text: &str) -> &str {
@@ -15,8 +15,8 @@ pub fn strip_bom(text: &str) -> &str {
 }
 
 /// JSON, refusing a key given twice in one object.
-pub fn json(text: &str) -> Result<J, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
+pub fn json(text: &str) -> Result<J, super::json::Error> {
+    let mut de = super::json::Json::new(text);
     let v = Strict::deserialize(&mut de)?;
     de.end()?;
     Ok(v.0)
@@ -83,8 +83,6 @@ fn flow_depth(text: &str) -> usize {
 
 struct Strict(J);
 
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
-
 impl<'de> Deserialize<'de> for Strict {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(StrictVisitor).map(Strict)
@@ -111,6 +109,10 @@ impl<'de> Visitor<'de> for StrictVisitor {
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<J, E> {
         Err(E::custom("a number read through binary floating point"))
     }
+    /// A number's text (see [`super::json`]).
+    fn visit_bytes<E: de::Error>(self, n: &[u8]) -> Result<J, E> {
+        std::str::from_utf8(n).map(exact).map_err(E::custom)
+    }
     fn visit_str<E>(self, s: &str) -> Result<J, E> {
         Ok(J::String(s.to_string()))
     }
@@ -132,14 +134,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<J, A::Error> {
         let mut out = Map::new();
-        let mut first = true;
         while let Some(key) = map.next_key::<String>()? {
-            if first && key == NUMBER_TOKEN {
-                // serde_json hands an exact number over as its text.
-                let text: String = map.next_value()?;
-                return Number::from_str(&text).map(J::Number).map_err(de::Error::custom);
-            }
-            first = false;
             if out.contains_key(&key) {
                 return Err(de::Error::custom(format!("the key `{key}` is given twice in one object")));
             }
@@ -166,14 +161,18 @@ fn toml_value(v: &toml::de::DeValue) -> Result<J, String> {
         T::Datetime(d) => J::String(d.to_string()),
         T::Integer(i) => {
             let n = i128::from_str_radix(i.as_str(), i.radix()).map_err(|_| format!("`{i}` is not an integer"))?;
-            J::Number(Number::from_str(&n.to_string()).map_err(|e| e.to_string())?)
+            match (u64::try_from(n), i64::try_from(n)) {
+                (Ok(u), _) => J::Number(u.into()),
+                (_, Ok(i)) => J::Number(i.into()),
+                _ => exact(&n.to_string()),
+            }
         }
         T::Float(f) => {
             let text = f.as_str().strip_prefix('+').unwrap_or(f.as_str());
-            match Number::from_str(text) {
-                Ok(n) => J::Number(n),
-                Err(_) => return Err(format!("`{f}` is not a number")),
+            if !super::json::is_number(text) {
+                return Err(format!("`{f}` is not a number"));
             }
+            exact(text)
         }
         T::Array(xs) => J::Array(xs.iter().map(|x| toml_value(x.get_ref())).collect::<Result<_, _>>()?),
         T::Table(t) => toml_table(t)?,
@@ -239,13 +238,25 @@ mod tests {
         assert!(json(r#"{"a": 1, "b": 2}"#).is_ok());
     }
 
+    /// A number's text in a tree, held as a `Number` or as its digits.
+    fn digits(j: &J) -> String {
+        match j {
+            J::Object(m) => m[crate::facts::tree::NUMBER_KEY].as_str().unwrap_or_default().to_string(),
+            other => other.to_string(),
+        }
+    }
+
     #[test]
     fn numbers_keep_their_digits() {
-        let j = json(r#"{"a": 4999.9999999999999999999999999999}"#).unwrap();
-        assert_eq!(j["a"].to_string(), "4999.9999999999999999999999999999");
-        let t = toml("a = 4999.99999999999999\nb = 1_000\n").unwrap();
-        assert_eq!(t["a"].to_string(), "4999.99999999999999");
+        let j = json(r#"{"a": 4999.9999999999999999999999999999, "b": 0.1, "c": -12, "d": 2.50}"#).unwrap();
+        assert_eq!(digits(&j["a"]), "4999.9999999999999999999999999999");
+        assert!(j["b"].is_number() && j["c"].is_number() && j["d"].is_number());
+        assert_eq!((digits(&j["b"]), digits(&j["c"])), ("0.1".into(), "-12".into()));
+        let t = toml("a = 4999.99999999999999\nb = 1_000\nc = 123456789012345678901234567890\n").unwrap();
+        assert_eq!(digits(&t["a"]), "4999.99999999999999");
         assert_eq!(t["b"].to_string(), "1000");
+        assert_eq!(digits(&t["c"]), "123456789012345678901234567890");
+        assert!(toml("a = inf\n").is_err());
         assert!(yaml("a: 4999.99999999999999\n").is_err());
         assert_eq!(yaml("a: 12\n").unwrap()["a"].to_string(), "12");
     }

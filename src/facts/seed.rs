@@ -1,8 +1,9 @@
 //! Facts read straight into values: a serde `DeserializeSeed` driven by the rulebook's
 //! declared types fills an input set from any serde data source (a JSON line or file
-//! read by serde_json, or a JSON tree made from a TOML or YAML file) without building a
-//! generic tree first. Numbers are taken from their text (serde_json hands an exact
-//! number over as its digits), never through binary floating point; a key given twice
+//! read by [`super::json`], or a JSON tree through [`super::tree`]) without building a
+//! generic tree first. Numbers are taken from their text (both hand a number that is
+//! not a 64-bit whole number over as the bytes of its digits), never through binary
+//! floating point; a key given twice
 //! in one object ends the reading like a syntax error; every other problem is recorded
 //! with its path (`team.players[2].masterpoints`) and the reading goes on, so that one
 //! pass reports them all.
@@ -21,9 +22,6 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
-
-/// The key under which serde_json hands over a number as its exact text.
-pub const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Deepest nesting of declared types read.
 const MAX_DEPTH: usize = 64;
@@ -133,6 +131,10 @@ impl<'de> Visitor<'de> for FactsSeed<'_, '_> {
         self.not_object(Found::Number(&n.to_string()));
         Ok(())
     }
+    fn visit_bytes<E>(self, n: &[u8]) -> Result<(), E> {
+        self.not_object(Found::Number(&String::from_utf8_lossy(n)));
+        Ok(())
+    }
     fn visit_str<E>(self, s: &str) -> Result<(), E> {
         self.not_object(Found::Text(s));
         Ok(())
@@ -154,11 +156,6 @@ impl<'de> Visitor<'de> for FactsSeed<'_, '_> {
         let FactsSeed { reader, inputs, touched } = self;
         let start = touched.len();
         let Some(first) = map.next_key_seed(KeySeed)? else { return Ok(()) };
-        if first == NUMBER_TOKEN {
-            let text: Cow<str> = map.next_value_seed(KeySeed)?;
-            FactsSeed { reader, inputs, touched }.not_object(Found::Number(&text));
-            return Ok(());
-        }
         let mut st = Entries { reader, inputs, touched, start, unknown: Vec::new() };
         let mut key = Some(first);
         while let Some(k) = key {
@@ -284,6 +281,10 @@ impl<'de> Visitor<'de> for SectionSeed<'_, '_, '_, 'de> {
         self.not_facts();
         Ok(())
     }
+    fn visit_bytes<E>(self, _: &[u8]) -> Result<(), E> {
+        self.not_facts();
+        Ok(())
+    }
     fn visit_str<E>(self, _: &str) -> Result<(), E> {
         self.not_facts();
         Ok(())
@@ -302,13 +303,7 @@ impl<'de> Visitor<'de> for SectionSeed<'_, '_, '_, 'de> {
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut first = true;
         while let Some(k) = map.next_key_seed(KeySeed)? {
-            if std::mem::take(&mut first) && k == NUMBER_TOKEN {
-                map.next_value::<IgnoredAny>()?;
-                self.not_facts();
-                return Ok(());
-            }
             self.entries.entry(Cow::Owned(format!("{}.{k}", self.section)), &mut map)?;
         }
         Ok(())
@@ -319,7 +314,7 @@ fn twice<E: de::Error>(key: &str) -> E {
     E::custom(format!("the key `{key}` is given twice in one object"))
 }
 
-/// A key (or a number's text), borrowed from the input when it can be.
+/// A key, borrowed from the input when it can be.
 struct KeySeed;
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
@@ -608,6 +603,13 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_, '_> {
         }
         Ok(self.number(&n.to_string(), false))
     }
+    /// A number's text, as the readers of JSON text and trees hand it over.
+    fn visit_bytes<E>(self, n: &[u8]) -> Result<Got, E> {
+        Ok(match std::str::from_utf8(n) {
+            Ok(text) => self.number(text, false),
+            Err(_) => self.fail(Found::Number(&String::from_utf8_lossy(n)), None),
+        })
+    }
     fn visit_str<E>(self, s: &str) -> Result<Got, E> {
         Ok(self.text(s))
     }
@@ -659,10 +661,6 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_, '_> {
                 _ => self.fail(Found::Object, None),
             });
         };
-        if first == NUMBER_TOKEN {
-            let text: Cow<str> = map.next_value_seed(KeySeed)?;
-            return Ok(self.number(&text, false));
-        }
         let ty = self.ty;
         match ty {
             Type::Record(t) if !self.too_deep() => self.record(*t, first, map),

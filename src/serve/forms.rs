@@ -84,7 +84,7 @@ fn read_value(ty: &Type, s: &str) -> J {
     match ty {
         Type::Bool if s == "true" => J::Bool(true),
         Type::Bool if s == "false" => J::Bool(false),
-        Type::Record(_) | Type::List(_) => serde_json::from_str(s).unwrap_or_else(|_| J::String(s.to_string())),
+        Type::Record(_) | Type::List(_) => crate::facts::read::json(s).unwrap_or_else(|_| J::String(s.to_string())),
         _ => J::String(s.to_string()),
     }
 }
