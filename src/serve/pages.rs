@@ -181,7 +181,7 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
             p.entry {
                 (ruling_link(ctx, b, &e.name))
                 @if let Some(c) = &e.clause { " " a.cite href=(format!("#{}", slug_in(p, c))) { "[" (c) "]" } }
-                @if let Some(q) = &e.question { br; span.question { (q) } }
+                @if let Some(q) = &e.question { br; span.question { (p.gloss(q, ctx.lang.code())) } }
             }
         }
         h2 { (w.get("clauses")) }
@@ -207,12 +207,12 @@ fn search_results(ctx: &Ctx, b: &Rulebook, q: &str) -> Markup {
             @if found.is_empty() && clauses.is_empty() { p { (w.fill("no_results", &[("word", q)])) } }
             ul.plain {
                 @for e in found.iter().filter(|e| e.kind == "ruling") {
-                    li { (w.get("ruling")) ": " (ruling_link(ctx, b, &e.name)) @if let Some(q) = &e.question { " — " (q) } }
+                    li { (w.get("ruling")) ": " (ruling_link(ctx, b, &e.name)) @if let Some(q) = &e.question { " — " (p.gloss(q, ctx.lang.code())) } }
                 }
                 @for e in found.iter().filter(|e| e.kind != "ruling" && e.kind != "definition") {
                     li {
                         (w.get("facts")) ": " code { (e.name) }
-                        @if let Some(q) = &e.question { " — " (q) }
+                        @if let Some(q) = &e.question { " — " (p.gloss(q, ctx.lang.code())) }
                         @if let Some(c) = &e.clause { " " a href=(ctx.clause(p, c, ctx.lang)) { "[" (c) "]" } }
                     }
                 }
