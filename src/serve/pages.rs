@@ -265,7 +265,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
             ul.plain {
                 @for d in &rulings {
                     @let def = &p.defs[*d as usize];
-                    li { (ruling_link(ctx, b, &def.name)) @if let Some(q) = &def.doc { " — " (q) } }
+                    li { (ruling_link(ctx, b, &def.name)) @if let Some(q) = &def.doc { " — " (p.gloss(q, ctx.lang.code())) } }
                 }
             }
         }
@@ -275,7 +275,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
                 @for (i, f) in p.facts.iter().enumerate().filter(|(_, f)| f.clause == Some(c)) {
                     li {
                         code { (f.name) } ": " (p.describe(&f.ty))
-                        @if let Some(d) = &f.doc { " — " (d) }
+                        @if let Some(d) = &f.doc { " — " (p.gloss(d, ctx.lang.code())) }
                         @let by = names(b.fact_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
@@ -286,8 +286,8 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
                 @for (i, d) in p.decisions.iter().enumerate().filter(|(_, d)| d.clause == Some(c)) {
                     li {
                         code { (d.name) } ": " (p.describe(&d.ty))
-                        " " span.who { "(" (w.fill("decided_by", &[("who", &d.by)])) ")" }
-                        @if let Some(x) = &d.doc { " — " (x) }
+                        " " span.who { "(" (w.fill("decided_by", &[("who", p.gloss(&d.by, ctx.lang.code()))])) ")" }
+                        @if let Some(x) = &d.doc { " — " (p.gloss(x, ctx.lang.code())) }
                         @let by = names(b.decision_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
