@@ -222,22 +222,18 @@ fn example(ty: &Type) -> String {
     format!("for example {}", example_value(ty))
 }
 
-/// An exact number from its text, in the type's base unit: a JSON number's digits
-/// (an exponent, `2.5e3`, written out), or (`quoted`) text with a unit, a percent sign
-/// or a printed form (`"4,00 kr."`).
+/// An exact number from its text, in the type's base unit: a JSON number's digits, or
+/// (`quoted`) text with a unit, a percent sign or a printed form (`"4,00 kr."`).
 fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
-    let written = text;
     let printed;
     let text: &str = if quoted {
         let s = text.trim();
         printed = printed::normalise(s, None)?;
         printed.as_deref().unwrap_or(s)
     } else {
-        printed = without_exponent(text);
-        printed.as_deref().unwrap_or(text)
+        text
     };
-    let shown = if quoted { text } else { written };
     let (num_part, unit_part) = match text.split_once(' ') {
         Some((a, b)) => (a, Some(b.trim())),
         None => (text, None),
@@ -246,8 +242,8 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
         Some(x) => (x, true),
         None => (num_part, false),
     };
-    let n = Num::parse(num_part).map_err(|e| format!("`{shown}` is not read: {e}"))?;
-    let too_large = || format!("`{shown}` is not read: {}", crate::eval::num::LIMIT);
+    let n = Num::parse(num_part).map_err(|e| format!("`{text}` is not read: {e}"))?;
+    let too_large = || format!("`{text}` is not read: {}", crate::eval::num::LIMIT);
     let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
         None if unit.is_time() => Err("write a duration with its unit, e.g. \"24 hours\", \"8 days\"".into()),
@@ -276,8 +272,9 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
 /// number holds, so that such a number is refused for its size, not its form).
 const MAX_EXPONENT: i64 = 400;
 
-/// A JSON number written with an exponent (`2.5e3`, `1E-2`) in plain digits (`2500`,
-/// `0.01`); `None` when it has no exponent or one beyond [`MAX_EXPONENT`].
+/// A number's text with an exponent (`2.5e3`, `1E-2`: the text of a float an embedder
+/// gave) in plain digits (`2500`, `0.01`); `None` when it has no exponent or one beyond
+/// [`MAX_EXPONENT`]. Facts written as text take no exponent (one lexical form a type).
 pub(crate) fn without_exponent(text: &str) -> Option<String> {
     let (mantissa, exp) = text.split_once(['e', 'E'])?;
     let exp: i64 = exp.strip_prefix('+').unwrap_or(exp).parse().ok()?;

@@ -41,9 +41,11 @@ pub fn number_text(j: &J) -> Option<String> {
 }
 
 /// A JSON number from its text (a JSON number's syntax), exactly: a `Number` where it
-/// holds the same decimal, otherwise `{"$number": "<text>"}`.
+/// holds the same decimal and the text has no exponent, otherwise `{"$number": "<text>"}`
+/// (an exponent is kept as written, so that it is refused as it is in JSON text).
 pub fn exact(text: &str) -> J {
     if let Ok(n) = Number::from_str(text)
+        && !text.contains(['e', 'E'])
         && same_decimal(text, &n.to_string())
     {
         return J::Number(n);
@@ -91,7 +93,10 @@ impl<'de> Deserializer<'de> for Tree<'de> {
                 } else if let Some(i) = n.as_i64() {
                     v.visit_i64(i)
                 } else {
-                    v.visit_bytes(n.to_string().as_bytes())
+                    // The text of an `f64` may have an exponent (`1e21`): written out.
+                    let text = n.to_string();
+                    let plain = super::without_exponent(&text);
+                    v.visit_bytes(plain.as_deref().unwrap_or(&text).as_bytes())
                 }
             }
             J::String(s) => v.visit_borrowed_str(s),
