@@ -104,9 +104,9 @@ impl<'a> Run<'a> {
             }
             (Builtin::Filter, Some(lam)) => {
                 for x in xs.iter() {
-                    match self.apply(lam, x) {
-                        Ok(Value::Bool(true)) => out.push(x.clone()),
-                        Ok(_) => {}
+                    match self.apply_bool(lam, x) {
+                        Ok(true) => out.push(x.clone()),
+                        Ok(false) => {}
                         Err(Stop::Unknown) => unknown = true,
                         Err(Stop::Halt) => return Err(Stop::Halt),
                     }
@@ -128,6 +128,13 @@ impl<'a> Run<'a> {
     fn apply(&mut self, lam: &'a (u32, Box<Node>), x: &Value) -> R {
         *self.local(lam.0) = x.clone();
         self.eval(&lam.1)
+    }
+
+    /// [`Self::apply`] for a lambda of `filter`, `count`, `all` or `any`: its truth, with
+    /// no value built.
+    fn apply_bool(&mut self, lam: &'a (u32, Box<Node>), x: &Value) -> Result<bool, Stop> {
+        *self.local(lam.0) = x.clone();
+        self.eval_bool(&lam.1)
     }
 
     /// The lambda on every item, in order, into `out`; a halt ends it, a missing value
@@ -164,15 +171,14 @@ impl<'a> Run<'a> {
                 let (mut trues, mut falses, mut unknown) = (0usize, false, false);
                 let mut kept = Vec::new();
                 for x in xs.iter() {
-                    match self.apply(lam, x) {
-                        Ok(Value::Bool(true)) => {
+                    match self.apply_bool(lam, x) {
+                        Ok(true) => {
                             trues += 1;
                             if b == Builtin::Filter {
                                 kept.push(x.clone());
                             }
                         }
-                        Ok(Value::Bool(false)) => falses = true,
-                        Ok(_) => {}
+                        Ok(false) => falses = true,
                         Err(Stop::Unknown) => unknown = true,
                         Err(Stop::Halt) => return Err(Stop::Halt),
                     }
