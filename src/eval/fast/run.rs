@@ -49,6 +49,12 @@ enum RuleResult {
     Pending,
 }
 
+/// How many lambda items can be lent at once (nested lambdas); past it they are copied.
+const LENT: usize = 8;
+
+/// What an unused entry of [`Run::lent`] points at.
+static NOTHING: Value = Value::Bool(false);
+
 pub(crate) struct Run<'a> {
     c: &'a Compiled,
     pub(super) inputs: &'a Inputs,
@@ -57,6 +63,11 @@ pub(crate) struct Run<'a> {
     base: usize,
     steps: u64,
     depth: u32,
+    /// Lambda items lent rather than copied into their slot: the item of a list held by the
+    /// program or the inputs (a constant, a fact) is read where it is, by its slot's place
+    /// on the stack; the first `lent_n` entries are in use, the innermost last.
+    lent: [(usize, &'a Value); LENT],
+    lent_n: usize,
 }
 
 impl<'a> Run<'a> {
@@ -78,7 +89,43 @@ impl<'a> Run<'a> {
             s.rule_memo.iter_mut().for_each(|m| *m = (0, RuleResult::NotApplicable, None, 0));
             s.generation = 1;
         }
-        Run { c, inputs, s, base: 0, steps: 0, depth: 0 }
+        Run { c, inputs, s, base: 0, steps: 0, depth: 0, lent: [(usize::MAX, &NOTHING); LENT], lent_n: 0 }
+    }
+
+    /// The value of local `slot` of the current frame: a lent item, or the stack's.
+    #[inline]
+    pub(super) fn slot(&self, slot: u32) -> &Value {
+        let at = self.base + slot as usize;
+        for &(i, v) in self.lent[..self.lent_n].iter().rev() {
+            if i == at {
+                return v;
+            }
+        }
+        &self.s.stack[at]
+    }
+
+    /// Evaluates `body` with local `slot` bound to `item`: lent when it is held by the
+    /// program or the inputs (`lent`), copied into the slot otherwise.
+    pub(super) fn with_item<T>(
+        &mut self,
+        slot: u32,
+        item: &Value,
+        lent: Option<&'a Value>,
+        body: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        match lent {
+            Some(v) if self.lent_n < LENT => {
+                self.lent[self.lent_n] = (self.base + slot as usize, v);
+                self.lent_n += 1;
+                let r = body(self);
+                self.lent_n -= 1;
+                r
+            }
+            _ => {
+                *self.local(slot) = item.clone();
+                body(self)
+            }
+        }
     }
 
     /// The evaluation steps taken so far (the interpreter's count, or more: results of
@@ -381,10 +428,10 @@ impl<'a> Run<'a> {
     pub(super) fn peek<'s>(&'s self, node: &'s Node) -> Result<&'s Value, Stop> {
         match &node.kind {
             Kind::Const(v) => Ok(v),
-            Kind::Local(s) => Ok(&self.s.stack[self.base + *s as usize]),
+            Kind::Local(s) => Ok(self.slot(*s)),
             Kind::Fact(f) => self.inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
             Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path),
-            Kind::LocalPath(s, path) => follow(Some(&self.s.stack[self.base + *s as usize]), path),
+            Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path),
             Kind::Decision(d) => self.inputs.decisions[*d as usize].as_ref().ok_or(Stop::Unknown),
             Kind::Call(d, _) => self.s.memo[*d as usize].1.as_ref().map_err(|e| *e),
             _ => Err(Stop::Halt),
@@ -404,10 +451,10 @@ impl<'a> Run<'a> {
         }
         match &node.kind {
             Kind::Const(v) => Ok(v.clone()),
-            Kind::Local(s) => Ok(self.s.stack[self.base + *s as usize].clone()),
+            Kind::Local(s) => Ok(self.slot(*s).clone()),
             Kind::Fact(f) => self.inputs.facts[*f as usize].clone().ok_or(Stop::Unknown),
             Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path).cloned(),
-            Kind::LocalPath(s, path) => follow(Some(&self.s.stack[self.base + *s as usize]), path).cloned(),
+            Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path).cloned(),
             Kind::Decision(d) => self.inputs.decisions[*d as usize].clone().ok_or(Stop::Unknown),
             Kind::Call(d, args) if args.is_empty() => self.call(*d, 0),
             Kind::Call(d, args) => {
@@ -546,6 +593,10 @@ impl<'a> Run<'a> {
     pub(super) fn eval_bool(&mut self, node: &'a Node) -> Result<bool, Stop> {
         use BinaryOp::*;
         match &node.kind {
+            Kind::Const(Value::Bool(b)) => {
+                self.count(node.cost())?;
+                Ok(*b)
+            }
             Kind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
                 self.count(node.cost())?;
                 self.compare_op(*op, a, b)
@@ -561,10 +612,7 @@ impl<'a> Run<'a> {
             Kind::Dispatch(arg, by) => {
                 self.count(node.cost())?;
                 let r = self.dispatched(arg, by)?;
-                self.depth += 1;
-                let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.rule_in_place_bool(r) };
-                self.depth -= 1;
-                result
+                self.dispatch_bool(r)
             }
             _ if self.is_place(node) => {
                 self.count(node.cost())?;
@@ -578,6 +626,14 @@ impl<'a> Run<'a> {
                 _ => Err(Stop::Halt),
             },
         }
+    }
+
+    /// A dispatched boolean rule, one call deeper.
+    pub(super) fn dispatch_bool(&mut self, r: RuleId) -> Result<bool, Stop> {
+        self.depth += 1;
+        let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.rule_in_place_bool(r) };
+        self.depth -= 1;
+        result
     }
 
     /// The rule a dispatched call picks by its argument's variant (counting the argument's
