@@ -580,8 +580,20 @@ impl<'a> Interp<'a> {
             IrKind::Fact(f) => match &self.inputs.facts[*f as usize] {
                 Some(v) => {
                     if self.tracing() && !matches!(ir.ty, Type::Record(_)) {
-                        let path = self.p.facts[*f as usize].name.clone();
-                        self.note_fact(FactUse { fact: *f, path, value: v.clone(), ty: ir.ty.clone() });
+                        // Noted once per step: the name is compared before anything is copied.
+                        let name = &self.p.facts[*f as usize].name;
+                        let noted = match (self.trace.as_ref(), self.stack.last()) {
+                            (Some(t), Some(&top)) => t.nodes[top].facts.iter().any(|u| u.path == *name),
+                            _ => true,
+                        };
+                        if !noted {
+                            self.note_fact(FactUse {
+                                fact: *f,
+                                path: name.clone(),
+                                value: v.clone(),
+                                ty: ir.ty.clone(),
+                            });
+                        }
                     }
                     Ok(v.clone())
                 }
