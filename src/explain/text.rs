@@ -15,7 +15,7 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 }
 
 /// [`wrap`], appended to `out`.
-fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
+pub(super) fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
     match plain_width(text) {
         Some(n) if n <= room => {
