@@ -9,7 +9,8 @@
 //! - in memory, GNT flights (Stage 1 D): the interpreter and the compiled evaluator beside
 //!   a plain Rust function on an exact decimal (`rust_decimal`) and on `i64`;
 //! - in memory, DBF § 304B1 transport reimbursement beside a plain function on decimals;
-//! - one ruling with the brief text explanation, GNT flights and § 304B1.
+//! - one ruling with the brief text explanation, GNT flights and § 304B1, written straight
+//!   from the trace and, beside it, through the report of owned strings.
 //!
 //! Cedar on the flights question is a crate of its own, `benches/cedar/` (so that the tests
 //! never build it): `cargo run --release --manifest-path benches/cedar/Cargo.toml`.
@@ -18,7 +19,8 @@
 //! runs one group only; with `RATIO_CONTENDER=compiled` (a contender's name) only that
 //! contender runs, untimed (for profiling). `RATIO_COUNT=flights:N` (or `304:N`) times nothing:
 //! it rules and explains N times with the brief text and stops, for counting instructions
-//! (`valgrind --tool=callgrind`; the difference between two N divided by their difference).
+//! (`valgrind --tool=callgrind`; the difference between two N divided by their difference);
+//! `flights-report:N` and `304-report:N` do the same through the report.
 
 use conditions::check::{Checked, check_sources};
 use conditions::eval::interp::Inputs;
@@ -234,18 +236,27 @@ fn main() {
         ratio("interpreter / compiled", &c[1], &c[2], None);
     }
 
-    // One ruling with the brief explanation, rendered as text.
+    // One ruling with the brief explanation, rendered as text: straight from the trace
+    // (`brief_text`, what `conditions rule` prints) and, beside it, through the report.
     let brief = |c: &Checked, inp: &Inputs, def| {
+        let r = conditions::eval::rule(&c.program, inp, def, true);
+        Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp }.brief_text(&r)
+    };
+    let brief_report = |c: &Checked, inp: &Inputs, def| {
         let r = conditions::eval::rule(&c.program, inp, def, true);
         let e = Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp };
         conditions::explain::text::render(&e.report(&r, false), false)
     };
+    assert_eq!(brief(&gnt, &ginp, gdef), brief_report(&gnt, &ginp, gdef), "the same text both ways");
+    assert_eq!(brief(&dbf, &dinp, ddef), brief_report(&dbf, &dinp, ddef), "the same text both ways");
     if let Some(spec) = &counting {
         let (which, n) = spec.split_once(':').unwrap_or((spec, "1"));
         let n: u32 = n.parse().expect("RATIO_COUNT=flights:N");
         for _ in 0..n {
             match which {
                 "flights" => black_box(brief(&gnt, &ginp, gdef)),
+                "flights-report" => black_box(brief_report(&gnt, &ginp, gdef)),
+                "304-report" => black_box(brief_report(&dbf, &dinp, ddef)),
                 _ => black_box(brief(&dbf, &dinp, ddef)),
             };
         }
@@ -259,11 +270,19 @@ fn main() {
             Contender::new("DBF § 304B1", 1_000, || {
                 black_box(brief(&dbf, &dinp, ddef));
             }),
+            Contender::new("GNT flights, through the report", 2_000, || {
+                black_box(brief_report(&gnt, &ginp, gdef));
+            }),
+            Contender::new("DBF § 304B1, through the report", 1_000, || {
+                black_box(brief_report(&dbf, &dinp, ddef));
+            }),
         ];
         race("one ruling with the brief explanation (median)", &mut c);
-        for x in &c {
+        for x in &c[..2] {
             let ok = if x.median_ns() <= 10_000.0 { "met" } else { "not met" };
             println!("  {:<40} target ≤ 10 µs: {ok}", x.name);
         }
+        ratio("GNT flights: from the trace / through the report", &c[0], &c[2], None);
+        ratio("DBF § 304B1: from the trace / through the report", &c[1], &c[3], None);
     }
 }

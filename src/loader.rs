@@ -127,11 +127,21 @@ pub fn read_rulebook(dir: &RulebookDir) -> (SourceMap, Vec<Diagnostic>) {
     (map, diags)
 }
 
-/// Loads and checks a rulebook given as a path or as the name of a bundled rulebook.
+/// Whether a rulebook argument names a path rather than a bundled rulebook: it does when
+/// the path exists, unless it is a folder without any rulebook in it and a bundled
+/// rulebook has that name (a `dbf/` folder of other files in the working folder does not
+/// hide the bundled `dbf`).
+pub fn names_a_path(spec: &str) -> bool {
+    let path = Path::new(spec);
+    path.exists() && (bundled(spec).is_none() || path.is_file() || find_rulebooks(path).is_ok())
+}
+
+/// Loads and checks a rulebook given as a path or as the name of a bundled rulebook
+/// ([`names_a_path`] tells which).
 pub fn load(spec: &str) -> Result<crate::check::Checked, LoadError> {
     let bare = |d: Diagnostic| LoadError { sources: SourceMap::new(), diagnostics: vec![d] };
     let path = Path::new(spec);
-    let (sources, mut diags) = if path.exists() {
+    let (sources, mut diags) = if names_a_path(spec) {
         let books = find_rulebooks(path).map_err(bare)?;
         match books.as_slice() {
             [one] => read_rulebook(one),

@@ -142,3 +142,24 @@ fn a_session_in_danish() {
     let t = transcript(&["ask", "dbf", "--ruling", "s305.substitution_tilladt"], "nej\nnej\nmåske\nja\n");
     insta::assert_snapshot!("ask_dbf_substitution_da", t);
 }
+
+/// A Danish rulebook asked in English: every question in its English gloss
+/// (conditions/dbf/glosses.cond), never the Danish description.
+#[test]
+fn a_danish_rulebook_asked_in_english() {
+    // One answer, then the input ends: the session stops undetermined (a failure exit).
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
+        .args(["ask", "dbf", "--ruling", "s304.transportgodtgørelse", "--lang", "en"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child.stdin.take().expect("stdin").write_all(b"yes\n").expect("writes");
+    let t = String::from_utf8_lossy(&child.wait_with_output().expect("ends").stdout).into_owned();
+    assert!(t.contains("s304.rejse_til_eller_fra_bornholm — whether the team travels to or from Bornholm"), "{t}");
+    assert!(t.contains("whether the journey goes via Ystad and the Øresund Bridge"), "{t}");
+    assert!(!t.contains("om holdets rejse") && !t.contains("om der rejses"), "a Danish description: {t}");
+}

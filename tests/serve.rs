@@ -51,6 +51,18 @@ fn every_page_kind_of_both_rulebooks() {
     assert!(c.contains("s304.transportgodtgørelse"), "{c}");
     let r = ok_html(&format!("/dbf/ruling/{}", enc("s304.transportgodtgørelse")));
     assert!(r.contains("Mangler") && r.contains("<form"), "{r}");
+    // In English, the question heading the page and each input are the glosses
+    // (conditions/dbf/glosses.cond), begun with a capital; the names follow in small.
+    let r = ok_html(&format!("/dbf/ruling/{}?lang=en", enc("s304.transportgodtgørelse")));
+    assert!(r.contains("<h1>The team's transport reimbursement under § 304"), "{r}");
+    assert!(r.contains("<legend>Whether the team travels to or from Bornholm</legend>"), "{r}");
+    assert!(
+        !r.contains("om holdets rejse går til eller fra Bornholm"),
+        "a Danish description on the English page: {r}"
+    );
+    assert!(r.contains("<code>s304.rejse_til_eller_fra_bornholm</code>"), "{r}");
+    let r = ok_html(&format!("/dbf/ruling/{}?lang=da", enc("s304.transportgodtgørelse")));
+    assert!(r.contains("<legend>Om holdets rejse går til eller fra Bornholm</legend>"), "{r}");
     let found = ok_html("/dbf?q=transport&lang=da");
     assert!(found.contains("304"), "{found}");
 }

@@ -94,3 +94,31 @@ fn coverage_names_what_no_case_exercises() {
     assert_eq!(code, Some(1));
     assert!(err.contains("rule coverage of `book` is 33%, below --min-coverage 50"), "{err}");
 }
+
+/// A folder named like a bundled rulebook but holding no rulebook does not hide it: run
+/// from a folder with a `gnt/` of notes, `check gnt` and `rule gnt` still use the bundled one,
+/// while a `gnt/` that holds `.cond` files is read as the folder.
+#[test]
+fn a_folder_without_a_rulebook_does_not_hide_a_bundled_name() {
+    let dir = std::env::temp_dir().join(format!("conditions-hide-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("gnt")).expect("a folder");
+    std::fs::write(dir.join("gnt/notes.txt"), "notes\n").expect("a file");
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_conditions")).args(args).current_dir(&dir).output().expect("runs");
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr))
+    };
+    let (code, out) = run(&["check", "gnt"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("0 error(s)"), "{out}");
+    let (_, out) = run(&["list", "gnt"]);
+    assert!(!out.starts_with("T 1\n") && out.contains("flights"), "the bundled rulebook is read: {out}");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/test_command/book/rulebook.cond"),
+        dir.join("gnt/r.cond"),
+    )
+    .expect("a rulebook file");
+    let (_, out) = run(&["list", "gnt"]);
+    assert!(out.starts_with("T 1\n"), "the folder is read: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -86,16 +86,19 @@ impl<'a> Session<'a> {
     /// The question for a missing input: what it is, who decides, how to write it.
     pub fn question(&self, hole: Hole) -> Question {
         let p = self.p;
+        // Descriptions and who decides in the session's language: glossed when the
+        // rulebook is written in another.
+        let gloss = |t: &str| p.gloss(t, self.lang.code()).to_string();
         let (description, by, clause) = match &hole.kind {
             HoleKind::Fact(f) => {
                 let i = &p.facts[*f as usize];
-                (i.doc.clone(), None, p.citation_of(i.clause).map(str::to_string))
+                (i.doc.as_deref().map(gloss), None, p.citation_of(i.clause).map(str::to_string))
             }
             HoleKind::Decision(d) | HoleKind::Lot(d) => {
                 let i = &p.decisions[*d as usize];
-                (i.doc.clone(), Some(i.by.clone()), p.citation_of(i.clause).map(str::to_string))
+                (i.doc.as_deref().map(gloss), Some(gloss(&i.by)), p.citation_of(i.clause).map(str::to_string))
             }
-            HoleKind::Field { .. } => (field_doc(p, &hole), None, None),
+            HoleKind::Field { .. } => (field_doc(p, &hole).as_deref().map(gloss), None, None),
         };
         let allowed = if !hole.candidates.is_empty() {
             hole.candidates.clone()

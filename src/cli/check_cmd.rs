@@ -53,9 +53,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut io_failed = false;
     let mut all: Vec<(SourceMap, Vec<Diagnostic>)> = Vec::new();
     for path in &args.paths {
-        // A bundled rulebook by name, when no such path exists.
-        if !path.exists()
-            && let Some(name) = path.to_str()
+        // A bundled rulebook by name, when no such path holds a rulebook.
+        if let Some(name) = path.to_str()
+            && !conditions::loader::names_a_path(name)
             && let Some(sources) = conditions::loader::bundled(name)
         {
             let checked = check_read(sources, Vec::new());

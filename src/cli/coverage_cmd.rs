@@ -26,7 +26,7 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
     let path = Path::new(rulebook);
     let text = if source.is_some() {
         read_document(Path::new(&doc_name)).map_err(|e| format!("cannot read `{doc_name}`: {e}"))
-    } else if path.exists() {
+    } else if conditions::loader::names_a_path(rulebook) {
         let root =
             if path.is_dir() { path.to_path_buf() } else { path.parent().map(Path::to_path_buf).unwrap_or_default() };
         let file = root.join(&doc_name);

@@ -37,7 +37,7 @@ pub fn run(rulebooks: &[String], bind: &str, watch: bool) -> ExitCode {
 pub fn site(rulebooks: &[String], out: &Path) -> ExitCode {
     let mut books = Vec::new();
     for spec in rulebooks {
-        let loaded = if Path::new(spec).exists() {
+        let loaded = if conditions::loader::names_a_path(spec) {
             conditions::api::Rulebook::load(spec)
         } else {
             conditions::api::Rulebook::bundled(spec)

@@ -126,8 +126,9 @@ pub fn run(args: TestArgs) -> ExitCode {
         // checkout for the rulebook and case files bundled into the binary.
         let bundled = PathBuf::from("conditions").join(path);
         let name = path.to_str().filter(|n| conditions::loader::bundled_names().contains(n));
+        let a_path = path.to_str().is_none_or(conditions::loader::names_a_path);
         if let Some(name) = name
-            && !path.exists()
+            && !a_path
             && !bundled.is_dir()
         {
             let cases: Vec<PathBuf> =
@@ -137,7 +138,7 @@ pub fn run(args: TestArgs) -> ExitCode {
             }
             continue;
         }
-        let path = if name.is_some() && !path.exists() && bundled.is_dir() { &bundled } else { path };
+        let path = if name.is_some() && !a_path && bundled.is_dir() { &bundled } else { path };
         match groups_of(path) {
             Ok(gs) => {
                 for g in gs {

@@ -14,7 +14,9 @@ use super::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
-use std::collections::HashMap;
+mod memo;
+
+use memo::Memo;
 
 /// The facts and decisions of one case, indexed like the program's declarations.
 #[derive(Clone, Debug, Default)]
@@ -89,7 +91,7 @@ pub struct Interp<'a> {
     pub inputs: &'a Inputs,
     /// Results of definitions, evaluated once per argument list within a ruling, by definition:
     /// the result and the trace node that explains it.
-    memo: Vec<Option<HashMap<Vec<Value>, (R, Option<usize>)>>>,
+    memo: Vec<Option<Memo>>,
     /// Frames of finished rules, kept for reuse.
     pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
@@ -185,9 +187,7 @@ impl<'a> Interp<'a> {
 
     /// Evaluates a definition with arguments; the entry point for rulings.
     pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
-        if let Some((r, node)) =
-            self.memo.get(def as usize).and_then(Option::as_ref).and_then(|m| m.get(args.as_slice()))
-        {
+        if let Some((r, node)) = self.memo.get(def as usize).and_then(Option::as_ref).and_then(|m| m.get(&args)) {
             let (r, node) = (r.clone(), *node);
             if let (Some(n), true) = (node, self.tracing())
                 && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
@@ -250,7 +250,7 @@ impl<'a> Interp<'a> {
             if self.memo.len() <= def as usize {
                 self.memo.resize_with(def as usize + 1, || None);
             }
-            self.memo[def as usize].get_or_insert_with(HashMap::new).insert(args, (result.clone(), node));
+            self.memo[def as usize].get_or_insert_with(Memo::default).insert(args, (result.clone(), node));
         }
         self.depth -= 1;
         result
@@ -580,8 +580,20 @@ impl<'a> Interp<'a> {
             IrKind::Fact(f) => match &self.inputs.facts[*f as usize] {
                 Some(v) => {
                     if self.tracing() && !matches!(ir.ty, Type::Record(_)) {
-                        let path = self.p.facts[*f as usize].name.clone();
-                        self.note_fact(FactUse { fact: *f, path, value: v.clone(), ty: ir.ty.clone() });
+                        // Noted once per step: the name is compared before anything is copied.
+                        let name = &self.p.facts[*f as usize].name;
+                        let noted = match (self.trace.as_ref(), self.stack.last()) {
+                            (Some(t), Some(&top)) => t.nodes[top].facts.iter().any(|u| u.path == *name),
+                            _ => true,
+                        };
+                        if !noted {
+                            self.note_fact(FactUse {
+                                fact: *f,
+                                path: name.clone(),
+                                value: v.clone(),
+                                ty: ir.ty.clone(),
+                            });
+                        }
                     }
                     Ok(v.clone())
                 }

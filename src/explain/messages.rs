@@ -156,9 +156,9 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     b.format_pattern(pattern, Some(&fa), &mut errors).into_owned()
 }
 
-/// A pattern of text and text arguments only, formatted as Fluent would (no isolation
+/// A pattern of text and arguments put in as they stand only, formatted as Fluent would (no isolation
 /// marks: the bundles are made without them); `None` for anything else (selectors,
-/// functions, terms, numbers, an argument not given), which Fluent formats.
+/// functions, terms, an argument not given), which Fluent formats.
 fn plain(pattern: &fluent_syntax::ast::Pattern<&str>, args: &[(&str, Arg)]) -> Option<String> {
     use fluent_syntax::ast::{Expression, InlineExpression, PatternElement};
     let mut out = String::with_capacity(64);
@@ -169,6 +169,11 @@ fn plain(pattern: &fluent_syntax::ast::Pattern<&str>, args: &[(&str, Arg)]) -> O
                 expression: Expression::Inline(InlineExpression::VariableReference { id }),
             } => match args.iter().find(|(k, _)| *k == id.name)? {
                 (_, Arg::Text(t)) => out.push_str(t),
+                // Fluent shows a number put in as it stands by its `f64`: a whole number
+                // that `f64` holds exactly reads as its digits.
+                (_, Arg::Num(n)) if n.unsigned_abs() < 1 << 53 => {
+                    let _ = std::fmt::Write::write_fmt(&mut out, format_args!("{n}"));
+                }
                 (_, Arg::Num(_)) => return None,
             },
             _ => return None,

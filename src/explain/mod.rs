@@ -6,6 +6,7 @@
 //! surrounding words follow `--lang`, and with `--lang en` on a Danish rulebook
 //! each quote carries its English gloss.
 
+pub mod brief;
 pub mod html;
 pub mod i18n;
 pub mod markdown;

@@ -15,7 +15,7 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 }
 
 /// [`wrap`], appended to `out`.
-fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
+pub(super) fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
     match plain_width(text) {
         Some(n) if n <= room => {
@@ -51,8 +51,9 @@ fn plain_width(text: &str) -> Option<usize> {
             }
             n += 1;
         } else if c >= 0xc0 {
-            // The first byte of a character beyond ASCII: a space of another kind is not plain.
-            if text[i..].chars().next().is_some_and(char::is_whitespace) {
+            // The first byte of a character beyond ASCII: a space of another kind is not
+            // plain, but a no-break space is part of its word.
+            if text[i..].chars().next().is_some_and(breaks) {
                 return None;
             }
             space = false;
@@ -73,7 +74,7 @@ fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) {
             w += usize::from(b[i] & 0xc0 != 0x80);
             i += 1;
         }
-        if line_len > 0 && line_len + 1 + w > room {
+        if line_len > 0 && line_len + 1 + unbroken_width(b, start, i, w, room) > room {
             out.push_str(indent);
             out.push_str(&text[line_start..line_end]);
             out.push('\n');
@@ -96,8 +97,25 @@ fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) {
 /// [`wrap`] for any text: its words as `split_whitespace` finds them.
 fn wrap_words(out: &mut String, text: &str, indent: &str, room: usize) {
     let mut line_len = 0usize;
-    for (word, w) in text_words(text) {
-        if line_len > 0 && line_len + 1 + w > room {
+    let mut words = text_words(text);
+    while let Some((word, w)) = words.next() {
+        // A bracketed citation that fits on a line is kept on one (see `unbroken_width`).
+        let mut keep = w;
+        if word.starts_with('[') && !word.contains(']') {
+            let mut ahead = words.clone();
+            let mut group = w;
+            while group <= room {
+                let Some((next, nw)) = ahead.next() else { break };
+                group += 1 + nw;
+                if next.contains(']') {
+                    if group <= room {
+                        keep = group;
+                    }
+                    break;
+                }
+            }
+        }
+        if line_len > 0 && line_len + 1 + keep > room {
             out.push('\n');
             line_len = 0;
         }
@@ -115,9 +133,44 @@ fn wrap_words(out: &mut String, text: &str, indent: &str, room: usize) {
     }
 }
 
-/// The words of `text` as `split_whitespace` finds them, each with its length in
-/// characters, in one pass over the bytes (characters are decoded only outside ASCII).
-fn text_words(text: &str) -> impl Iterator<Item = (&str, usize)> {
+/// The width a line needs from the word at `start..end` (of width `w`) on before it may
+/// break: the word's own, or, when it opens a bracketed citation (`[§ 304C1]`, `[GNT
+/// 4.2]`) that fits in `room`, the whole citation's, so that a citation is never split
+/// over two lines. Only the group's first word needs this: once it starts a line, or fits
+/// on the current one, the rest of the group fits after it. `b` has single spaces.
+fn unbroken_width(b: &[u8], start: usize, end: usize, w: usize, room: usize) -> usize {
+    if b[start] != b'[' || b[start..end].contains(&b']') {
+        return w;
+    }
+    let mut n = w;
+    let mut i = end;
+    while i < b.len() && n <= room {
+        n += usize::from(b[i] & 0xc0 != 0x80);
+        if b[i] == b']' {
+            // The citation ends with the word this bracket closes.
+            i += 1;
+            while i < b.len() && b[i] != b' ' {
+                n += usize::from(b[i] & 0xc0 != 0x80);
+                i += 1;
+            }
+            return if n <= room { n } else { w };
+        }
+        i += 1;
+    }
+    w
+}
+
+/// Whether a line may break at this character: any white space but the no-break spaces
+/// (U+00A0, the figure space U+2007, the narrow no-break space U+202F), which hold a
+/// number's digit groups or a unit to its number.
+fn breaks(c: char) -> bool {
+    c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{2007}' | '\u{202f}')
+}
+
+/// The words of `text`: runs of characters between white space at which a line may break
+/// ([`breaks`]), each with its length in characters, in one pass over the bytes
+/// (characters are decoded only outside ASCII).
+fn text_words(text: &str) -> impl Iterator<Item = (&str, usize)> + Clone {
     let b = text.as_bytes();
     let mut i = 0;
     // The character at `i` if it is whitespace (its length in bytes), else `None`.
@@ -127,7 +180,7 @@ fn text_words(text: &str) -> impl Iterator<Item = (&str, usize)> {
             return (matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'), 1);
         }
         let ch = text[i..].chars().next().unwrap_or(' ');
-        (ch.is_whitespace(), ch.len_utf8())
+        (breaks(ch), ch.len_utf8())
     };
     std::iter::from_fn(move || {
         while i < b.len() {
@@ -420,8 +473,10 @@ mod tests {
             &long,
             "“quoted” — dash",
             "one-very-long-word-that-is-longer-than-the-room-of-the-line-by-itself-alone",
+            "whether it is so (§ 304C1): no [§ 304C1] and [GNT 4.2 and 4.3] [x] [unclosed words here",
+            "[§\u{a0}304C1] [a b]c [ [ ] ]",
         ] {
-            for width in [0, 1, 5, 12, 40, 100] {
+            for width in [0, 1, 5, 12, 13, 14, 15, 16, 17, 20, 25, 40, 100] {
                 let mut ours = String::new();
                 super::wrap_into(&mut ours, t, "    ", width);
                 assert_eq!(ours, wrap_slowly(t, "    ", width), "{t:?} at {width}");
@@ -430,13 +485,37 @@ mod tests {
     }
 
     #[test]
-    fn words_are_those_split_whitespace_finds() {
+    fn words_are_split_at_white_space_but_not_at_no_break_spaces() {
         for t in
             ["", "  ", "a", " a  b\tc\n", "“quoted” — dash\u{a0}nbsp\u{2009}thin\u{3000}ideo", "æøå ✗ 2,150 · x\u{85}y"]
         {
             let ours: Vec<(&str, usize)> = text_words(t).collect();
-            let std: Vec<(&str, usize)> = t.split_whitespace().map(|w| (w, w.chars().count())).collect();
-            assert_eq!(ours, std, "{t:?}");
+            let split: Vec<(&str, usize)> =
+                t.split(super::breaks).filter(|w| !w.is_empty()).map(|w| (w, w.chars().count())).collect();
+            assert_eq!(ours, split, "{t:?}");
         }
+        assert_eq!(text_words("2\u{a0}150 kr").map(|(w, _)| w).collect::<Vec<_>>(), ["2\u{a0}150", "kr"]);
+    }
+
+    #[test]
+    fn a_citation_is_not_split_over_two_lines() {
+        // Room for 20 characters: "whether it is so: no" fills the first line; the
+        // citation would break after "[§" and goes whole onto the next.
+        let t = "whether it is so: no [§ 304C1]";
+        let want = "whether it is so: no\n[§ 304C1]\n";
+        let mut ours = String::new();
+        super::wrap_into(&mut ours, t, "", 22);
+        assert_eq!(ours, want);
+        assert_eq!(wrap_slowly(t, "", 22), want);
+        // A citation longer than a line breaks as any words do.
+        let long = "a [b c d e f g h i j k l]";
+        let mut ours = String::new();
+        super::wrap_into(&mut ours, long, "", 8);
+        assert_eq!(ours, "a [b c d\ne f g h\ni j k l]\n");
+        // A number's digit groups held by a no-break space stay together.
+        let n = "the fee is 2\u{a0}150 kr";
+        let mut ours = String::new();
+        super::wrap_into(&mut ours, n, "", 12);
+        assert_eq!(ours, "the fee is\n2\u{a0}150 kr\n");
     }
 }

@@ -221,10 +221,17 @@ fn render(b: &Rulebook, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: 
     let link = canonical(b.name(), r.name(), lang, tree);
     let download = format!("/{}/ruling/{}/facts.json?facts={}", enc(b.name()), enc(r.name()), enc(&tree.to_string()));
     let action = format!("/{}/ruling/{}", enc(b.name()), enc(r.name()));
+    // The question in the page's language (its gloss when the rulebook is in another),
+    // begun with a capital as a heading is.
+    let question = r.question().map(|q| heading_case(p.gloss(q, lang.code())));
     let body = html! {
         p { a href=(ctx.rulebook(b.name(), lang)) { "← " (b.title()) } }
-        h1 { (w.get("ruling")) " " code { (r.name()) } }
-        @if let Some(q) = r.question() { p.question { strong { (w.get("question")) ": " } (q) } }
+        // The page is headed by the question the ruling answers; its name (what
+        // `--ruling` and the API take) follows in small.
+        @match &question {
+            Some(q) => { h1 { (q) } p.name { (w.get("ruling")) " " code { (r.name()) } } }
+            None => { h1 { (w.get("ruling")) " " code { (r.name()) } } }
+        }
         p.clauses {
             @for (i, c) in d.clause.iter().chain(d.decided_by.iter().filter(|c| Some(*c) != d.clause.as_ref())).enumerate() {
                 @if i > 0 { ", " }
@@ -258,7 +265,16 @@ fn render(b: &Rulebook, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: 
     let n = b.name().to_string();
     let rn = r.name().to_string();
     let t = tree.clone();
-    respond(StatusCode::OK, page(&ctx, r.question().unwrap_or(r.name()), &|l| canonical(&n, &rn, l, &t), body))
+    respond(StatusCode::OK, page(&ctx, question.as_deref().unwrap_or(r.name()), &|l| canonical(&n, &rn, l, &t), body))
+}
+
+/// A description as a heading: its first letter upper case (`the team's …` → `The team's …`).
+fn heading_case(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 fn short_answer(o: &crate::api::Outcome, lang: Lang) -> String {
@@ -271,8 +287,11 @@ fn widget_for_hole(ctx: &Ctx, p: &Program, s: &Session, h: &needed::Hole, form: 
     let w = ctx.w();
     html! {
         fieldset.need {
-            legend { code { (q.path) } }
-            @if let Some(d) = &q.description { p.description { (d) } }
+            // The question in words heads the input; its name in a facts file follows.
+            @match &q.description {
+                Some(d) => { legend { (heading_case(d)) } p.name { code { (q.path) } } }
+                None => { legend { code { (q.path) } } }
+            }
             @if let Some(by) = &q.by {
                 p.who {
                     @if matches!(h.kind, needed::HoleKind::Lot(_)) { (w.fill("drawn_by", &[("who", by)])) } @else { (w.fill("decided_by", &[("who", by)])) }
@@ -313,7 +332,7 @@ fn widget(ctx: &Ctx, p: &Program, path: &str, ty: &Type, form: &Form, in_row: bo
             html! {
                 @for f in fs {
                     div.field {
-                        label for=(format!("f.{path}.{}", f.name)) { code { (f.name) } @if let Some(d) = &f.doc { " — " (d) } }
+                        label for=(format!("f.{path}.{}", f.name)) { code { (f.name) } @if let Some(d) = &f.doc { " — " (p.gloss(d, ctx.lang.code())) } }
                         (widget(ctx, p, &format!("{path}.{}", f.name), &f.ty, form, false))
                     }
                 }
@@ -349,8 +368,10 @@ fn scalar(
             w,
         ),
         Type::Enum(_) => {
-            let opts: Vec<(String, String)> =
-                crate::discover::write::variants(p, ty).into_iter().map(|(n, l)| (n.clone(), l.unwrap_or(n))).collect();
+            let opts: Vec<(String, String)> = crate::discover::write::variants(p, ty)
+                .into_iter()
+                .map(|(n, l)| (n.clone(), l.map_or(n, |l| p.gloss(&l, ctx.lang.code()).to_string())))
+                .collect();
             select(name, id, &opts, Some(value), w)
         }
         Type::Date => html! { input type="date" name=(name) id=(id) value=(value); },

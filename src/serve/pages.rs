@@ -181,7 +181,7 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
             p.entry {
                 (ruling_link(ctx, b, &e.name))
                 @if let Some(c) = &e.clause { " " a.cite href=(format!("#{}", slug_in(p, c))) { "[" (c) "]" } }
-                @if let Some(q) = &e.question { br; span.question { (q) } }
+                @if let Some(q) = &e.question { br; span.question { (p.gloss(q, ctx.lang.code())) } }
             }
         }
         h2 { (w.get("clauses")) }
@@ -207,12 +207,12 @@ fn search_results(ctx: &Ctx, b: &Rulebook, q: &str) -> Markup {
             @if found.is_empty() && clauses.is_empty() { p { (w.fill("no_results", &[("word", q)])) } }
             ul.plain {
                 @for e in found.iter().filter(|e| e.kind == "ruling") {
-                    li { (w.get("ruling")) ": " (ruling_link(ctx, b, &e.name)) @if let Some(q) = &e.question { " — " (q) } }
+                    li { (w.get("ruling")) ": " (ruling_link(ctx, b, &e.name)) @if let Some(q) = &e.question { " — " (p.gloss(q, ctx.lang.code())) } }
                 }
                 @for e in found.iter().filter(|e| e.kind != "ruling" && e.kind != "definition") {
                     li {
                         (w.get("facts")) ": " code { (e.name) }
-                        @if let Some(q) = &e.question { " — " (q) }
+                        @if let Some(q) = &e.question { " — " (p.gloss(q, ctx.lang.code())) }
                         @if let Some(c) = &e.clause { " " a href=(ctx.clause(p, c, ctx.lang)) { "[" (c) "]" } }
                     }
                 }
@@ -265,7 +265,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
             ul.plain {
                 @for d in &rulings {
                     @let def = &p.defs[*d as usize];
-                    li { (ruling_link(ctx, b, &def.name)) @if let Some(q) = &def.doc { " — " (q) } }
+                    li { (ruling_link(ctx, b, &def.name)) @if let Some(q) = &def.doc { " — " (p.gloss(q, ctx.lang.code())) } }
                 }
             }
         }
@@ -275,7 +275,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
                 @for (i, f) in p.facts.iter().enumerate().filter(|(_, f)| f.clause == Some(c)) {
                     li {
                         code { (f.name) } ": " (p.describe(&f.ty))
-                        @if let Some(d) = &f.doc { " — " (d) }
+                        @if let Some(d) = &f.doc { " — " (p.gloss(d, ctx.lang.code())) }
                         @let by = names(b.fact_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
@@ -286,8 +286,8 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
                 @for (i, d) in p.decisions.iter().enumerate().filter(|(_, d)| d.clause == Some(c)) {
                     li {
                         code { (d.name) } ": " (p.describe(&d.ty))
-                        " " span.who { "(" (w.fill("decided_by", &[("who", &d.by)])) ")" }
-                        @if let Some(x) = &d.doc { " — " (x) }
+                        " " span.who { "(" (w.fill("decided_by", &[("who", p.gloss(&d.by, ctx.lang.code()))])) ")" }
+                        @if let Some(x) = &d.doc { " — " (p.gloss(x, ctx.lang.code())) }
                         @let by = names(b.decision_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "

@@ -20,7 +20,11 @@ pub enum Source {
 impl Source {
     /// A path when it exists, else the name of a bundled rulebook.
     pub fn parse(spec: &str) -> Source {
-        if Path::new(spec).exists() { Source::Folder(PathBuf::from(spec)) } else { Source::Bundled(spec.to_string()) }
+        if crate::loader::names_a_path(spec) {
+            Source::Folder(PathBuf::from(spec))
+        } else {
+            Source::Bundled(spec.to_string())
+        }
     }
 
     /// Every bundled rulebook.

@@ -73,11 +73,18 @@ pub fn search_index(b: &Book, lang: Lang) -> String {
     let mut entries = Vec::new();
     for e in crate::discover::list(p, None, true).iter().filter(|e| e.kind != "definition") {
         let kind = if e.kind == "ruling" { w.get("ruling") } else { w.get("facts") };
-        let label = match &e.question {
+        // The question in the page's language (its gloss), found by its words in either.
+        let question = e.question.as_deref().map(|q| p.gloss(q, lang.code()));
+        let label = match question {
             Some(q) => format!("{} — {q}", e.name),
             None => e.name.clone(),
         };
-        let text = format!("{} {}", e.name, e.question.as_deref().unwrap_or("")).to_lowercase();
+        let mut text = format!("{} {}", e.name, question.unwrap_or(""));
+        if let Some(own) = e.question.as_deref().filter(|q| Some(*q) != question) {
+            text.push(' ');
+            text.push_str(own);
+        }
+        let text = text.to_lowercase();
         entries
             .push(json!({ "kind": kind, "label": label, "text": text, "href": e.clause.as_deref().map(clause_page) }));
     }

@@ -1,0 +1,335 @@
+//! The brief terminal text of a ruling written straight from its trace with the
+//! rulebook's views ([`super::views`]), without a [`super::Report`] of owned strings
+//! first: the same text as [`super::text::render`] of the brief report, byte for byte,
+//! with only what it shows worked out (no JSON value, no step tree, no reasons of
+//! rules that the brief text leaves out).
+
+use super::messages::{Arg, msg, word_ref as word};
+use super::text::wrap_into;
+use super::views::Views;
+use super::{Explainer, working};
+use crate::check::program::ClauseId;
+use crate::eval::show;
+use crate::eval::trace::{self, FactUse, Node, WhyNot};
+use crate::eval::value::Value;
+use crate::eval::{Outcome, Ruling};
+
+impl Explainer<'_> {
+    /// The brief explanation of `ruling` as terminal text: what `text::render(&self.report(ruling,
+    /// false), false)` writes.
+    pub fn brief_text(&self, ruling: &Ruling) -> String {
+        let p = self.p;
+        let lang = self.lang;
+        let w = self.w();
+        let info = &p.defs[ruling.def as usize];
+        let views = self.views();
+        let nodes: &[Node] = ruling.trace.as_ref().map_or(&[], |t| t.nodes.as_slice());
+        let mut out = String::with_capacity(4096);
+
+        // The answer, as the report gives it.
+        let nearest: Vec<ClauseId> = match &ruling.outcome {
+            Outcome::Silent(s) => s.nearest(p),
+            _ => Vec::new(),
+        };
+        let mut needs = Vec::new();
+        let mut error = None;
+        let answer = match &ruling.outcome {
+            Outcome::Decided(v) => nodes
+                .first()
+                .and_then(|n| n.working.as_ref())
+                .and_then(|wk| self.apportioned(wk))
+                .unwrap_or_else(|| show::value(p, v, &info.ty, lang)),
+            Outcome::Undetermined(ns) => {
+                needs = ns.iter().map(|n| self.need(n)).collect();
+                w.undetermined()
+            }
+            Outcome::Silent(s) => {
+                let names: Vec<String> = nearest.iter().map(|&c| p.clause(c).citation.clone()).collect();
+                w.silence(&self.silent_what(s), &names)
+            }
+            Outcome::Error(e) => {
+                error = Some(e.message.as_str());
+                w.cannot_rule()
+            }
+        };
+
+        match views.defs[ruling.def as usize].description.as_deref() {
+            Some(q) => out.push_str(q),
+            None => out.push_str(&info.name.replace('_', " ")),
+        }
+        out.push('\n');
+        out.push_str(&p.rulebook.title);
+        out.push_str("\n\n");
+        out.push_str(word(lang, "answer"));
+        out.push_str(": ");
+        out.push_str(&answer);
+        out.push('\n');
+        if let Some(e) = error {
+            out.push_str(word(lang, "error"));
+            out.push_str(": ");
+            out.push_str(e);
+            out.push('\n');
+        }
+        if !needs.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "needs"));
+            out.push_str(":\n");
+            for n in &needs {
+                wrap_into(&mut out, &format!("- {}", n.sentence), "  ", 100);
+            }
+        }
+        if !nodes.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "why"));
+            out.push_str(":\n");
+            let mut walk = Walk { e: self, views: &views, nodes, steps: vec![0], shown: Vec::new() };
+            walk.step(&mut out, 0, 0);
+        }
+
+        // The clauses cited and the facts used, as the report gathers them.
+        let mut cited: Vec<ClauseId> = Vec::new();
+        let mut facts: Vec<&FactUse> = Vec::new();
+        let mut decisions: Vec<u32> = Vec::new();
+        for n in nodes {
+            if n.decided_by.is_none() {
+                cited.extend(p.defs[n.def as usize].clause);
+            }
+            cited.extend(n.decided_by.and_then(|r| p.rules[r as usize].clause));
+            cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause));
+            cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause));
+            for u in &n.facts {
+                if !facts.iter().any(|x| x.path == u.path) {
+                    facts.push(u);
+                }
+            }
+            decisions.extend(&n.decisions);
+        }
+        if nodes.is_empty() {
+            cited.extend(info.clause);
+        }
+        cited.extend(facts.iter().filter_map(|u| p.facts[u.fact as usize].clause));
+        cited.extend(
+            decisions
+                .iter()
+                .filter_map(|&d| self.inputs.decisions[d as usize].as_ref().and(p.decisions[d as usize].clause)),
+        );
+        cited.extend(&nearest);
+        for n in &needs {
+            if let Some(c) = &n.citation
+                && let Some(&id) = p.citations.get(c)
+            {
+                cited.push(id);
+            }
+        }
+        cited.sort_unstable();
+        cited.dedup();
+        facts.sort_by(|a, b| (a.fact, &a.path).cmp(&(b.fact, &b.path)));
+        decisions.sort_unstable();
+        decisions.dedup();
+
+        let given: Vec<(u32, &Value)> =
+            decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
+        if !facts.is_empty() || !given.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "facts-used"));
+            out.push_str(":\n");
+            let mut line = String::with_capacity(256);
+            for u in &facts {
+                line.clear();
+                let fi = &p.facts[u.fact as usize];
+                let fv = &views.facts[u.fact as usize];
+                let field;
+                let description = if u.path == fi.name {
+                    fv.description.as_deref()
+                } else {
+                    field = views.field(p, u.fact, &u.path);
+                    field.description.as_deref()
+                };
+                match description {
+                    Some(d) => line.push_str(d),
+                    None => line.push_str(&u.path.replace('_', " ")),
+                }
+                line.push_str(": ");
+                line.push_str(&show::value(p, &u.value, &u.ty, lang));
+                if let Some(c) = &fv.citation {
+                    push_cite(&mut line, c);
+                }
+                wrap_into(&mut out, &line, "  ", 100);
+            }
+            for (d, v) in given {
+                line.clear();
+                let di = &p.decisions[d as usize];
+                line.push_str(&w.decided_by(&self.gloss(&di.by)));
+                line.push_str(": ");
+                line.push_str(&show::value(p, v, &di.ty, lang));
+                if let Some(c) = p.citation_of(di.clause) {
+                    push_cite(&mut line, c);
+                }
+                wrap_into(&mut out, &line, "  ", 100);
+            }
+        }
+        let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c as usize)).peekable();
+        if clauses.peek().is_some() {
+            out.push('\n');
+            out.push_str(word(lang, "clauses"));
+            out.push_str(":\n");
+            for cv in clauses {
+                if cv.lines.is_empty() {
+                    out.push_str(&super::text::clause_lines(lang, cv));
+                } else {
+                    out.push_str(&cv.lines);
+                }
+            }
+        }
+        out
+    }
+}
+
+fn push_cite(line: &mut String, c: &str) {
+    line.push_str(" [");
+    line.push_str(c);
+    line.push(']');
+}
+
+/// The walk over the trace that the report's step tree and the brief text's steps make.
+struct Walk<'e, 'a> {
+    e: &'e Explainer<'a>,
+    views: &'e Views,
+    nodes: &'e [Node],
+    /// The nodes already made steps of (the report explains a sub-result once).
+    steps: Vec<usize>,
+    /// The steps shown, by node, with their arguments as shown (a step repeated under another,
+    /// the same definition on the same arguments as shown, is shown once).
+    shown: Vec<(usize, Vec<String>)>,
+}
+
+impl Walk<'_, '_> {
+    /// The children of node `idx` that become steps under it: those not yet explained, and
+    /// in the brief explanation not one of many reads of the same definition.
+    fn children(&self, idx: usize) -> Vec<usize> {
+        let n = &self.nodes[idx];
+        let p = self.e.p;
+        let many = |c: usize| {
+            let def = self.nodes[c].def;
+            !p.defs[def as usize].params.is_empty()
+                && n.children.iter().filter(|d| self.nodes[**d].def == def).count() > working::LIST_MAX
+        };
+        n.children.iter().copied().filter(|&c| !self.steps.contains(&c) && !many(c)).collect()
+    }
+
+    /// Marks the steps under a step the brief text leaves out, as the report would make them.
+    fn skip(&mut self, idx: usize) {
+        for c in self.children(idx) {
+            self.steps.push(c);
+            self.skip(c);
+        }
+    }
+
+    fn step(&mut self, out: &mut String, idx: usize, depth: usize) {
+        let (e, nodes) = (self.e, self.nodes);
+        let p = e.p;
+        let lang = e.lang;
+        let n = &nodes[idx];
+        let info = &p.defs[n.def as usize];
+        let dv = &self.views.defs[n.def as usize];
+        let kids = self.children(idx);
+        let args: Vec<String> = n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(p, a, t, lang)).collect();
+        if self.shown.iter().any(|(i, a)| nodes[*i].def == n.def && *a == args) {
+            for c in kids {
+                self.steps.push(c);
+                self.skip(c);
+            }
+            return;
+        }
+        let working: Vec<String> = n.working.as_ref().map(|wk| e.sentences(wk)).unwrap_or_default();
+        let because: Vec<String> = n.because.iter().map(|a| e.atom_sentence(a)).filter(|s| !s.is_empty()).collect();
+        if depth == 0 || !working.is_empty() || !because.is_empty() {
+            let answer = match &n.outcome {
+                trace::Outcome::Value(v) => n
+                    .working
+                    .as_ref()
+                    .and_then(|wk| e.apportioned(wk))
+                    .unwrap_or_else(|| show::value(p, v, &info.ty, lang)),
+                trace::Outcome::Undetermined(_) => e.w().undetermined(),
+                trace::Outcome::Silent(_) => e.w().not_decided.to_string(),
+                trace::Outcome::Error(m) => m.clone(),
+            };
+            let at = n
+                .decided_by
+                .and_then(|r| self.views.rules[r as usize].citation.as_deref())
+                .or(n.row.and(dv.citation.as_deref()));
+            let mut head = String::with_capacity(dv.label.len() + answer.len() + 64);
+            head.push_str(&dv.label);
+            let mut first = true;
+            for (i, a) in args.iter().enumerate() {
+                if dv.param_labels.get(i).is_some_and(Option::is_some) {
+                    continue;
+                }
+                head.push_str(if first { " (" } else { ", " });
+                head.push_str(a);
+                first = false;
+            }
+            if !first {
+                head.push(')');
+            }
+            head.push_str(": ");
+            head.push_str(&answer);
+            if let Some(c) = at {
+                push_cite(&mut head, c);
+            }
+            wrap_into(out, &head, "  ", 100);
+            for line in working.iter().chain(&because) {
+                wrap_into(out, line, "      ", 100);
+            }
+        }
+        self.shown.push((idx, args));
+        let decided = n.decided_by.is_some() || n.row.is_some();
+        if depth == 0 && decided {
+            for c in kids {
+                self.steps.push(c);
+                self.step(out, c, depth + 1);
+            }
+            self.not_applied(out, idx, "  ");
+            return;
+        }
+        if depth == 0 || !decided {
+            self.not_applied(out, idx, "      ");
+        }
+        for c in kids {
+            self.steps.push(c);
+            self.step(out, c, depth + 1);
+        }
+    }
+
+    /// The rules of a step that did not apply (or wait for an input), each with its reason.
+    fn not_applied(&self, out: &mut String, idx: usize, indent: &str) {
+        let e = self.e;
+        let n = &self.nodes[idx];
+        // Rules for other cases of the same argument give the same reason: said once.
+        let mut patterns: Vec<(usize, &Value, String)> = Vec::new();
+        for (r, why) in &n.not_applied {
+            let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
+            let reason = match why {
+                WhyNot::Pattern { param, value } => match patterns.iter().find(|(p, v, _)| p == param && *v == value) {
+                    Some((_, _, s)) => s.clone(),
+                    None => {
+                        let s = e.why_not(n.def, why);
+                        patterns.push((*param, value, s.clone()));
+                        s
+                    }
+                },
+                _ => e.why_not(n.def, why),
+            };
+            if reason.is_empty() {
+                continue;
+            }
+            let (id, mark) =
+                if matches!(why, WhyNot::Unknown(_)) { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let mut line = String::with_capacity(reason.len() + c.len() + 48);
+            line.push_str(mark);
+            line.push(' ');
+            line.push_str(&msg(e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]));
+            wrap_into(out, &line, indent, 100);
+        }
+    }
+}

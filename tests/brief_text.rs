@@ -1,0 +1,71 @@
+//! The brief terminal text written straight from the trace (`Explainer::brief_text`) is the
+//! text of the brief report (`text::render` of `Explainer::report`), byte for byte: for
+//! every case file's rulings of the bundled and the test rulebooks, in the rulebook's
+//! language, in English and in every other language with a frame, and for facts that
+//! leave rulings undetermined.
+
+use conditions::eval::show::Lang;
+use conditions::explain::{Explainer, text};
+use std::path::Path;
+
+#[test]
+fn the_brief_text_from_the_trace_is_the_brief_report_rendered() {
+    let mut compared = 0usize;
+    let mut differ = Vec::new();
+    let books = ["gnt", "dbf", "tests/rulebooks/lagtavling", "tests/rulebooks/round_robin", "tests/rulebooks/sections"];
+    for name in books {
+        let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
+        let p = &book.program;
+        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
+        let mut langs: Vec<Lang> = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En), Lang::En];
+        langs.extend(["sv", "nb"].iter().filter_map(|l| Lang::parse(l)));
+        for path in conditions::cases::find_cases(Path::new(&cases)) {
+            let src = std::fs::read_to_string(&path).expect("readable");
+            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
+            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
+            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
+            for exp in &case.expect {
+                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+                let ruling = conditions::eval::rule(p, &inputs, def, true);
+                for &lang in &langs {
+                    let e = Explainer { p, sources: &book.sources, lang, inputs: &inputs };
+                    let old = text::render(&e.report(&ruling, false), false);
+                    let new = e.brief_text(&ruling);
+                    compared += 1;
+                    if old != new {
+                        differ.push(format!(
+                            "{} `{}` ({}):\n--- report\n{old}\n--- trace\n{new}",
+                            path.display(),
+                            exp.ruling,
+                            lang.code()
+                        ));
+                    }
+                }
+            }
+            // The same facts with none given: every ruling of the case undetermined.
+            let empty = conditions::eval::interp::Inputs::empty(p);
+            for exp in case.expect.iter().take(1) {
+                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+                let ruling = conditions::eval::rule(p, &empty, def, true);
+                let e = Explainer { p, sources: &book.sources, lang: Lang::En, inputs: &empty };
+                let old = text::render(&e.report(&ruling, false), false);
+                let new = e.brief_text(&ruling);
+                compared += 1;
+                if old != new {
+                    differ.push(format!(
+                        "{} `{}` without facts:\n--- report\n{old}\n--- trace\n{new}",
+                        path.display(),
+                        exp.ruling
+                    ));
+                }
+            }
+        }
+    }
+    assert!(compared > 2000, "every case file is rendered ({compared})");
+    assert!(
+        differ.is_empty(),
+        "{} of {compared} differ:\n{}",
+        differ.len(),
+        differ.iter().take(3).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
