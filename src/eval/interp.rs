@@ -14,6 +14,7 @@ use super::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
+mod brief;
 mod memo;
 
 use memo::Memo;
@@ -102,6 +103,10 @@ pub struct Interp<'a> {
     /// While a rule's working or conditions are read: the local slots its parameters are
     /// bound to, with the definition and the parameter's place, so the working can name them.
     pub(crate) params_bound: Vec<(u32, DefId, u32)>,
+    /// Tracing for the brief explanation only: why a rule's condition did not hold is worked
+    /// out for the ruling's own step and for steps left undecided, the only ones whose rules
+    /// that did not apply the brief explanation shows.
+    pub brief: bool,
 }
 
 enum RuleResult {
@@ -131,6 +136,7 @@ impl<'a> Interp<'a> {
             steps: 0,
             depth: 0,
             params_bound: Vec::new(),
+            brief: false,
         }
     }
 
@@ -242,6 +248,10 @@ impl<'a> Interp<'a> {
                     Err(Halt::Silent(s)) => Outcome::Silent(s.clone()),
                     Err(Halt::Error(e)) => Outcome::Error(e.message.clone()),
                 };
+                let n = &t.nodes[idx];
+                if self.brief && idx != 0 && n.decided_by.is_none() && n.row.is_none() {
+                    self.conditions_of(idx, &args);
+                }
             }
         }
         // A result found while explaining quietly has no trace node: it is kept only when
@@ -404,8 +414,11 @@ impl<'a> Interp<'a> {
             match self.eval(g, frame) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => {
-                    let atoms =
-                        if self.tracing() { self.naming_params(r, |me| me.atoms(g, frame, false)) } else { Vec::new() };
+                    let atoms = if self.tracing() && self.conditions_wanted() {
+                        self.naming_params(r, |me| me.atoms(g, frame, false))
+                    } else {
+                        Vec::new()
+                    };
                     return Ok(RuleResult::NotApplicable(WhyNot::Condition(atoms)));
                 }
                 Err(Halt::Undetermined(n)) => return Ok(RuleResult::Undetermined(n)),
@@ -778,6 +791,12 @@ impl<'a> Interp<'a> {
             }
             (Err(h), _) | (_, Err(h)) => return Err(h),
         };
+        self.apply(op, x, y, ir)
+    }
+
+    /// A binary operation other than `and`/`or` on its operands' values.
+    pub(crate) fn apply(&self, op: BinaryOp, x: Value, y: Value, ir: &Ir) -> R {
+        use BinaryOp::*;
         let overflow = || error("number too large for exact arithmetic", ir.span);
         match op {
             Eq => Ok(Value::Bool(x == y)),
@@ -831,7 +850,10 @@ impl<'a> Interp<'a> {
                 (Value::Time(t1), Value::Time(t2)) => Ok(Value::Num(t1.since(t2))),
                 _ => Err(error("values cannot be combined", ir.span)),
             },
-            And | Or => unreachable!("handled above"),
+            And | Or => match (x, y) {
+                (Value::Bool(a), Value::Bool(b)) => Ok(Value::Bool(if op == And { a && b } else { a || b })),
+                _ => Err(error("not a truth value", ir.span)),
+            },
         }
     }
 }

@@ -182,6 +182,25 @@ fn plain(pattern: &fluent_syntax::ast::Pattern<&str>, args: &[(&str, Arg)]) -> O
     Some(out)
 }
 
+/// The text before and after the one argument `arg` of message `id` (`DKK { $amount }`),
+/// when the message is text around that argument and nothing else; `None` otherwise.
+pub fn around(lang: Lang, id: &str, arg: &str) -> Option<(String, String)> {
+    use fluent_syntax::ast::{Expression, InlineExpression, PatternElement};
+    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+    let pattern = found(bundle(lang)).or_else(|| found(bundle(Lang::En)))?;
+    let (mut before, mut after, mut seen) = (String::new(), String::new(), false);
+    for e in &pattern.elements {
+        match e {
+            PatternElement::TextElement { value } => (if seen { &mut after } else { &mut before }).push_str(value),
+            PatternElement::Placeable {
+                expression: Expression::Inline(InlineExpression::VariableReference { id }),
+            } if id.name == arg && !seen => seen = true,
+            _ => return None,
+        }
+    }
+    seen.then_some((before, after))
+}
+
 /// Whether `lang`'s own file has the message `id` (a form only some languages have).
 pub fn has(lang: Lang, id: &str) -> bool {
     bundle(lang).get_message(id).and_then(|m| m.value()).is_some()

@@ -39,21 +39,26 @@ fn plain_width(text: &str) -> Option<usize> {
     let (mut n, mut space) = (0usize, false);
     for (i, &c) in b.iter().enumerate() {
         if c < 0x80 {
-            if c == b' ' {
-                if space {
+            if c <= b' ' {
+                if c == b' ' {
+                    if space {
+                        return None;
+                    }
+                    space = true;
+                    n += 1;
+                    continue;
+                }
+                if (b'\t'..=b'\r').contains(&c) {
                     return None;
                 }
-                space = true;
-            } else if matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
-                return None;
-            } else {
-                space = false;
             }
+            space = false;
             n += 1;
         } else if c >= 0xc0 {
             // The first byte of a character beyond ASCII: a space of another kind is not
-            // plain, but a no-break space is part of its word.
-            if text[i..].chars().next().is_some_and(breaks) {
+            // plain, but a no-break space is part of its word. (Every white space beyond
+            // ASCII begins with one of these four bytes.)
+            if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3) && text[i..].chars().next().is_some_and(breaks) {
                 return None;
             }
             space = false;
