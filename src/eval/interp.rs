@@ -107,6 +107,8 @@ pub struct Interp<'a> {
     /// out for the ruling's own step and for steps left undecided, the only ones whose rules
     /// that did not apply the brief explanation shows.
     pub brief: bool,
+    /// A fact's path, written while tracing (kept for its buffer).
+    path: String,
 }
 
 enum RuleResult {
@@ -137,6 +139,7 @@ impl<'a> Interp<'a> {
             depth: 0,
             params_bound: Vec::new(),
             brief: false,
+            path: String::new(),
         }
     }
 
@@ -170,13 +173,27 @@ impl<'a> Interp<'a> {
 
     /// The path of a fact or a field of one (`player.masterpoints`), if `ir` is one.
     pub(crate) fn fact_path(&self, ir: &Ir) -> Option<(FactId, String)> {
+        let mut path = String::new();
+        let f = self.fact_path_into(ir, &mut path)?;
+        Some((f, path))
+    }
+
+    /// [`Self::fact_path`], written into `out` (which it clears first).
+    fn fact_path_into(&self, ir: &Ir, out: &mut String) -> Option<FactId> {
         match &ir.kind {
-            IrKind::Fact(f) => Some((*f, self.p.facts[*f as usize].name.clone())),
+            IrKind::Fact(f) => {
+                out.clear();
+                out.push_str(&self.p.facts[*f as usize].name);
+                Some(*f)
+            }
             IrKind::Field(inner, i) => {
-                let (f, path) = self.fact_path(inner)?;
                 let Type::Record(t) = &inner.ty else { return None };
                 let TypeKind::Record(fs) = &self.p.types[*t as usize].kind else { return None };
-                Some((f, format!("{path}.{}", fs.get(*i as usize)?.name)))
+                let name = &fs.get(*i as usize)?.name;
+                let f = self.fact_path_into(inner, out)?;
+                out.push('.');
+                out.push_str(name);
+                Some(f)
             }
             _ => None,
         }
@@ -637,11 +654,17 @@ impl<'a> Interp<'a> {
             IrKind::Field(x, i) => match self.eval(x, frame)? {
                 Value::Record(t, fields) => match fields.get(*i as usize) {
                     Some(Some(v)) => {
-                        if self.tracing()
-                            && !matches!(ir.ty, Type::Record(_))
-                            && let Some((f, path)) = self.fact_path(ir)
-                        {
-                            self.note_fact(FactUse { fact: f, path, value: v.clone(), ty: ir.ty.clone() });
+                        if self.tracing() && !matches!(ir.ty, Type::Record(_)) {
+                            // Noted once per step: the path is compared before anything is copied.
+                            let mut path = std::mem::take(&mut self.path);
+                            if let Some(f) = self.fact_path_into(ir, &mut path)
+                                && let (Some(t), Some(&top)) = (self.trace.as_ref(), self.stack.last())
+                                && !t.nodes[top].facts.iter().any(|u| u.path == path)
+                            {
+                                let use_ = FactUse { fact: f, path: path.clone(), value: v.clone(), ty: ir.ty.clone() };
+                                self.note_fact(use_);
+                            }
+                            self.path = path;
                         }
                         Ok(v.clone())
                     }

@@ -66,6 +66,32 @@ fn push_grouped(out: &mut String, int_part: &str, sep: char) {
     }
 }
 
+/// The digits of `v` (with `-` when negative), written into `buf` from its end.
+fn int_text(v: i128, buf: &mut [u8; 40]) -> &str {
+    let mut i = buf.len();
+    let mut u = v.unsigned_abs();
+    // Whole numbers of a ruling are small: divided as 64-bit numbers once they fit.
+    while u > u128::from(u64::MAX) {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+    }
+    let mut w = u as u64;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+        if w == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or_default()
+}
+
 /// A number in the language's style, exactly when it has a finite decimal form;
 /// otherwise as a fraction with its rounded decimal: `40/3 (≈ 13.33)`.
 pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
@@ -88,7 +114,7 @@ pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
     };
     if n.is_integer() && min_places == 0 {
         // The common case, without decimal arithmetic.
-        return group(&n.numer().to_string(), thousands);
+        return group(int_text(n.numer(), &mut [0; 40]), thousands);
     }
     if n.is_terminating() {
         decimal(n, None)
@@ -302,6 +328,9 @@ mod tests {
         assert_eq!(number(Num::ratio(40, 3).unwrap(), Lang::En, 0), "40/3 (≈ 13.33)");
         assert_eq!(number(Num::int(-1234567), Lang::En, 2), "−1,234,567.00");
         assert_eq!(number(Num::ratio(-40, 3).unwrap(), Lang::En, 0), "−40/3 (≈ −13.33)");
+        for v in [0, 7, -7, 10, 999, 1000, -1234567, i64::MAX as i128, i128::MAX, i128::MIN, u64::MAX as i128 + 1] {
+            assert_eq!(int_text(v, &mut [0; 40]), v.to_string());
+        }
     }
 }
 
