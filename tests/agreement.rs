@@ -139,3 +139,91 @@ proptest! {
         agree_on_generated("round_robin", seed, gap);
     }
 }
+
+// ------------------------------------------------------------------ lent items, shared exceptions
+
+/// Lambdas nested over lists of the facts (whose items are read in place) and over lists
+/// built while ruling (whose items are copied), an inner lambda reading the outer one's
+/// item, a definition called from a lambda, a definition that only reads a fact, and an
+/// exception shared by two rule trees of a definition without parameters: both evaluators
+/// on facts worked out by hand.
+#[test]
+fn nested_lambdas_and_shared_exceptions() {
+    let mut map = conditions::source::SourceMap::new();
+    map.add(
+        "t.cond",
+        r#"rulebook "t" { title "t" language "en" }
+type P = record { name: text, town: text, km: int }
+fact ps: list of P
+fact towns: list of text
+fact limit: int
+def limit_alias: int = limit
+def same_town(p: P): int = count(ps, q => q.town == p.town)
+ruling crowded: list of text = map(filter(ps, p => count(ps, q => q.town == p.town and q.km > p.km) > 0), p => p.name)
+ruling far: list of text = map(filter(ps, p => p.km > limit_alias), p => p.name)
+ruling via_call: list of int = map(ps, p => same_town(p))
+ruling nested_owned: int = count(filter(ps, p => p.km > 0), p => any(map(ps, q => q.town), t => t == p.town and p.km < limit))
+ruling all_towns_known: bool = all(ps, p => any(towns, t => t == p.town))
+ruling shared: int
+rule plain: shared = 1
+rule e1: shared = 2 when limit > 10 overrides plain, e2
+rule e2: shared = 3 when limit > 5 overrides plain
+"#,
+    );
+    let c = conditions::check::check_sources(map);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let p = &c.program;
+    let ps = serde_json::json!([
+        {"name": "a", "town": "X", "km": 5},
+        {"name": "b", "town": "X", "km": 9},
+        {"name": "c", "town": "Y", "km": 3},
+    ]);
+    let mut scratch = Scratch::default();
+    let mut tally = Tally::default();
+    let texts = |xs: &[&str]| {
+        conditions::eval::value::Value::list(
+            xs.iter().map(|x| conditions::eval::value::Value::Text((*x).into())).collect(),
+        )
+    };
+    let ints = |xs: &[i128]| {
+        conditions::eval::value::Value::list(xs.iter().map(|&x| conditions::eval::value::Value::int(x)).collect())
+    };
+    let cases = [
+        (serde_json::json!({"ps": ps, "towns": ["X"], "limit": 7}), Some(7)),
+        (serde_json::json!({"ps": ps, "towns": ["X", "Y"], "limit": 20}), Some(20)),
+        (serde_json::json!({"ps": ps, "towns": []}), None),
+    ];
+    for (facts, limit) in cases {
+        let inputs = conditions::facts::validate(p, &facts, "case").expect("facts fit");
+        for (def, _) in p.rulings() {
+            agree(p, &inputs, def, &mut scratch, &mut tally, &format!("limit {limit:?}"));
+        }
+        let value = |name: &str| match rule(p, &inputs, p.def_by_name(name).expect("ruling"), false).outcome {
+            Outcome::Decided(v) => Some(v),
+            _ => None,
+        };
+        // a (X, 5 km) shares X with b (9 km), who is farther; c (Y) is alone.
+        assert_eq!(value("crowded"), Some(texts(&["a"])));
+        assert_eq!(value("via_call"), Some(ints(&[2, 2, 1])));
+        match limit {
+            Some(7) => {
+                assert_eq!(value("far"), Some(texts(&["b"])));
+                // a and c are under 7 km in a town of the list; b is not.
+                assert_eq!(value("nested_owned"), Some(conditions::eval::value::Value::int(2)));
+                assert_eq!(value("all_towns_known"), Some(conditions::eval::value::Value::Bool(false)));
+                assert_eq!(value("shared"), Some(conditions::eval::value::Value::int(3)));
+            }
+            Some(_) => {
+                assert_eq!(value("far"), Some(texts(&[])));
+                assert_eq!(value("nested_owned"), Some(conditions::eval::value::Value::int(3)));
+                assert_eq!(value("all_towns_known"), Some(conditions::eval::value::Value::Bool(true)));
+                assert_eq!(value("shared"), Some(conditions::eval::value::Value::int(2)));
+            }
+            None => {
+                assert_eq!(value("far"), None);
+                assert_eq!(value("shared"), None);
+            }
+        }
+    }
+    assert_eq!(tally.decided, tally.decided_fast, "{tally:?}");
+}

@@ -27,6 +27,20 @@ pub(super) enum Items<'a> {
     Owned(Vec<Value>),
 }
 
+impl<'a> Items<'a> {
+    /// Item `i` when the list is held by the program or the inputs: lent to a lambda
+    /// rather than copied (see [`Run::with_item`]).
+    fn lent(&self, i: usize) -> Option<&'a Value> {
+        match self {
+            Items::Borrowed(xs) => {
+                let xs: &'a [Value] = xs;
+                xs.get(i)
+            }
+            Items::Shared(_) | Items::Owned(_) => None,
+        }
+    }
+}
+
 impl std::ops::Deref for Items<'_> {
     type Target = [Value];
     fn deref(&self) -> &[Value] {
@@ -94,8 +108,8 @@ impl<'a> Run<'a> {
         let mut unknown = false;
         match (b, lam) {
             (Builtin::Map, Some(lam)) => {
-                for x in xs.iter() {
-                    match self.apply(lam, x) {
+                for (i, x) in xs.iter().enumerate() {
+                    match self.apply(lam, x, xs.lent(i)) {
                         Ok(v) => out.push(v),
                         Err(Stop::Unknown) => unknown = true,
                         Err(Stop::Halt) => return Err(Stop::Halt),
@@ -103,10 +117,10 @@ impl<'a> Run<'a> {
                 }
             }
             (Builtin::Filter, Some(lam)) => {
-                for x in xs.iter() {
-                    match self.apply(lam, x) {
-                        Ok(Value::Bool(true)) => out.push(x.clone()),
-                        Ok(_) => {}
+                for (i, x) in xs.iter().enumerate() {
+                    match self.apply_bool(lam, x, xs.lent(i)) {
+                        Ok(true) => out.push(x.clone()),
+                        Ok(false) => {}
                         Err(Stop::Unknown) => unknown = true,
                         Err(Stop::Halt) => return Err(Stop::Halt),
                     }
@@ -125,17 +139,32 @@ impl<'a> Run<'a> {
         if unknown { Err(Stop::Unknown) } else { Ok(()) }
     }
 
-    fn apply(&mut self, lam: &'a (u32, Box<Node>), x: &Value) -> R {
-        *self.local(lam.0) = x.clone();
-        self.eval(&lam.1)
+    /// The lambda on item `x` (lent when `lent`, see [`Run::with_item`]).
+    fn apply(&mut self, lam: &'a (u32, Box<Node>), x: &Value, lent: Option<&'a Value>) -> R {
+        self.with_item(lam.0, x, lent, |me| me.eval(&lam.1))
+    }
+
+    /// [`Self::apply`] for a lambda of `filter`, `count`, `all` or `any`: its truth, with
+    /// no value built. A lambda that only passes its item to a dispatched definition
+    /// (`f => eligible(f)`) picks the rule by the item's variant without binding it.
+    fn apply_bool(&mut self, lam: &'a (u32, Box<Node>), x: &Value, lent: Option<&'a Value>) -> Result<bool, Stop> {
+        if let Kind::Dispatch(arg, by) = &lam.1.kind
+            && matches!(arg.kind, Kind::Local(s) if s == lam.0)
+        {
+            self.count(lam.1.cost() + arg.cost())?;
+            let Value::Enum(_, i) = x else { return Err(Stop::Halt) };
+            let Some(&Some(r)) = by.get(*i as usize) else { return Err(Stop::Halt) };
+            return self.dispatch_bool(r);
+        }
+        self.with_item(lam.0, x, lent, |me| me.eval_bool(&lam.1))
     }
 
     /// The lambda on every item, in order, into `out`; a halt ends it, a missing value
     /// makes it unknown once all are evaluated.
-    fn each_known(&mut self, lam: &'a (u32, Box<Node>), xs: &[Value], out: &mut Vec<Value>) -> Result<(), Stop> {
+    fn each_known(&mut self, lam: &'a (u32, Box<Node>), xs: &Items<'a>, out: &mut Vec<Value>) -> Result<(), Stop> {
         let mut unknown = false;
-        for x in xs {
-            match self.apply(lam, x) {
+        for (i, x) in xs.iter().enumerate() {
+            match self.apply(lam, x, xs.lent(i)) {
                 Ok(v) => out.push(v),
                 Err(Stop::Unknown) => unknown = true,
                 Err(Stop::Halt) => return Err(Stop::Halt),
@@ -163,16 +192,15 @@ impl<'a> Run<'a> {
                 // One pass without an intermediate list: a halt ends it, as in the interpreter.
                 let (mut trues, mut falses, mut unknown) = (0usize, false, false);
                 let mut kept = Vec::new();
-                for x in xs.iter() {
-                    match self.apply(lam, x) {
-                        Ok(Value::Bool(true)) => {
+                for (i, x) in xs.iter().enumerate() {
+                    match self.apply_bool(lam, x, xs.lent(i)) {
+                        Ok(true) => {
                             trues += 1;
                             if b == Builtin::Filter {
                                 kept.push(x.clone());
                             }
                         }
-                        Ok(Value::Bool(false)) => falses = true,
-                        Ok(_) => {}
+                        Ok(false) => falses = true,
                         Err(Stop::Unknown) => unknown = true,
                         Err(Stop::Halt) => return Err(Stop::Halt),
                     }
@@ -201,8 +229,8 @@ impl<'a> Run<'a> {
                     Some(lam) => {
                         // As the interpreter: every item evaluated, then summed.
                         let (mut unknown, mut bad) = (false, false);
-                        for x in xs.iter() {
-                            match self.apply(lam, x) {
+                        for (i, x) in xs.iter().enumerate() {
+                            match self.apply(lam, x, xs.lent(i)) {
                                 Ok(v) if !bad => match v.as_num().and_then(|n| total.add(n)) {
                                     Some(t) => total = t,
                                     None => bad = true,

@@ -114,6 +114,11 @@ pub(crate) struct CRule {
     pub(crate) guard: Option<Node>,
     pub(crate) value: Node,
     pub(crate) exceptions: Box<[RuleId]>,
+    /// For a rule of a definition without parameters that stands in more than one rule
+    /// tree (an exception to several rules, as `vest_for_storebælt` is to `beregning` and
+    /// to `uden_for_danmark`): its place in the table of rule results kept for one ruling,
+    /// so that its guard and value are evaluated once.
+    pub(crate) memo: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -143,6 +148,8 @@ pub(crate) struct CDef {
 pub struct Compiled {
     pub(crate) defs: Box<[CDef]>,
     pub(crate) rules: Box<[CRule]>,
+    /// How many rules keep their result for the ruling ([`CRule::memo`]).
+    pub(crate) rule_memos: u32,
 }
 
 /// The compiled form of a program, built on first use and kept with it. A copy of the
@@ -220,9 +227,30 @@ impl Compiled {
     /// Compiles a checked program.
     pub fn new(p: &Program) -> Compiled {
         let l = Lower { p };
-        let rules: Box<[CRule]> = p.rules.iter().map(|r| l.rule(r)).collect();
-        let defs = p.defs.iter().map(|d| l.def(d)).collect();
-        Compiled { defs, rules }
+        let mut rules: Box<[CRule]> = p.rules.iter().map(|r| l.rule(r)).collect();
+        let defs: Box<[CDef]> = p.defs.iter().map(|d| l.def(d)).collect();
+        // Rules reached from more than one place of the rule trees (several rules' exception,
+        // or a top rule that is also an exception) keep their result within a ruling when
+        // their definition has no parameters (so the result is the same wherever reached).
+        let mut reached = vec![0u32; rules.len()];
+        for r in p.rules.iter() {
+            for &e in &r.exceptions {
+                reached[e as usize] += 1;
+            }
+        }
+        for d in defs.iter() {
+            for &r in d.top.iter() {
+                reached[r as usize] += 1;
+            }
+        }
+        let mut rule_memos = 0;
+        for (i, rule) in rules.iter_mut().enumerate() {
+            if reached[i] > 1 && p.defs[p.rules[i].def as usize].params.is_empty() {
+                rule.memo = Some(rule_memos);
+                rule_memos += 1;
+            }
+        }
+        Compiled { defs, rules, rule_memos }
     }
 }
 
@@ -256,6 +284,7 @@ impl Lower<'_> {
             guard: r.guard.as_ref().map(|g| self.node(g)),
             value: self.node(&r.value),
             exceptions: r.exceptions.clone().into(),
+            memo: None,
         }
     }
 
@@ -331,6 +360,23 @@ impl Lower<'_> {
             .ok()
     }
 
+    /// For a definition without parameters whose one rule, without guard or exceptions,
+    /// reads a fact (or a field of one) or is a constant (`cutoff_masterpoints =
+    /// player.masterpoints`): that value. A call of it is compiled to reading the fact in
+    /// place, as if written there (no call, no memo, no copy).
+    fn alias(&self, def: DefId) -> Option<&Ir> {
+        let p = self.p;
+        let d = &p.defs[def as usize];
+        if !d.params.is_empty() || d.table.is_some() {
+            return None;
+        }
+        let [r] = d.rules.as_slice() else { return None };
+        let rule = &p.rules[*r as usize];
+        let place = fact_path(&rule.value).is_some() || matches!(rule.value.kind, IrKind::Const(_));
+        (rule.exceptions.is_empty() && rule.overrides.is_empty() && rule.guard.is_none() && rule.frame == 0 && place)
+            .then_some(&rule.value)
+    }
+
     /// Whether rule `r` or one of its exceptions (at any depth) can match `arg` as its
     /// first argument.
     fn may_match(&self, r: RuleId, arg: &Value) -> bool {
@@ -353,6 +399,16 @@ impl Lower<'_> {
             IrKind::Local(s) => Kind::Local(*s),
             IrKind::Fact(f) => Kind::Fact(*f),
             IrKind::Decision(d) => Kind::Decision(*d),
+            IrKind::Call(d, args) if args.is_empty() && self.alias(*d).is_some() => {
+                if let Some(value) = self.alias(*d) {
+                    // The call's own step, then the rule's value, at every call: no fewer
+                    // steps than the interpreter counts.
+                    let mut n = self.node(value);
+                    n.steps += 1;
+                    return n;
+                }
+                Kind::Call(*d, Box::new([]))
+            }
             IrKind::Call(d, args) => match (args.as_slice(), self.dispatch(*d)) {
                 ([arg], Some(by)) => Kind::Dispatch(self.boxed(arg), by),
                 _ => Kind::Call(*d, self.nodes(args)),

@@ -32,12 +32,15 @@ pub struct Scratch {
     /// Emptied buffers for lists being built, taken and given back.
     pool: Vec<Vec<Value>>,
     memo: Vec<(u32, R)>,
+    /// Results of the rules kept for one ruling (`CRule::memo`): the generation, what the
+    /// rule tree came to, the value when it applies and the steps it took.
+    rule_memo: Vec<(u32, RuleResult, Option<Value>, u64)>,
     generation: u32,
 }
 
 /// What a rule (with its exceptions) comes to; the value of one that applies is written
 /// into the caller's slot rather than moved back through every level.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RuleResult {
     Applies,
     NotApplicable,
@@ -45,6 +48,12 @@ enum RuleResult {
     /// An exception surely applies; its value waits for an input.
     Pending,
 }
+
+/// How many lambda items can be lent at once (nested lambdas); past it they are copied.
+const LENT: usize = 8;
+
+/// What an unused entry of [`Run::lent`] points at.
+static NOTHING: Value = Value::Bool(false);
 
 pub(crate) struct Run<'a> {
     c: &'a Compiled,
@@ -54,6 +63,11 @@ pub(crate) struct Run<'a> {
     base: usize,
     steps: u64,
     depth: u32,
+    /// Lambda items lent rather than copied into their slot: the item of a list held by the
+    /// program or the inputs (a constant, a fact) is read where it is, by its slot's place
+    /// on the stack; the first `lent_n` entries are in use, the innermost last.
+    lent: [(usize, &'a Value); LENT],
+    lent_n: usize,
 }
 
 impl<'a> Run<'a> {
@@ -64,13 +78,54 @@ impl<'a> Run<'a> {
             s.memo.resize(c.defs.len(), (0, Err(Stop::Halt)));
             s.generation = 0;
         }
+        if s.rule_memo.len() != c.rule_memos as usize {
+            s.rule_memo.clear();
+            s.rule_memo.resize(c.rule_memos as usize, (0, RuleResult::NotApplicable, None, 0));
+        }
         s.generation = s.generation.wrapping_add(1);
         if s.generation == 0 {
             // Wrapped: forget every entry rather than mistake an old one for new.
             s.memo.iter_mut().for_each(|m| *m = (0, Err(Stop::Halt)));
+            s.rule_memo.iter_mut().for_each(|m| *m = (0, RuleResult::NotApplicable, None, 0));
             s.generation = 1;
         }
-        Run { c, inputs, s, base: 0, steps: 0, depth: 0 }
+        Run { c, inputs, s, base: 0, steps: 0, depth: 0, lent: [(usize::MAX, &NOTHING); LENT], lent_n: 0 }
+    }
+
+    /// The value of local `slot` of the current frame: a lent item, or the stack's.
+    #[inline]
+    pub(super) fn slot(&self, slot: u32) -> &Value {
+        let at = self.base + slot as usize;
+        for &(i, v) in self.lent[..self.lent_n].iter().rev() {
+            if i == at {
+                return v;
+            }
+        }
+        &self.s.stack[at]
+    }
+
+    /// Evaluates `body` with local `slot` bound to `item`: lent when it is held by the
+    /// program or the inputs (`lent`), copied into the slot otherwise.
+    pub(super) fn with_item<T>(
+        &mut self,
+        slot: u32,
+        item: &Value,
+        lent: Option<&'a Value>,
+        body: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        match lent {
+            Some(v) if self.lent_n < LENT => {
+                self.lent[self.lent_n] = (self.base + slot as usize, v);
+                self.lent_n += 1;
+                let r = body(self);
+                self.lent_n -= 1;
+                r
+            }
+            _ => {
+                *self.local(slot) = item.clone();
+                body(self)
+            }
+        }
     }
 
     /// The evaluation steps taken so far (the interpreter's count, or more: results of
@@ -164,6 +219,24 @@ impl<'a> Run<'a> {
     /// Rule `r` with its exceptions first: an exception that applies wins. The value of
     /// the rule that applies is written into `out`.
     fn rule_tree(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
+        let Some(m) = self.c.rules[r as usize].memo else { return self.rule_tree_once(r, out) };
+        let m = m as usize;
+        let (generation, result, value, steps) = &self.s.rule_memo[m];
+        if *generation == self.s.generation {
+            // Reached before in this ruling: the same result, and the same steps counted
+            // again (as the interpreter counts them).
+            let (result, steps) = (*result, *steps);
+            *out = value.clone();
+            return self.count(steps).map(|()| result);
+        }
+        let before = self.steps;
+        let result = self.rule_tree_once(r, out)?;
+        let value = if result == RuleResult::Applies { out.clone() } else { None };
+        self.s.rule_memo[m] = (self.s.generation, result, value, self.steps - before);
+        Ok(result)
+    }
+
+    fn rule_tree_once(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
         let c = self.c;
         let rule = &c.rules[r as usize];
         let mut pending = false;
@@ -203,40 +276,47 @@ impl<'a> Run<'a> {
                 return Err(Stop::Halt);
             }
         }
-        if let Some(g) = &rule.guard {
-            match self.eval(g)? {
-                Value::Bool(true) => {}
-                _ => return Err(Stop::Halt),
-            }
+        if let Some(g) = &rule.guard
+            && !self.eval_bool(g)?
+        {
+            return Err(Stop::Halt);
         }
         self.eval(&rule.value)
     }
 
-    /// [`Self::only_rule`] for a rule of one parameter, `arg`, that binds it to no slot and
-    /// reads no local: evaluated in the caller's frame (see `Kind::Dispatch`).
-    fn rule_in_place(&mut self, r: RuleId, arg: &Value) -> R {
+    /// [`Self::only_rule`] for a rule of one parameter that binds it to no slot and reads
+    /// no local, picked by the argument's variant: evaluated in the caller's frame (see
+    /// `Kind::Dispatch`). Its pattern is not matched again: the dispatch table holds for
+    /// each variant only a rule whose pattern matches it (`Lower::dispatch`).
+    fn rule_in_place(&mut self, r: RuleId) -> R {
         let rule = &self.c.rules[r as usize];
-        if !rule.plain.iter().all(|(_, pat)| matches_pattern(pat, arg, &mut [])) {
+        if let Some(g) = &rule.guard
+            && !self.eval_bool(g)?
+        {
             return Err(Stop::Halt);
         }
-        if let Some(g) = &rule.guard {
-            match self.eval(g)? {
-                Value::Bool(true) => {}
-                _ => return Err(Stop::Halt),
-            }
-        }
         self.eval(&rule.value)
+    }
+
+    /// [`Self::rule_in_place`] for a boolean definition, without building a value.
+    fn rule_in_place_bool(&mut self, r: RuleId) -> Result<bool, Stop> {
+        let rule = &self.c.rules[r as usize];
+        if let Some(g) = &rule.guard
+            && !self.eval_bool(g)?
+        {
+            return Err(Stop::Halt);
+        }
+        self.eval_bool(&rule.value)
     }
 
     /// [`Self::only_rule`] for a rule without parameters that reads no local: evaluated in
     /// the caller's frame (see [`super::CDef::in_place`]).
     fn only_rule_here(&mut self, r: RuleId) -> R {
         let rule = &self.c.rules[r as usize];
-        if let Some(g) = &rule.guard {
-            match self.eval(g)? {
-                Value::Bool(true) => {}
-                _ => return Err(Stop::Halt),
-            }
+        if let Some(g) = &rule.guard
+            && !self.eval_bool(g)?
+        {
+            return Err(Stop::Halt);
         }
         self.eval(&rule.value)
     }
@@ -257,9 +337,9 @@ impl<'a> Run<'a> {
             }
         }
         if let Some(g) = &rule.guard {
-            match self.eval(g) {
-                Ok(Value::Bool(true)) => {}
-                Ok(_) => return Ok(RuleResult::NotApplicable),
+            match self.eval_bool(g) {
+                Ok(true) => {}
+                Ok(false) => return Ok(RuleResult::NotApplicable),
                 Err(Stop::Unknown) => return Ok(RuleResult::Undetermined),
                 Err(Stop::Halt) => return Err(Stop::Halt),
             }
@@ -348,10 +428,10 @@ impl<'a> Run<'a> {
     pub(super) fn peek<'s>(&'s self, node: &'s Node) -> Result<&'s Value, Stop> {
         match &node.kind {
             Kind::Const(v) => Ok(v),
-            Kind::Local(s) => Ok(&self.s.stack[self.base + *s as usize]),
+            Kind::Local(s) => Ok(self.slot(*s)),
             Kind::Fact(f) => self.inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
             Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path),
-            Kind::LocalPath(s, path) => follow(Some(&self.s.stack[self.base + *s as usize]), path),
+            Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path),
             Kind::Decision(d) => self.inputs.decisions[*d as usize].as_ref().ok_or(Stop::Unknown),
             Kind::Call(d, _) => self.s.memo[*d as usize].1.as_ref().map_err(|e| *e),
             _ => Err(Stop::Halt),
@@ -371,10 +451,10 @@ impl<'a> Run<'a> {
         }
         match &node.kind {
             Kind::Const(v) => Ok(v.clone()),
-            Kind::Local(s) => Ok(self.s.stack[self.base + *s as usize].clone()),
+            Kind::Local(s) => Ok(self.slot(*s).clone()),
             Kind::Fact(f) => self.inputs.facts[*f as usize].clone().ok_or(Stop::Unknown),
             Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path).cloned(),
-            Kind::LocalPath(s, path) => follow(Some(&self.s.stack[self.base + *s as usize]), path).cloned(),
+            Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path).cloned(),
             Kind::Decision(d) => self.inputs.decisions[*d as usize].clone().ok_or(Stop::Unknown),
             Kind::Call(d, args) if args.is_empty() => self.call(*d, 0),
             Kind::Call(d, args) => {
@@ -397,11 +477,9 @@ impl<'a> Run<'a> {
                 self.call(*d, args.len())
             }
             Kind::Dispatch(arg, by) => {
-                let v = self.eval(arg)?;
-                let Value::Enum(_, i) = v else { return Err(Stop::Halt) };
-                let Some(&Some(r)) = by.get(i as usize) else { return Err(Stop::Halt) };
+                let r = self.dispatched(arg, by)?;
                 self.depth += 1;
-                let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.rule_in_place(r, &v) };
+                let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.rule_in_place(r) };
                 self.depth -= 1;
                 result
             }
@@ -461,10 +539,13 @@ impl<'a> Run<'a> {
                     _ => Err(Stop::Halt),
                 }
             }
-            Kind::If(c, t, e) => match self.eval(c)? {
-                Value::Bool(true) => self.eval(t),
-                _ => self.eval(e),
-            },
+            Kind::If(c, t, e) => {
+                if self.eval_bool(c)? {
+                    self.eval(t)
+                } else {
+                    self.eval(e)
+                }
+            }
             Kind::Let(slot, v, body) => {
                 let value = self.eval(v)?;
                 *self.local(*slot) = value;
@@ -506,60 +587,137 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// The value of a boolean node (a guard, a condition, a lambda of `filter`, `count`,
+    /// `all`, `any`) without building a [`Value`]: comparisons, `and`, `or`, `not` and
+    /// dispatched calls are decided here, anything else is evaluated and read.
+    pub(super) fn eval_bool(&mut self, node: &'a Node) -> Result<bool, Stop> {
+        use BinaryOp::*;
+        match &node.kind {
+            Kind::Const(Value::Bool(b)) => {
+                self.count(node.cost())?;
+                Ok(*b)
+            }
+            Kind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
+                self.count(node.cost())?;
+                self.compare_op(*op, a, b)
+            }
+            Kind::Binary(op @ (And | Or), a, b) => {
+                self.count(node.cost())?;
+                self.and_or(*op, a, b)
+            }
+            Kind::Not(x) => {
+                self.count(node.cost())?;
+                self.eval_bool(x).map(|b| !b)
+            }
+            Kind::Dispatch(arg, by) => {
+                self.count(node.cost())?;
+                let r = self.dispatched(arg, by)?;
+                self.dispatch_bool(r)
+            }
+            _ if self.is_place(node) => {
+                self.count(node.cost())?;
+                match self.peek(node)? {
+                    Value::Bool(b) => Ok(*b),
+                    _ => Err(Stop::Halt),
+                }
+            }
+            _ => match self.eval(node)? {
+                Value::Bool(b) => Ok(b),
+                _ => Err(Stop::Halt),
+            },
+        }
+    }
+
+    /// A dispatched boolean rule, one call deeper.
+    pub(super) fn dispatch_bool(&mut self, r: RuleId) -> Result<bool, Stop> {
+        self.depth += 1;
+        let result = if self.depth > MAX_DEPTH { Err(Stop::Halt) } else { self.rule_in_place_bool(r) };
+        self.depth -= 1;
+        result
+    }
+
+    /// The rule a dispatched call picks by its argument's variant (counting the argument's
+    /// steps), read in place when the argument is held.
+    fn dispatched(&mut self, arg: &'a Node, by: &[Option<RuleId>]) -> Result<RuleId, Stop> {
+        let i = if self.is_place(arg) {
+            self.count(arg.cost())?;
+            match self.peek(arg)? {
+                Value::Enum(_, i) => *i,
+                _ => return Err(Stop::Halt),
+            }
+        } else {
+            match self.eval(arg)? {
+                Value::Enum(_, i) => i,
+                _ => return Err(Stop::Halt),
+            }
+        };
+        match by.get(i as usize) {
+            Some(&Some(r)) => Ok(r),
+            _ => Err(Stop::Halt),
+        }
+    }
+
+    /// `a and b`, `a or b` with the interpreter's three-valued logic.
+    fn and_or(&mut self, op: BinaryOp, a: &'a Node, b: &'a Node) -> Result<bool, Stop> {
+        let short = op == BinaryOp::Or; // the value that decides on its own
+        let left = self.eval_bool(a);
+        if left == Ok(short) {
+            return Ok(short);
+        }
+        let right = self.eval_bool(b);
+        match (left, right) {
+            (_, Ok(y)) if y == short => Ok(short),
+            (Ok(_), Ok(_)) => Ok(!short),
+            // The interpreter prefers an error to a missing input, and a missing input
+            // to silence: any halt here is left to it.
+            (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => Err(Stop::Halt),
+            _ => Err(Stop::Unknown),
+        }
+    }
+
+    /// `a op b` for a comparison operator. Operands already held (constants, locals,
+    /// facts and their fields, definitions already ruled on) are read in place: no copies.
+    fn compare_op(&mut self, op: BinaryOp, a: &'a Node, b: &'a Node) -> Result<bool, Stop> {
+        match (self.is_place(a), self.is_place(b)) {
+            (true, true) => {
+                self.count(a.cost() + b.cost())?;
+                both(self.peek(a), self.peek(b)).and_then(|(x, y)| comparison(op, x, y))
+            }
+            (false, true) => {
+                let x = self.eval(a);
+                self.count(b.cost())?;
+                both(x.as_ref().map_err(|e| *e), self.peek(b)).and_then(|(x, y)| comparison(op, x, y))
+            }
+            (true, false) => {
+                // `b` first: evaluating it may rule on a definition `a` borrows.
+                let y = self.eval(b);
+                if !self.is_place(a) {
+                    let x = self.eval(a);
+                    return both(x.as_ref().map_err(|e| *e), y.as_ref().map_err(|e| *e))
+                        .and_then(|(x, y)| comparison(op, x, y));
+                }
+                self.count(a.cost())?;
+                both(self.peek(a), y.as_ref().map_err(|e| *e)).and_then(|(x, y)| comparison(op, x, y))
+            }
+            (false, false) => {
+                let x = self.eval(a);
+                let y = self.eval(b);
+                both(x.as_ref().map_err(|e| *e), y.as_ref().map_err(|e| *e)).and_then(|(x, y)| comparison(op, x, y))
+            }
+        }
+    }
+
     fn binary(&mut self, op: BinaryOp, a: &'a Node, b: &'a Node) -> R {
         use BinaryOp::*;
         if matches!(op, And | Or) {
-            let short = op == Or; // the value that decides on its own
-            let left = self.eval(a);
-            if let Ok(Value::Bool(x)) = left
-                && x == short
-            {
-                return Ok(Value::Bool(short));
-            }
-            let right = self.eval(b);
-            return match (left, right) {
-                (_, Ok(Value::Bool(y))) if y == short => Ok(Value::Bool(short)),
-                (Ok(Value::Bool(_)), Ok(Value::Bool(_))) => Ok(Value::Bool(!short)),
-                // The interpreter prefers an error to a missing input, and a missing input
-                // to silence: any halt here is left to it.
-                (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => Err(Stop::Halt),
-                (Err(Stop::Unknown), _) | (_, Err(Stop::Unknown)) => Err(Stop::Unknown),
-                (Ok(_), Ok(_)) => Err(Stop::Halt),
-            };
+            return self.and_or(op, a, b).map(Value::Bool);
         }
         if matches!(op, Eq | Ne | Lt | Le | Gt | Ge) {
-            // Comparisons read their operands in place where they can: no copies.
-            return match (self.is_place(a), self.is_place(b)) {
-                (true, true) => {
-                    self.count(a.cost() + b.cost())?;
-                    both(self.peek(a), self.peek(b)).and_then(|(x, y)| comparison(op, x, y))
-                }
-                (false, true) => {
-                    let x = self.eval(a);
-                    self.count(b.cost())?;
-                    both(x.as_ref().map_err(|e| *e), self.peek(b)).and_then(|(x, y)| comparison(op, x, y))
-                }
-                (true, false) => {
-                    // `b` first: evaluating it may rule on a definition `a` borrows.
-                    let y = self.eval(b);
-                    if !self.is_place(a) {
-                        let x = self.eval(a);
-                        return both(x.as_ref().map_err(|e| *e), y.as_ref().map_err(|e| *e))
-                            .and_then(|(x, y)| comparison(op, x, y));
-                    }
-                    self.count(a.cost())?;
-                    both(self.peek(a), y.as_ref().map_err(|e| *e)).and_then(|(x, y)| comparison(op, x, y))
-                }
-                (false, false) => {
-                    let x = self.eval(a);
-                    let y = self.eval(b);
-                    both(x.as_ref().map_err(|e| *e), y.as_ref().map_err(|e| *e)).and_then(|(x, y)| comparison(op, x, y))
-                }
-            };
+            return self.compare_op(op, a, b).map(Value::Bool);
         }
         let (x, y) = both(self.eval(a), self.eval(b))?;
         match op {
-            Eq | Ne | Lt | Le | Gt | Ge => comparison(op, &x, &y),
+            Eq | Ne | Lt | Le | Gt | Ge => comparison(op, &x, &y).map(Value::Bool),
             Add | Sub | Mul | Div | IntDiv | Mod => match (x, y) {
                 (Value::Num(m), Value::Num(n)) => {
                     let r = match op {
@@ -620,9 +778,21 @@ fn both<X, Y>(x: Result<X, Stop>, y: Result<Y, Stop>) -> Result<(X, Y), Stop> {
 }
 
 /// `x op y` for a comparison operator.
-fn comparison(op: BinaryOp, x: &Value, y: &Value) -> R {
+fn comparison(op: BinaryOp, x: &Value, y: &Value) -> Result<bool, Stop> {
     use BinaryOp::*;
-    Ok(Value::Bool(match op {
+    if let (Value::Num(m), Value::Num(n)) = (x, y) {
+        // Numbers in lowest terms: equal exactly when their order says so.
+        let ord = m.cmp(n);
+        return Ok(match op {
+            Eq => ord.is_eq(),
+            Ne => ord.is_ne(),
+            Lt => ord.is_lt(),
+            Le => ord.is_le(),
+            Gt => ord.is_gt(),
+            _ => ord.is_ge(),
+        });
+    }
+    Ok(match op {
         Eq => x == y,
         Ne => x != y,
         _ => {
@@ -634,5 +804,5 @@ fn comparison(op: BinaryOp, x: &Value, y: &Value) -> R {
                 _ => ord.is_ge(),
             }
         }
-    }))
+    })
 }
