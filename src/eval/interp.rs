@@ -16,8 +16,13 @@ use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
 mod brief;
 mod memo;
+mod patterns;
+mod why;
 
 use memo::Memo;
+use patterns::binds;
+pub(crate) use patterns::in_range;
+pub use patterns::{compare, matches_pattern};
 
 /// The facts and decisions of one case, indexed like the program's declarations.
 #[derive(Clone, Debug, Default)]
@@ -450,110 +455,6 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// The deciding rule's conditions (and a boolean value's reasons), with values.
-    fn because(&mut self, r: RuleId, args: &[Value]) -> Vec<Atom> {
-        let p = self.p;
-        let rule = &p.rules[r as usize];
-        let mut frame = self.frame_for(rule.frame, args);
-        for (pat, arg) in rule.patterns.iter().zip(args) {
-            matches_pattern(pat, arg, &mut frame);
-        }
-        self.naming_params(r, |me| {
-            let mut out = Vec::new();
-            if let Some(g) = &rule.guard {
-                out.extend(me.atoms(g, &mut frame, true));
-            }
-            if rule.value.ty == Type::Bool
-                && !matches!(rule.value.kind, IrKind::Const(_))
-                && let Ok(Value::Bool(b)) = me.quietly(|me| me.eval(&rule.value, &mut frame.clone()))
-            {
-                out.extend(me.atoms(&rule.value, &mut frame, b));
-            }
-            out
-        })
-    }
-
-    pub(crate) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.quiet += 1;
-        let out = f(self);
-        self.quiet -= 1;
-        out
-    }
-
-    /// The atomic conditions that make `ir` evaluate to `value`.
-    fn atoms(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
-        self.quietly(|me| me.atoms_inner(ir, frame, value))
-    }
-
-    fn atoms_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
-        match &ir.kind {
-            IrKind::Binary(BinaryOp::And, a, b) | IrKind::Binary(BinaryOp::Or, a, b) => {
-                let is_and = matches!(ir.kind, IrKind::Binary(BinaryOp::And, ..));
-                let va = self.eval(a, frame).ok().and_then(|v| v.as_bool());
-                let vb = self.eval(b, frame).ok().and_then(|v| v.as_bool());
-                // `and` false / `or` true: one side suffices. Otherwise both sides matter.
-                let decisive = is_and != value;
-                if decisive {
-                    if va == Some(value) {
-                        return self.atoms_inner(a, frame, value);
-                    }
-                    if vb == Some(value) {
-                        return self.atoms_inner(b, frame, value);
-                    }
-                    Vec::new()
-                } else if !is_and && !value {
-                    // Neither side of an `or` holds: kept whole, since what the rule
-                    // required is one side or the other.
-                    vec![Atom {
-                        left: ir.span,
-                        left_value: Some(Value::Bool(false)),
-                        left_ty: Type::Bool,
-                        op: None,
-                        right: None,
-                        right_value: None,
-                        holds: false,
-                        work: self.work(ir, frame),
-                    }]
-                } else {
-                    let mut out = self.atoms_inner(a, frame, value);
-                    out.extend(self.atoms_inner(b, frame, value));
-                    out
-                }
-            }
-            IrKind::Not(x) => self.atoms_inner(x, frame, !value),
-            IrKind::Binary(op, a, b) if op.is_comparison() => vec![Atom {
-                left: a.span,
-                left_value: self.eval(a, frame).ok(),
-                left_ty: a.ty.clone(),
-                op: Some(AtomOp::Cmp(*op)),
-                right: Some(b.span),
-                right_value: self.eval(b, frame).ok(),
-                holds: value,
-                work: self.work(ir, frame),
-            }],
-            IrKind::InRange { x, .. } | IrKind::InList(x, _) => vec![Atom {
-                left: x.span,
-                left_value: self.eval(x, frame).ok(),
-                left_ty: x.ty.clone(),
-                op: Some(AtomOp::In),
-                right: Some(Span { start: x.span.end, ..ir.span }),
-                right_value: None,
-                holds: value,
-                work: self.work(ir, frame),
-            }],
-            _ => vec![Atom {
-                left: ir.span,
-                left_value: Some(Value::Bool(value)),
-                left_ty: Type::Bool,
-                op: None,
-                right: None,
-                right_value: None,
-                holds: value,
-                work: self.work(ir, frame),
-            }],
-        }
-    }
-
     fn table(&mut self, def: DefId, args: &[Value]) -> R {
         let p = self.p;
         let info = &p.defs[def as usize];
@@ -887,55 +788,4 @@ fn cite_suffix(p: &Program, clause: Option<ClauseId>) -> String {
 
 fn show_args(p: &Program, args: &[Value]) -> String {
     args.iter().map(|a| super::show::debug(p, a)).collect::<Vec<_>>().join(", ")
-}
-
-pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
-    match (a, b) {
-        // Item by item; the first difference decides, a shorter list that is a start of the
-        // other comes first.
-        (Value::List(xs), Value::List(ys)) => {
-            for (x, y) in xs.iter().zip(ys.iter()) {
-                match compare(x, y)? {
-                    std::cmp::Ordering::Equal => {}
-                    o => return Some(o),
-                }
-            }
-            Some(xs.len().cmp(&ys.len()))
-        }
-        (Value::Num(x), Value::Num(y)) => Some(x.cmp(y)),
-        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
-        (Value::Time(x), Value::Time(y)) => Some(x.cmp(y)),
-        (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
-        (Value::Enum(_, x), Value::Enum(_, y)) => Some(x.cmp(y)),
-        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
-        _ => None,
-    }
-}
-
-pub(crate) fn in_range(v: &Value, lo: Option<&Value>, hi: Option<&Value>, inclusive: bool) -> bool {
-    let above = lo.is_none_or(|l| compare(v, l).is_some_and(|o| o.is_ge()));
-    let below = hi.is_none_or(|h| compare(v, h).is_some_and(|o| if inclusive { o.is_le() } else { o.is_lt() }));
-    above && below
-}
-
-/// Whether a pattern binds a name (and so needs a frame to match in).
-fn binds(p: &PatIr) -> bool {
-    match p {
-        PatIr::Bind(_) => true,
-        PatIr::Alts(xs) => xs.iter().any(binds),
-        _ => false,
-    }
-}
-
-pub fn matches_pattern(p: &PatIr, v: &Value, frame: &mut [Value]) -> bool {
-    match p {
-        PatIr::Any => true,
-        PatIr::Bind(slot) => {
-            frame[*slot as usize] = v.clone();
-            true
-        }
-        PatIr::Equals(x) => x == v,
-        PatIr::Range { lo, hi, inclusive } => in_range(v, lo.as_ref(), hi.as_ref(), *inclusive),
-        PatIr::Alts(alts) => alts.iter().any(|a| matches_pattern(a, v, frame)),
-    }
 }
