@@ -460,6 +460,11 @@ impl<'f> Outcome<'f> {
     }
 
     /// The ruling as the stable JSON report of `docs/json.md`, in the rulebook's language.
+    ///
+    /// As a `serde_json::Value`, its objects' keys are in the report's order when the
+    /// program's serde_json has its `preserve_order` feature, and sorted by name otherwise
+    /// (this crate leaves serde_json's features to the program); the same report as text,
+    /// [`Outcome::explain`] with [`Format::Json`], is always in the order of `docs/json.md`.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self.report(self.facts.book.language(), false)).unwrap_or_default()
     }
@@ -544,7 +549,16 @@ impl Answer<'_> {
     }
 
     /// The answer as data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.
+    ///
+    /// A record's fields come as a `serde_json` object: in their declared order when the
+    /// program's serde_json has its `preserve_order` feature, sorted by name otherwise
+    /// (this crate leaves serde_json's features to the program). [`fmt::Debug`] and the
+    /// JSON report ([`Format::Json`]) always write them in their declared order.
     pub fn to_json(&self) -> serde_json::Value {
+        self.ordered().to_value()
+    }
+
+    fn ordered(&self) -> crate::json::Json {
         crate::explain::to_json(&self.outcome.facts.book.book.program, self.value, self.ty())
     }
 }
@@ -557,7 +571,7 @@ impl fmt::Display for Answer<'_> {
 
 impl fmt::Debug for Answer<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Answer({})", self.to_json())
+        write!(f, "Answer({})", self.ordered())
     }
 }
 

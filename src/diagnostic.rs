@@ -289,28 +289,28 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, plain: bool) -> String 
 }
 
 /// A diagnostic as JSON: code, severity, message, help, and each label with file, line and column.
-pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> serde_json::Value {
-    let labels: Vec<serde_json::Value> = d
+pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> crate::json::Json {
+    let labels: Vec<crate::json::Json> = d
         .labels
         .iter()
         .map(|l| {
             let (line, col) = sources.line_col(l.span);
-            serde_json::json!({
+            crate::ojson!({
                 "file": sources.get(l.span.file).map(|f| f.name.clone()),
                 "line": line,
                 "column": col,
                 "start": l.span.start,
                 "end": l.span.end,
-                "message": l.message,
+                "message": &l.message,
             })
         })
         .collect();
-    serde_json::json!({
+    crate::ojson!({
         "code": d.code,
-        "severity": d.severity,
-        "message": d.message,
-        "help": d.help,
-        "path": d.path,
+        "severity": &d.severity,
+        "message": &d.message,
+        "help": &d.help,
+        "path": &d.path,
         "labels": labels,
     })
 }

@@ -38,6 +38,8 @@ pub mod facts;
 #[doc(hidden)]
 pub mod format;
 #[doc(hidden)]
+pub mod json;
+#[doc(hidden)]
 pub mod lang;
 #[doc(hidden)]
 pub mod lint;

@@ -2,8 +2,9 @@
 //! and GitHub workflow annotations.
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::json::Json as Value;
+use crate::ojson as json;
 use crate::source::SourceMap;
-use serde_json::{Value, json};
 
 fn region(d: &Diagnostic, sources: &SourceMap) -> Option<(String, Value)> {
     let span = d.primary_span()?;
@@ -57,7 +58,7 @@ pub fn sarif(all: &[(SourceMap, Vec<Diagnostic>)]) -> Value {
                     Some((uri, region)) => json!({ "physicalLocation": { "artifactLocation": { "uri": uri }, "region": region } }),
                     None => json!({ "physicalLocation": { "artifactLocation": { "uri": d.path.clone().unwrap_or_else(|| ".".into()) } } }),
                 };
-                r["locations"] = json!([location]);
+                r.insert("locations", json!([location]));
                 r
             })
         })

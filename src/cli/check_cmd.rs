@@ -96,18 +96,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
             errln!("{errors} error(s), {warnings} warning(s)");
         }
         CheckFormat::Json => {
-            let items: Vec<serde_json::Value> =
+            let items: Vec<conditions::json::Json> =
                 all.iter().flat_map(|(s, ds)| ds.iter().map(move |d| conditions::diagnostic::to_json(d, s))).collect();
             outln!(
                 "{}",
-                serde_json::to_string_pretty(
-                    &serde_json::json!({ "diagnostics": items, "errors": errors, "warnings": warnings })
-                )
-                .unwrap_or_default()
+                conditions::ojson!({ "diagnostics": items, "errors": errors, "warnings": warnings }).to_pretty()
             );
         }
         CheckFormat::Sarif => {
-            outln!("{}", serde_json::to_string_pretty(&conditions::sarif::sarif(&all)).unwrap_or_default())
+            outln!("{}", conditions::sarif::sarif(&all).to_pretty())
         }
         CheckFormat::Github => {
             for (sources, diags) in &all {

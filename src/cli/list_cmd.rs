@@ -13,8 +13,8 @@ pub fn run(rulebook: &str, word: Option<&str>, all: bool, format: InfoFormat) ->
     let p = &book.program;
     let entries = discover::list(p, word, all);
     if format == InfoFormat::Json {
-        let v = serde_json::json!({ "rulebook": p.rulebook.name, "entries": entries });
-        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        let v = conditions::ojson!({ "rulebook": &p.rulebook.name, "entries": &entries });
+        outln!("{}", v.to_pretty());
         return ExitCode::SUCCESS;
     }
     let mut section: Option<&Option<String>> = None;

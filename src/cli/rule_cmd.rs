@@ -8,6 +8,7 @@ use conditions::eval;
 use conditions::eval::show::Lang;
 use conditions::explain::{Explainer, html, markdown, text};
 use conditions::facts::{self, Format};
+use conditions::json::{Json, to_json};
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
@@ -164,9 +165,9 @@ pub fn run(args: RuleArgs) -> ExitCode {
     }
     match args.format {
         OutputFormat::Json => {
-            let rulings: Vec<serde_json::Value> = reports.iter().map(|(r, x)| with_extra(r, x)).collect();
-            let v = serde_json::json!({ "rulings": rulings, "not_shown": skipped });
-            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            let rulings: Vec<Json> = reports.iter().map(|(r, x)| with_extra(r, x)).collect();
+            let v = conditions::ojson!({ "rulings": rulings, "not_shown": &skipped });
+            outln!("{}", v.to_pretty());
         }
         OutputFormat::Text => {
             for (i, (r, x)) in reports.iter().enumerate() {
@@ -216,12 +217,10 @@ struct Extra {
 }
 
 /// A report as JSON with `how_to` and `settled_whatever` (docs/json.md).
-fn with_extra(r: &conditions::explain::Report, x: &Extra) -> serde_json::Value {
-    let mut v = serde_json::to_value(r).unwrap_or_default();
-    if let serde_json::Value::Object(m) = &mut v {
-        m.insert("how_to".into(), serde_json::to_value(&x.how_to).unwrap_or_default());
-        m.insert("settled_whatever".into(), serde_json::to_value(&x.whatever).unwrap_or_default());
-    }
+fn with_extra(r: &conditions::explain::Report, x: &Extra) -> Json {
+    let mut v = to_json(r);
+    v.insert("how_to", to_json(&x.how_to));
+    v.insert("settled_whatever", to_json(&x.whatever));
     v
 }
 

@@ -7,9 +7,9 @@ use super::write;
 use crate::check::program::Program;
 use crate::eval::needed::{Hole, HoleKind};
 use crate::eval::show::Lang;
+use crate::json::Json as J;
 use crate::syntax::ast::DecisionKind;
 use serde::Serialize;
-use serde_json::Value as J;
 
 /// How to write one missing input.
 #[derive(Clone, Debug, Serialize)]
@@ -114,7 +114,7 @@ mod tests {
         assert_eq!(toml_key("masterpoints"), "masterpoints");
         assert_eq!(toml_key("bopæl"), "\"bopæl\"");
         assert_eq!(
-            toml_value(&serde_json::json!({"by": "Aalborg", "afstand": "260 km"})),
+            toml_value(&crate::ojson!({"by": "Aalborg", "afstand": "260 km"})),
             "{ by = \"Aalborg\", afstand = \"260 km\" }"
         );
     }

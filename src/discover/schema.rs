@@ -5,7 +5,8 @@
 use super::write;
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
-use serde_json::{Map, Value as J, json};
+use crate::json::Json as J;
+use crate::ojson as json;
 
 /// The schema of a facts file for `rulings` (every fact and decision when empty).
 pub fn schema(p: &Program, rulings: &[DefId]) -> J {
@@ -15,8 +16,8 @@ pub fn schema(p: &Program, rulings: &[DefId]) -> J {
         let r = super::reach(p, rulings);
         (r.facts.into_iter().collect(), r.decisions.into_iter().collect())
     };
-    let mut defs = Map::new();
-    let mut props = Map::new();
+    let mut defs = J::object();
+    let mut props = J::object();
     for f in facts {
         let info = &p.facts[f as usize];
         let mut s = nullable(type_schema(p, &info.ty, &mut defs));
@@ -56,14 +57,12 @@ fn describe(s: &mut J, doc: Option<&str>, clause: Option<&str>, by: Option<&str>
     if let Some(by) = by {
         text = format!("{text}; decided by {by}");
     }
-    if !text.is_empty()
-        && let J::Object(m) = s
-    {
-        m.insert("description".into(), json!(text.trim()));
+    if !text.is_empty() {
+        s.insert("description", text.trim());
     }
 }
 
-fn type_schema(p: &Program, ty: &Type, defs: &mut Map<String, J>) -> J {
+fn type_schema(p: &Program, ty: &Type, defs: &mut J) -> J {
     match ty {
         Type::Bool => json!({ "type": "boolean" }),
         Type::Int => json!({
@@ -88,7 +87,7 @@ fn type_schema(p: &Program, ty: &Type, defs: &mut Map<String, J>) -> J {
         }),
         Type::Enum(t) | Type::Record(t) => {
             let name = p.type_name(*t);
-            if !defs.contains_key(&name) {
+            if defs.get(&name).is_none() {
                 defs.insert(name.clone(), J::Null); // a placeholder against recursion
                 let s = named_schema(p, *t, defs);
                 defs.insert(name.clone(), s);
@@ -116,22 +115,22 @@ fn pointer_escape(s: &str) -> String {
     out
 }
 
-fn named_schema(p: &Program, t: u32, defs: &mut Map<String, J>) -> J {
+fn named_schema(p: &Program, t: u32, defs: &mut J) -> J {
     match &p.types[t as usize].kind {
         TypeKind::Enum(vs) => {
-            let mut names: Vec<J> = vs.iter().map(|v| json!(v.name)).collect();
-            names.extend(vs.iter().filter_map(|v| v.label.as_ref()).map(|l| json!(l)));
+            let mut names: Vec<J> = vs.iter().map(|v| json!(v.name.as_str())).collect();
+            names.extend(vs.iter().filter_map(|v| v.label.as_deref()).map(J::from));
             json!({ "enum": names, "description": write::how(p, &Type::Enum(t)) })
         }
         TypeKind::Record(fs) => {
-            let mut props = Map::new();
+            let mut props = J::object();
             let mut required = Vec::new();
             for f in fs {
                 let mut s = type_schema(p, &f.ty, defs);
                 if f.optional {
                     s = nullable(s);
                 } else {
-                    required.push(json!(f.name));
+                    required.push(json!(f.name.as_str()));
                 }
                 describe(&mut s, f.doc.as_deref(), None, None);
                 props.insert(f.name.clone(), s);

@@ -6,7 +6,7 @@ use super::{Reach, write};
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
 use crate::facts::Format;
-use serde_json::{Map, Value as J};
+use crate::json::Json as J;
 
 /// One key of the skeleton.
 struct Node {
@@ -31,7 +31,7 @@ pub fn template(p: &Program, rulings: &[DefId], format: Format) -> String {
     match format {
         Format::Json => {
             let v = J::Object(nodes.iter().map(|n| (n.key.clone(), json(n))).collect());
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+            v.to_pretty() + "\n"
         }
         Format::Toml => {
             let mut out = String::new();
@@ -106,7 +106,7 @@ fn node(p: &Program, reach: &Reach, key: &str, ty: &Type, doc: Option<String>, d
 }
 
 fn json(n: &Node) -> J {
-    let obj = |xs: &[Node]| J::Object(xs.iter().map(|x| (x.key.clone(), json(x))).collect::<Map<_, _>>());
+    let obj = |xs: &[Node]| J::Object(xs.iter().map(|x| (x.key.clone(), json(x))).collect());
     match &n.shape {
         Shape::Leaf => J::Null,
         Shape::Table(xs) => obj(xs),

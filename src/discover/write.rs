@@ -4,7 +4,8 @@
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
 use crate::eval::show::Lang;
-use serde_json::{Value as J, json};
+use crate::json::Json as J;
+use crate::ojson as json;
 
 /// An example of a quantity with this unit as a facts file writes it: `"2.00 DKK per km"`.
 fn quantity_example(u: &Unit) -> String {
@@ -84,7 +85,7 @@ pub fn example(p: &Program, ty: &Type, depth: usize) -> J {
         Type::Text => json!("…"),
         Type::Date => json!("2008-02-15"),
         Type::Time => json!("18:15"),
-        Type::Enum(_) => variants(p, ty).first().map_or(J::Null, |(n, _)| json!(n)),
+        Type::Enum(_) => variants(p, ty).first().map_or(J::Null, |(n, _)| json!(n.as_str())),
         Type::Record(t) if depth < 8 => match &p.types[*t as usize].kind {
             TypeKind::Record(fs) => {
                 J::Object(fs.iter().map(|f| (f.name.clone(), example(p, &f.ty, depth + 1))).collect())

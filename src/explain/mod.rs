@@ -42,8 +42,9 @@ pub struct Report {
     pub status: &'static str,
     /// The value as a person reads it.
     pub answer: String,
-    /// The value as data (exact numbers as strings), when decided.
-    pub value: Option<serde_json::Value>,
+    /// The value as data (exact numbers as strings), when decided; a record's fields in
+    /// their declared order.
+    pub value: Option<crate::json::Json>,
     pub needs: Vec<NeedView>,
     /// When silent: the nearest clauses, those whose rules were considered, in the rulebook's order.
     pub nearest: Vec<String>,
@@ -557,39 +558,34 @@ fn field_depth(p: &Program, ty: &crate::check::types::Type, path: &str) -> usize
     0
 }
 
-/// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.
-pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::types::Type) -> serde_json::Value {
+/// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name, a
+/// record's fields in their declared order.
+pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::types::Type) -> crate::json::Json {
     use crate::check::program::TypeKind;
     use crate::check::types::Type;
     use crate::eval::value::Value;
+    use crate::json::Json;
     match (v, ty) {
-        (Value::Bool(b), _) => serde_json::Value::Bool(*b),
-        (Value::Num(n), Type::Quantity(u)) if u.is_time() => serde_json::Value::String(format!("{} minutes", n)),
-        (Value::Num(n), _) => serde_json::Value::String(n.to_string()),
-        (Value::Text(t), _) => serde_json::Value::String(t.to_string()),
-        (Value::Date(d), _) => serde_json::Value::String(d.to_string()),
-        (Value::Time(t), _) => serde_json::Value::String(t.to_string()),
+        (Value::Bool(b), _) => Json::Bool(*b),
+        (Value::Num(n), Type::Quantity(u)) if u.is_time() => Json::String(format!("{} minutes", n)),
+        (Value::Num(n), _) => Json::String(n.to_string()),
+        (Value::Text(t), _) => Json::String(t.to_string()),
+        (Value::Date(d), _) => Json::String(d.to_string()),
+        (Value::Time(t), _) => Json::String(t.to_string()),
         (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
-            TypeKind::Enum(vs) => {
-                serde_json::Value::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone()))
-            }
-            _ => serde_json::Value::Null,
+            TypeKind::Enum(vs) => Json::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone())),
+            _ => Json::Null,
         },
-        (Value::List(xs), Type::List(elem)) => {
-            serde_json::Value::Array(xs.iter().map(|x| to_json(p, x, elem)).collect())
-        }
-        (Value::List(xs), _) => serde_json::Value::Array(xs.iter().map(|x| to_json(p, x, &Type::Error)).collect()),
+        (Value::List(xs), Type::List(elem)) => Json::Array(xs.iter().map(|x| to_json(p, x, elem)).collect()),
+        (Value::List(xs), _) => Json::Array(xs.iter().map(|x| to_json(p, x, &Type::Error)).collect()),
         (Value::Record(t, fields), _) => match &p.types[*t as usize].kind {
-            TypeKind::Record(fs) => {
-                let mut m = serde_json::Map::new();
-                for (f, v) in fs.iter().zip(fields.iter()) {
-                    if let Some(v) = v {
-                        m.insert(f.name.clone(), to_json(p, v, &f.ty));
-                    }
-                }
-                serde_json::Value::Object(m)
-            }
-            _ => serde_json::Value::Null,
+            TypeKind::Record(fs) => Json::Object(
+                fs.iter()
+                    .zip(fields.iter())
+                    .filter_map(|(f, v)| v.as_ref().map(|v| (f.name.clone(), to_json(p, v, &f.ty))))
+                    .collect(),
+            ),
+            _ => Json::Null,
         },
     }
 }

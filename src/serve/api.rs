@@ -8,6 +8,8 @@ use super::layout::lang_of;
 use super::safety::{ApiError, body_error, bounded};
 use super::shelf::{Book, State};
 use crate::api::{Rulebook, Ruling};
+use crate::json::{Json as J, to_json};
+use crate::ojson as json;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -15,7 +17,6 @@ use axum::extract::{Path, Query, State as Ext};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::{Value as J, json};
 use std::sync::Arc;
 
 type Shared = Ext<Arc<Shelf>>;
@@ -27,7 +28,7 @@ pub fn ready(shelf: &Shelf, name: &str) -> Result<Book, ApiError> {
         Some(State::Broken(diags)) => {
             let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("the rulebook `{name}` does not check"))
                 .help("fix the condition files; the server reloads them when they change");
-            e.problems = diags.iter().map(|d| serde_json::to_value(d).unwrap_or_default()).collect();
+            e.problems = diags.iter().map(to_json).collect();
             Err(e)
         }
         None => {
@@ -77,10 +78,10 @@ pub async fn rulebook(Ext(shelf): Shared, Path(book): Path<String>) -> Result<Js
     let p = &b.checked().program;
     Ok(Json(json!({
         "name": b.name(), "title": b.title(), "language": b.language().code(),
-        "edition": p.rulebook.edition,
+        "edition": &p.rulebook.edition,
         "rulings": b.rulings(),
         "clauses": p.clauses.iter().map(|c| json!({
-            "citation": c.citation, "heading": c.heading, "text": c.text, "text_kind": c.text_kind, "gloss": c.gloss
+            "citation": &c.citation, "heading": &c.heading, "text": &c.text, "text_kind": &c.text_kind, "gloss": &c.gloss
         })).collect::<Vec<_>>(),
     })))
 }
@@ -98,7 +99,7 @@ pub async fn rulings(
 ) -> Result<Json<J>, ApiError> {
     let b = ready(&shelf, &book)?;
     let entries = crate::discover::list(&b.checked().program, q.q.as_deref(), false);
-    Ok(Json(json!({ "rulebook": b.name(), "entries": entries })))
+    Ok(Json(json!({ "rulebook": b.name(), "entries": &entries })))
 }
 
 /// `GET /api/rulebooks/{book}/rulings/{ruling}`: as `conditions describe --format json`.
@@ -106,7 +107,7 @@ pub async fn describe(Ext(shelf): Shared, Path((book, ruling)): Path<(String, St
     let b = ready(&shelf, &book)?;
     let r = ruling_of(&b, &ruling)?;
     let d = crate::discover::describe(&b.checked().program, r.def());
-    Ok(Json(serde_json::to_value(d).unwrap_or_default()))
+    Ok(Json(to_json(&d)))
 }
 
 /// `GET /api/rulebooks/{book}/rulings/{ruling}/schema`: the JSON Schema of its facts.
@@ -134,7 +135,7 @@ fn not_an_object() -> ApiError {
 }
 
 /// Reads a JSON body as facts-file JSON: exact numbers, no key twice.
-pub fn read_json(body: &[u8]) -> Result<J, ApiError> {
+pub fn read_json(body: &[u8]) -> Result<serde_json::Value, ApiError> {
     let text = std::str::from_utf8(body)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("the body is not UTF-8 text: {e}")))?;
     crate::facts::read::json(crate::facts::read::strip_bom(text)).map_err(|e| {
@@ -209,22 +210,11 @@ pub async fn batch(
         None => b.checked().program.rulings().map(|(d, _)| d).collect(),
     };
     let out = bounded(move || {
-        let p = &b.checked().program;
-        let mut out = String::new();
-        let mut lines: Vec<&[u8]> = body.split(|c| *c == b'\n').collect();
-        if lines.last().is_some_and(|l| l.is_empty()) {
-            lines.pop();
-        }
-        for (i, line) in lines.into_iter().enumerate() {
-            let rec = match std::str::from_utf8(line) {
-                Ok(l) if l.trim().is_empty() => json!({ "line": i + 1, "error": "a blank line holds no facts" }),
-                Ok(l) => crate::batch::rule_line(p, &defs, i + 1, l.trim_end_matches('\r')),
-                Err(_) => json!({ "line": i + 1, "error": "the line is not UTF-8 text" }),
-            };
-            out.push_str(&rec.to_string());
-            out.push('\n');
-        }
-        out
+        // The records of `conditions rule --batch`, written straight from the values
+        // (a blank or broken line gets its error record, the others go on).
+        let mut out = Vec::new();
+        let _ = crate::batch::run(&b.checked().program, &defs, &body[..], &mut out, 1, |_| {});
+        String::from_utf8(out).unwrap_or_default()
     })
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response())

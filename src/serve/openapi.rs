@@ -4,7 +4,8 @@
 //! shapes are those of `docs/json.md`, and the facts a ruling takes are described per
 //! ruling by the JSON Schema of `GET …/schema`, which no static description could hold.
 
-use serde_json::{Value as J, json};
+use crate::json::Json as J;
+use crate::ojson as json;
 
 /// Every operation of the JSON API: method, path (OpenAPI's `{name}` for a parameter),
 /// and a one-line summary. `GET /api` lists these.
@@ -27,7 +28,7 @@ fn param(name: &str, place: &str, required: bool, schema: J, description: &str) 
 fn errors() -> J {
     let e = json!({ "description": "An error with its reason", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } });
     json!({
-        "400": e, "404": e, "413": e, "422": e, "503": e
+        "400": e.clone(), "404": e.clone(), "413": e.clone(), "422": e.clone(), "503": e
     })
 }
 
@@ -79,11 +80,11 @@ fn operation(method: &str, path: &str, summary: &str) -> J {
                 json!({ "type": "boolean" }),
                 "The report indented for reading; compact by default",
             ));
-            op["requestBody"] = json!({
+            op.insert("requestBody", json!({
                 "required": true,
                 "description": "One JSON object of facts, as a facts file writes them; its JSON Schema is at `…/schema`",
                 "content": { "application/json": { "schema": { "type": "object" } } }
-            });
+            }));
             json_ok("The report of docs/json.md", json!({ "$ref": "#/components/schemas/Report" }))
         }
         ("post", "/api/rulebooks/{rulebook}/batch") => {
@@ -94,11 +95,14 @@ fn operation(method: &str, path: &str, summary: &str) -> J {
                 json!({ "type": "string" }),
                 "The rulings, comma-separated (every ruling by default)",
             ));
-            op["requestBody"] = json!({
-                "required": true,
-                "description": "JSON lines: one facts object a line",
-                "content": { "application/x-ndjson": { "schema": { "type": "string" } } }
-            });
+            op.insert(
+                "requestBody",
+                json!({
+                    "required": true,
+                    "description": "JSON lines: one facts object a line",
+                    "content": { "application/x-ndjson": { "schema": { "type": "string" } } }
+                }),
+            );
             json!({
                 "description": "One record a line, in order, as `conditions rule --batch` writes them",
                 "content": { "application/x-ndjson": { "schema": { "type": "string" } } }
@@ -107,10 +111,10 @@ fn operation(method: &str, path: &str, summary: &str) -> J {
         _ => json_ok(summary, json!({ "type": "object" })),
     };
     let mut responses = errors();
-    responses["200"] = ok;
-    op["responses"] = responses;
+    responses.insert("200", ok);
+    op.insert("responses", responses);
     if !params.is_empty() {
-        op["parameters"] = J::Array(params);
+        op.insert("parameters", J::Array(params));
     }
     op
 }
@@ -127,10 +131,14 @@ fn operation_id(method: &str, path: &str) -> String {
 
 /// The description, as JSON.
 pub fn document() -> J {
-    let mut paths = serde_json::Map::new();
+    let mut paths = J::object();
     for (method, path, summary) in OPERATIONS {
-        let entry = paths.entry(path.to_string()).or_insert_with(|| json!({}));
-        entry[*method] = operation(method, path, summary);
+        if paths.get(path).is_none() {
+            paths.insert(*path, J::object());
+        }
+        if let Some(entry) = paths.get_mut(path) {
+            entry.insert(*method, operation(method, path, summary));
+        }
     }
     json!({
         "openapi": "3.1.0",

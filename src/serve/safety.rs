@@ -37,7 +37,7 @@ pub struct ApiError {
     pub message: String,
     pub help: Option<String>,
     /// Every problem, when there are several (facts that do not fit).
-    pub problems: Vec<serde_json::Value>,
+    pub problems: Vec<crate::json::Json>,
 }
 
 impl ApiError {
@@ -55,7 +55,7 @@ impl ApiError {
         let problems = e
             .problems()
             .iter()
-            .map(|p| serde_json::json!({ "message": p.message(), "path": p.path(), "help": p.help_text() }))
+            .map(|p| crate::ojson!({ "message": p.message(), "path": p.path(), "help": p.help_text() }))
             .collect();
         let first = e.problems().first();
         ApiError {
@@ -69,13 +69,13 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut body = serde_json::json!({ "error": self.message, "status": self.status.as_u16() });
-        if let Some(h) = self.help {
-            body["help"] = h.into();
-        }
         let only_the_message = self.problems.len() == 1 && self.problems[0]["message"] == self.message.as_str();
+        let mut body = crate::ojson!({ "error": self.message, "status": self.status.as_u16() });
+        if let Some(h) = self.help {
+            body.insert("help", h);
+        }
         if !self.problems.is_empty() && !only_the_message {
-            body["problems"] = self.problems.into();
+            body.insert("problems", self.problems);
         }
         (self.status, axum::Json(body)).into_response()
     }

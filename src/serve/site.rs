@@ -10,7 +10,7 @@ use super::shelf::{Book, State};
 use crate::api::Rulebook;
 use crate::check::program::ClauseId;
 use crate::eval::show::Lang;
-use serde_json::json;
+use crate::ojson as json;
 use std::path::Path;
 use std::sync::Arc;
 
