@@ -239,7 +239,7 @@ fn main() {
     // One ruling with the brief explanation, rendered as text: straight from the trace
     // (`brief_text`, what `conditions rule` prints) and, beside it, through the report.
     let brief = |c: &Checked, inp: &Inputs, def| {
-        let r = conditions::eval::rule(&c.program, inp, def, true);
+        let r = conditions::eval::rule_for_brief(&c.program, inp, def);
         Explainer { p: &c.program, sources: &c.sources, lang, inputs: inp }.brief_text(&r)
     };
     let brief_report = |c: &Checked, inp: &Inputs, def| {

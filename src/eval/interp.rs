@@ -14,9 +14,15 @@ use super::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
+mod brief;
 mod memo;
+mod patterns;
+mod why;
 
 use memo::Memo;
+use patterns::binds;
+pub(crate) use patterns::in_range;
+pub use patterns::{compare, matches_pattern};
 
 /// The facts and decisions of one case, indexed like the program's declarations.
 #[derive(Clone, Debug, Default)]
@@ -102,6 +108,12 @@ pub struct Interp<'a> {
     /// While a rule's working or conditions are read: the local slots its parameters are
     /// bound to, with the definition and the parameter's place, so the working can name them.
     pub(crate) params_bound: Vec<(u32, DefId, u32)>,
+    /// Tracing for the brief explanation only: why a rule's condition did not hold is worked
+    /// out for the ruling's own step and for steps left undecided, the only ones whose rules
+    /// that did not apply the brief explanation shows.
+    pub brief: bool,
+    /// A fact's path, written while tracing (kept for its buffer).
+    path: String,
 }
 
 enum RuleResult {
@@ -131,6 +143,8 @@ impl<'a> Interp<'a> {
             steps: 0,
             depth: 0,
             params_bound: Vec::new(),
+            brief: false,
+            path: String::new(),
         }
     }
 
@@ -164,13 +178,27 @@ impl<'a> Interp<'a> {
 
     /// The path of a fact or a field of one (`player.masterpoints`), if `ir` is one.
     pub(crate) fn fact_path(&self, ir: &Ir) -> Option<(FactId, String)> {
+        let mut path = String::new();
+        let f = self.fact_path_into(ir, &mut path)?;
+        Some((f, path))
+    }
+
+    /// [`Self::fact_path`], written into `out` (which it clears first).
+    fn fact_path_into(&self, ir: &Ir, out: &mut String) -> Option<FactId> {
         match &ir.kind {
-            IrKind::Fact(f) => Some((*f, self.p.facts[*f as usize].name.clone())),
+            IrKind::Fact(f) => {
+                out.clear();
+                out.push_str(&self.p.facts[*f as usize].name);
+                Some(*f)
+            }
             IrKind::Field(inner, i) => {
-                let (f, path) = self.fact_path(inner)?;
                 let Type::Record(t) = &inner.ty else { return None };
                 let TypeKind::Record(fs) = &self.p.types[*t as usize].kind else { return None };
-                Some((f, format!("{path}.{}", fs.get(*i as usize)?.name)))
+                let name = &fs.get(*i as usize)?.name;
+                let f = self.fact_path_into(inner, out)?;
+                out.push('.');
+                out.push_str(name);
+                Some(f)
             }
             _ => None,
         }
@@ -242,6 +270,10 @@ impl<'a> Interp<'a> {
                     Err(Halt::Silent(s)) => Outcome::Silent(s.clone()),
                     Err(Halt::Error(e)) => Outcome::Error(e.message.clone()),
                 };
+                let n = &t.nodes[idx];
+                if self.brief && idx != 0 && n.decided_by.is_none() && n.row.is_none() {
+                    self.conditions_of(idx, &args);
+                }
             }
         }
         // A result found while explaining quietly has no trace node: it is kept only when
@@ -404,8 +436,11 @@ impl<'a> Interp<'a> {
             match self.eval(g, frame) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => {
-                    let atoms =
-                        if self.tracing() { self.naming_params(r, |me| me.atoms(g, frame, false)) } else { Vec::new() };
+                    let atoms = if self.tracing() && self.conditions_wanted() {
+                        self.naming_params(r, |me| me.atoms(g, frame, false))
+                    } else {
+                        Vec::new()
+                    };
                     return Ok(RuleResult::NotApplicable(WhyNot::Condition(atoms)));
                 }
                 Err(Halt::Undetermined(n)) => return Ok(RuleResult::Undetermined(n)),
@@ -417,110 +452,6 @@ impl<'a> Interp<'a> {
             Ok(value) => Ok(RuleResult::Applies { value, rule: r, overridden: Vec::new() }),
             Err(Halt::Undetermined(n)) => Ok(RuleResult::Undetermined(n)),
             Err(e) => Err(e),
-        }
-    }
-
-    /// The deciding rule's conditions (and a boolean value's reasons), with values.
-    fn because(&mut self, r: RuleId, args: &[Value]) -> Vec<Atom> {
-        let p = self.p;
-        let rule = &p.rules[r as usize];
-        let mut frame = self.frame_for(rule.frame, args);
-        for (pat, arg) in rule.patterns.iter().zip(args) {
-            matches_pattern(pat, arg, &mut frame);
-        }
-        self.naming_params(r, |me| {
-            let mut out = Vec::new();
-            if let Some(g) = &rule.guard {
-                out.extend(me.atoms(g, &mut frame, true));
-            }
-            if rule.value.ty == Type::Bool
-                && !matches!(rule.value.kind, IrKind::Const(_))
-                && let Ok(Value::Bool(b)) = me.quietly(|me| me.eval(&rule.value, &mut frame.clone()))
-            {
-                out.extend(me.atoms(&rule.value, &mut frame, b));
-            }
-            out
-        })
-    }
-
-    pub(crate) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.quiet += 1;
-        let out = f(self);
-        self.quiet -= 1;
-        out
-    }
-
-    /// The atomic conditions that make `ir` evaluate to `value`.
-    fn atoms(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
-        self.quietly(|me| me.atoms_inner(ir, frame, value))
-    }
-
-    fn atoms_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
-        match &ir.kind {
-            IrKind::Binary(BinaryOp::And, a, b) | IrKind::Binary(BinaryOp::Or, a, b) => {
-                let is_and = matches!(ir.kind, IrKind::Binary(BinaryOp::And, ..));
-                let va = self.eval(a, frame).ok().and_then(|v| v.as_bool());
-                let vb = self.eval(b, frame).ok().and_then(|v| v.as_bool());
-                // `and` false / `or` true: one side suffices. Otherwise both sides matter.
-                let decisive = is_and != value;
-                if decisive {
-                    if va == Some(value) {
-                        return self.atoms_inner(a, frame, value);
-                    }
-                    if vb == Some(value) {
-                        return self.atoms_inner(b, frame, value);
-                    }
-                    Vec::new()
-                } else if !is_and && !value {
-                    // Neither side of an `or` holds: kept whole, since what the rule
-                    // required is one side or the other.
-                    vec![Atom {
-                        left: ir.span,
-                        left_value: Some(Value::Bool(false)),
-                        left_ty: Type::Bool,
-                        op: None,
-                        right: None,
-                        right_value: None,
-                        holds: false,
-                        work: self.work(ir, frame),
-                    }]
-                } else {
-                    let mut out = self.atoms_inner(a, frame, value);
-                    out.extend(self.atoms_inner(b, frame, value));
-                    out
-                }
-            }
-            IrKind::Not(x) => self.atoms_inner(x, frame, !value),
-            IrKind::Binary(op, a, b) if op.is_comparison() => vec![Atom {
-                left: a.span,
-                left_value: self.eval(a, frame).ok(),
-                left_ty: a.ty.clone(),
-                op: Some(AtomOp::Cmp(*op)),
-                right: Some(b.span),
-                right_value: self.eval(b, frame).ok(),
-                holds: value,
-                work: self.work(ir, frame),
-            }],
-            IrKind::InRange { x, .. } | IrKind::InList(x, _) => vec![Atom {
-                left: x.span,
-                left_value: self.eval(x, frame).ok(),
-                left_ty: x.ty.clone(),
-                op: Some(AtomOp::In),
-                right: Some(Span { start: x.span.end, ..ir.span }),
-                right_value: None,
-                holds: value,
-                work: self.work(ir, frame),
-            }],
-            _ => vec![Atom {
-                left: ir.span,
-                left_value: Some(Value::Bool(value)),
-                left_ty: Type::Bool,
-                op: None,
-                right: None,
-                right_value: None,
-                holds: value,
-                work: self.work(ir, frame),
-            }],
         }
     }
 
@@ -624,11 +555,17 @@ impl<'a> Interp<'a> {
             IrKind::Field(x, i) => match self.eval(x, frame)? {
                 Value::Record(t, fields) => match fields.get(*i as usize) {
                     Some(Some(v)) => {
-                        if self.tracing()
-                            && !matches!(ir.ty, Type::Record(_))
-                            && let Some((f, path)) = self.fact_path(ir)
-                        {
-                            self.note_fact(FactUse { fact: f, path, value: v.clone(), ty: ir.ty.clone() });
+                        if self.tracing() && !matches!(ir.ty, Type::Record(_)) {
+                            // Noted once per step: the path is compared before anything is copied.
+                            let mut path = std::mem::take(&mut self.path);
+                            if let Some(f) = self.fact_path_into(ir, &mut path)
+                                && let (Some(t), Some(&top)) = (self.trace.as_ref(), self.stack.last())
+                                && !t.nodes[top].facts.iter().any(|u| u.path == path)
+                            {
+                                let use_ = FactUse { fact: f, path: path.clone(), value: v.clone(), ty: ir.ty.clone() };
+                                self.note_fact(use_);
+                            }
+                            self.path = path;
                         }
                         Ok(v.clone())
                     }
@@ -778,6 +715,12 @@ impl<'a> Interp<'a> {
             }
             (Err(h), _) | (_, Err(h)) => return Err(h),
         };
+        self.apply(op, x, y, ir)
+    }
+
+    /// A binary operation other than `and`/`or` on its operands' values.
+    pub(crate) fn apply(&self, op: BinaryOp, x: Value, y: Value, ir: &Ir) -> R {
+        use BinaryOp::*;
         let overflow = || error("number too large for exact arithmetic", ir.span);
         match op {
             Eq => Ok(Value::Bool(x == y)),
@@ -831,7 +774,10 @@ impl<'a> Interp<'a> {
                 (Value::Time(t1), Value::Time(t2)) => Ok(Value::Num(t1.since(t2))),
                 _ => Err(error("values cannot be combined", ir.span)),
             },
-            And | Or => unreachable!("handled above"),
+            And | Or => match (x, y) {
+                (Value::Bool(a), Value::Bool(b)) => Ok(Value::Bool(if op == And { a && b } else { a || b })),
+                _ => Err(error("not a truth value", ir.span)),
+            },
         }
     }
 }
@@ -842,55 +788,4 @@ fn cite_suffix(p: &Program, clause: Option<ClauseId>) -> String {
 
 fn show_args(p: &Program, args: &[Value]) -> String {
     args.iter().map(|a| super::show::debug(p, a)).collect::<Vec<_>>().join(", ")
-}
-
-pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
-    match (a, b) {
-        // Item by item; the first difference decides, a shorter list that is a start of the
-        // other comes first.
-        (Value::List(xs), Value::List(ys)) => {
-            for (x, y) in xs.iter().zip(ys.iter()) {
-                match compare(x, y)? {
-                    std::cmp::Ordering::Equal => {}
-                    o => return Some(o),
-                }
-            }
-            Some(xs.len().cmp(&ys.len()))
-        }
-        (Value::Num(x), Value::Num(y)) => Some(x.cmp(y)),
-        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
-        (Value::Time(x), Value::Time(y)) => Some(x.cmp(y)),
-        (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
-        (Value::Enum(_, x), Value::Enum(_, y)) => Some(x.cmp(y)),
-        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
-        _ => None,
-    }
-}
-
-pub(crate) fn in_range(v: &Value, lo: Option<&Value>, hi: Option<&Value>, inclusive: bool) -> bool {
-    let above = lo.is_none_or(|l| compare(v, l).is_some_and(|o| o.is_ge()));
-    let below = hi.is_none_or(|h| compare(v, h).is_some_and(|o| if inclusive { o.is_le() } else { o.is_lt() }));
-    above && below
-}
-
-/// Whether a pattern binds a name (and so needs a frame to match in).
-fn binds(p: &PatIr) -> bool {
-    match p {
-        PatIr::Bind(_) => true,
-        PatIr::Alts(xs) => xs.iter().any(binds),
-        _ => false,
-    }
-}
-
-pub fn matches_pattern(p: &PatIr, v: &Value, frame: &mut [Value]) -> bool {
-    match p {
-        PatIr::Any => true,
-        PatIr::Bind(slot) => {
-            frame[*slot as usize] = v.clone();
-            true
-        }
-        PatIr::Equals(x) => x == v,
-        PatIr::Range { lo, hi, inclusive } => in_range(v, lo.as_ref(), hi.as_ref(), *inclusive),
-        PatIr::Alts(alts) => alts.iter().any(|a| matches_pattern(a, v, frame)),
-    }
 }

@@ -45,7 +45,19 @@ pub struct Ruling {
 
 /// Rules on one definition (a ruling, usually) with the given inputs.
 pub fn rule(program: &Program, inputs: &Inputs, def: DefId, explain: bool) -> Ruling {
-    let mut interp = Interp::new(program, inputs, explain);
+    run(Interp::new(program, inputs, explain), def)
+}
+
+/// As [`rule`] with a trace for the brief explanation ([`Interp::brief`]): the brief text
+/// ([`crate::explain::Explainer::brief_text`]) of it is that of the full trace, and the
+/// reasons of rules that did not apply are worked out only where it shows them.
+pub fn rule_for_brief(program: &Program, inputs: &Inputs, def: DefId) -> Ruling {
+    let mut interp = Interp::new(program, inputs, true);
+    interp.brief = true;
+    run(interp, def)
+}
+
+fn run(mut interp: Interp, def: DefId) -> Ruling {
     let outcome = match interp.call(def, Vec::new()) {
         Ok(v) => Outcome::Decided(v),
         Err(Halt::Undetermined(n)) => Outcome::Undetermined(n),

@@ -43,16 +43,53 @@ fn variant_name(p: &Program, t: u32, i: u32, lang: Lang) -> String {
 }
 
 fn group(int_part: &str, sep: char) -> String {
+    let mut out = String::with_capacity(int_part.len() + int_part.len() / 3 * sep.len_utf8() + 2);
+    push_grouped(&mut out, int_part, sep);
+    out
+}
+
+/// [`group`], appended to `out`.
+fn push_grouped(out: &mut String, int_part: &str, sep: char) {
     // A person reads the minus sign (−), not the hyphen.
-    let (sign, digits) = int_part.strip_prefix('-').map_or(("", int_part), |d| ("−", d));
-    let mut out = String::new();
+    let digits = match int_part.strip_prefix('-') {
+        Some(d) => {
+            out.push('−');
+            d
+        }
+        None => int_part,
+    };
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
             out.push(sep);
         }
         out.push(c);
     }
-    format!("{sign}{out}")
+}
+
+/// The digits of `v` (with `-` when negative), written into `buf` from its end.
+fn int_text(v: i128, buf: &mut [u8; 40]) -> &str {
+    let mut i = buf.len();
+    let mut u = v.unsigned_abs();
+    // Whole numbers of a ruling are small: divided as 64-bit numbers once they fit.
+    while u > u128::from(u64::MAX) {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+    }
+    let mut w = u as u64;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+        if w == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or_default()
 }
 
 /// A number in the language's style, exactly when it has a finite decimal form;
@@ -60,16 +97,24 @@ fn group(int_part: &str, sep: char) -> String {
 pub fn number(n: Num, lang: Lang, min_places: u32) -> String {
     let (thousands, point) = separators(lang);
     let decimal = |x: Num, places: Option<u32>| -> String {
-        let (neg, i, mut f) = x.decimal_digits(places);
-        while f.len() < min_places as usize {
-            f.push('0');
+        let (neg, i, f) = x.decimal_digits(places);
+        let mut out = String::with_capacity(i.len() + i.len() / 3 + f.len().max(min_places as usize) + 4);
+        if neg {
+            out.push('−');
         }
-        let i = if neg { format!("-{i}") } else { i };
-        if f.is_empty() { group(&i, thousands) } else { format!("{}{}{}", group(&i, thousands), point, f) }
+        push_grouped(&mut out, &i, thousands);
+        if !f.is_empty() || min_places > 0 {
+            out.push(point);
+            out.push_str(&f);
+            for _ in f.len()..min_places as usize {
+                out.push('0');
+            }
+        }
+        out
     };
     if n.is_integer() && min_places == 0 {
         // The common case, without decimal arithmetic.
-        return group(&n.numer().to_string(), thousands);
+        return group(int_text(n.numer(), &mut [0; 40]), thousands);
     }
     if n.is_terminating() {
         decimal(n, None)
@@ -91,18 +136,49 @@ fn separators(lang: Lang) -> (char, char) {
 /// An amount of money in the language's style.
 /// A rate (`cents`) always shows its øre or cents: "DKK 2.00 per km".
 fn money(c: &str, n: Num, lang: Lang, cents: bool) -> String {
+    let forms = money_forms(lang, c);
     // A currency whose file has a `-whole` form shows whole amounts without cents.
-    let whole = format!("money-{c}-whole");
-    if !cents && n.is_integer() && messages::has(lang, &whole) {
-        return messages::msg(lang, &whole, &[("amount", Arg::Text(&number(n, lang, 0)))]);
+    let whole = !cents && n.is_integer() && forms.whole.is_some();
+    let amount = number(n, lang, if whole { 0 } else { 2 });
+    match if whole { &forms.whole } else { &forms.cents } {
+        Some(Some((before, after))) => {
+            let mut out = String::with_capacity(before.len() + amount.len() + after.len());
+            out.push_str(before);
+            out.push_str(&amount);
+            out.push_str(after);
+            out
+        }
+        _ if whole => messages::msg(lang, &format!("money-{c}-whole"), &[("amount", Arg::Text(&amount))]),
+        _ if forms.cents.is_some() => messages::msg(lang, &format!("money-{c}"), &[("amount", Arg::Text(&amount))]),
+        _ => messages::msg(lang, "money-other", &[("amount", Arg::Text(&amount)), ("currency", Arg::Text(c))]),
     }
-    let amount = number(n, lang, 2);
-    let id = format!("money-{c}");
-    if messages::has(lang, &id) {
-        messages::msg(lang, &id, &[("amount", Arg::Text(&amount))])
-    } else {
-        messages::msg(lang, "money-other", &[("amount", Arg::Text(&amount)), ("currency", Arg::Text(c))])
+}
+
+/// How a language writes amounts of one currency, read from its message file once: for
+/// whole amounts (`money-DKK-whole`) and with cents (`money-DKK`), `None` when the file
+/// has no such form, else the text before and after the amount when the form is that
+/// simple (`Some(None)` when it is not, and the message is formatted for each amount).
+struct MoneyForms {
+    whole: Option<Option<(String, String)>>,
+    cents: Option<Option<(String, String)>>,
+}
+
+fn money_forms(lang: Lang, c: &str) -> &'static MoneyForms {
+    type Forms = std::sync::Mutex<Vec<(String, &'static MoneyForms)>>;
+    static FORMS: PerLang<Forms> = PerLang::new();
+    let forms = FORMS.get(lang, || std::sync::Mutex::new(Vec::new()));
+    if let Ok(v) = forms.lock()
+        && let Some((_, f)) = v.iter().find(|(x, _)| x == c)
+    {
+        return f;
     }
+    let form = |id: String| messages::has(lang, &id).then(|| messages::around(lang, &id, "amount"));
+    let made: &'static MoneyForms =
+        Box::leak(Box::new(MoneyForms { whole: form(format!("money-{c}-whole")), cents: form(format!("money-{c}")) }));
+    if let Ok(mut v) = forms.lock() {
+        v.push((c.to_string(), made));
+    }
+    made
 }
 
 fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
@@ -252,6 +328,9 @@ mod tests {
         assert_eq!(number(Num::ratio(40, 3).unwrap(), Lang::En, 0), "40/3 (≈ 13.33)");
         assert_eq!(number(Num::int(-1234567), Lang::En, 2), "−1,234,567.00");
         assert_eq!(number(Num::ratio(-40, 3).unwrap(), Lang::En, 0), "−40/3 (≈ −13.33)");
+        for v in [0, 7, -7, 10, 999, 1000, -1234567, i64::MAX as i128, i128::MAX, i128::MIN, u64::MAX as i128 + 1] {
+            assert_eq!(int_text(v, &mut [0; 40]), v.to_string());
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use super::trace::{KeyName, Work, WorkKind};
 use super::value::Value;
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, OrderIr, RuleId};
 use crate::check::types::Type;
+use crate::syntax::ast::BinaryOp;
 
 /// Most evaluation steps the working of one value may take.
 const WORK_BUDGET: u64 = 200_000;
@@ -70,6 +71,48 @@ impl Interp<'_> {
     }
 
     fn work_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Work {
+        // An operation on values is worked out from its operands' workings, not evaluated
+        // again at every level.
+        match &ir.kind {
+            IrKind::Binary(op, a, b) => {
+                let (a, b) = (self.work_inner(a, frame), self.work_inner(b, frame));
+                let value = match op {
+                    // As `Interp::binary` decides: the side that decides alone, else both.
+                    BinaryOp::And | BinaryOp::Or => {
+                        let short = Value::Bool(*op == BinaryOp::Or);
+                        match (&a.value, &b.value) {
+                            (Some(x), _) if *x == short => Some(short),
+                            (_, Some(y)) if *y == short => Some(short),
+                            (Some(Value::Bool(_)), Some(Value::Bool(_))) => Some(Value::Bool(*op == BinaryOp::And)),
+                            _ => None,
+                        }
+                    }
+                    _ => match (&a.value, &b.value) {
+                        (Some(x), Some(y)) => self.apply(*op, x.clone(), y.clone(), ir).ok(),
+                        _ => None,
+                    },
+                };
+                self.steps += 1;
+                let kind = WorkKind::Binary(*op, Box::new(a), Box::new(b));
+                return Work { value, ty: ir.ty.clone(), span: ir.span, kind };
+            }
+            IrKind::Neg(x) | IrKind::Not(x) => {
+                let x = self.work_inner(x, frame);
+                let value = match (&ir.kind, &x.value) {
+                    (IrKind::Neg(_), Some(Value::Num(n))) => n.neg().map(Value::Num),
+                    (IrKind::Not(_), Some(Value::Bool(b))) => Some(Value::Bool(!b)),
+                    _ => None,
+                };
+                self.steps += 1;
+                let kind = if matches!(ir.kind, IrKind::Neg(_)) {
+                    WorkKind::Neg(Box::new(x))
+                } else {
+                    WorkKind::Not(Box::new(x))
+                };
+                return Work { value, ty: ir.ty.clone(), span: ir.span, kind };
+            }
+            _ => {}
+        }
         let value = self.eval(ir, frame).ok();
         let boxed = |me: &mut Self, x: &Ir, frame: &mut Vec<Value>| Box::new(me.work_inner(x, frame));
         let kind = match &ir.kind {
@@ -81,9 +124,6 @@ impl Interp<'_> {
             },
             IrKind::Decision(d) => WorkKind::Decision(*d),
             IrKind::Call(d, _) => WorkKind::Def(*d),
-            IrKind::Neg(x) => WorkKind::Neg(boxed(self, x, frame)),
-            IrKind::Not(x) => WorkKind::Not(boxed(self, x, frame)),
-            IrKind::Binary(op, a, b) => WorkKind::Binary(*op, boxed(self, a, frame), boxed(self, b, frame)),
             IrKind::InRange { x, lo, hi, inclusive } => WorkKind::InRange {
                 x: boxed(self, x, frame),
                 lo: lo.as_ref().map(|l| boxed(self, l, frame)),

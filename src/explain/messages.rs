@@ -135,9 +135,9 @@ pub fn msg_flagged(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
 fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value()).map(|p| (b, p));
     let Some((b, pattern)) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) else { return id.to_string() };
-    // Most messages are text with the arguments put in: put in directly. (The flags only
-    // serve selectors, which such a message has none of.)
-    if let Some(s) = plain(pattern, args) {
+    // Most messages are text with the arguments put in, or a choice on an argument's value:
+    // put together directly.
+    if let Some(s) = plain(pattern, args, flags) {
         return s;
     }
     let mut fa = FluentArgs::with_capacity(if flags { args.len() * 2 } else { args.len() });
@@ -156,30 +156,112 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     b.format_pattern(pattern, Some(&fa), &mut errors).into_owned()
 }
 
-/// A pattern of text and arguments put in as they stand only, formatted as Fluent would (no isolation
-/// marks: the bundles are made without them); `None` for anything else (selectors,
-/// functions, terms, an argument not given), which Fluent formats.
-fn plain(pattern: &fluent_syntax::ast::Pattern<&str>, args: &[(&str, Arg)]) -> Option<String> {
-    use fluent_syntax::ast::{Expression, InlineExpression, PatternElement};
+/// A pattern of text, arguments put in as they stand and selections on an argument by its
+/// value, formatted as Fluent would (no isolation marks: the bundles are made without them);
+/// `None` for anything else (functions, terms, plural categories, an argument not given),
+/// which Fluent formats. With `flags`, `has-k` is `yes` or `no` as text argument `k` is given.
+fn plain(pattern: &fluent_syntax::ast::Pattern<&str>, args: &[(&str, Arg)], flags: bool) -> Option<String> {
     let mut out = String::with_capacity(64);
+    plain_into(&mut out, pattern, args, flags)?;
+    Some(out)
+}
+
+/// The greatest whole number that `f64` holds exactly, as Fluent's numbers are.
+const EXACT: u64 = 1 << 53;
+
+fn plain_into(
+    out: &mut String,
+    pattern: &fluent_syntax::ast::Pattern<&str>,
+    args: &[(&str, Arg)],
+    flags: bool,
+) -> Option<()> {
+    use fluent_syntax::ast::{Expression, InlineExpression, PatternElement, VariantKey};
     for e in &pattern.elements {
         match e {
             PatternElement::TextElement { value } => out.push_str(value),
             PatternElement::Placeable {
                 expression: Expression::Inline(InlineExpression::VariableReference { id }),
-            } => match args.iter().find(|(k, _)| *k == id.name)? {
-                (_, Arg::Text(t)) => out.push_str(t),
+            } => match arg(args, id.name, flags)? {
+                Arg::Text(t) => out.push_str(t),
                 // Fluent shows a number put in as it stands by its `f64`: a whole number
                 // that `f64` holds exactly reads as its digits.
-                (_, Arg::Num(n)) if n.unsigned_abs() < 1 << 53 => {
-                    let _ = std::fmt::Write::write_fmt(&mut out, format_args!("{n}"));
+                Arg::Num(n) if n.unsigned_abs() < EXACT => {
+                    let _ = std::fmt::Write::write_fmt(out, format_args!("{n}"));
                 }
-                (_, Arg::Num(_)) => return None,
+                Arg::Num(_) => return None,
             },
+            PatternElement::Placeable {
+                expression: Expression::Select { selector: InlineExpression::VariableReference { id }, variants },
+            } => {
+                // As Fluent picks: the first variant whose key matches, else the default.
+                let default = || variants.iter().find(|v| v.default);
+                let chosen = match arg(args, id.name, flags)? {
+                    // A text matches a name alike; a number key never matches a text.
+                    Arg::Text(t) => variants
+                        .iter()
+                        .find(|v| matches!(v.key, VariantKey::Identifier { name } if name == t))
+                        .or_else(default),
+                    // A number matches a number key of its value; a name (a plural category)
+                    // needs the language's plural rules, which are Fluent's, unless it is the
+                    // last variant and the default (taken whether or not it matches).
+                    Arg::Num(n) if n.unsigned_abs() < EXACT => {
+                        let mut chosen = None;
+                        for (i, v) in variants.iter().enumerate() {
+                            match v.key {
+                                VariantKey::NumberLiteral { value } => {
+                                    if value.parse::<i64>().ok()? == n {
+                                        chosen = Some(v);
+                                        break;
+                                    }
+                                }
+                                VariantKey::Identifier { .. } if v.default && i + 1 == variants.len() => {
+                                    chosen = Some(v);
+                                    break;
+                                }
+                                VariantKey::Identifier { .. } => return None,
+                            }
+                        }
+                        chosen.or_else(default)
+                    }
+                    Arg::Num(_) => return None,
+                }?;
+                plain_into(out, &chosen.value, args, flags)?;
+            }
             _ => return None,
         }
     }
-    Some(out)
+    Some(())
+}
+
+/// Argument `name`; with `flags`, `has-k` is whether text argument `k` is given (`yes`, `no`).
+fn arg<'a>(args: &[(&str, Arg<'a>)], name: &str, flags: bool) -> Option<Arg<'a>> {
+    if let Some((_, a)) = args.iter().find(|(k, _)| *k == name) {
+        return Some(a.clone());
+    }
+    let k = name.strip_prefix("has-").filter(|_| flags)?;
+    match args.iter().find(|(x, _)| *x == k)? {
+        (_, Arg::Text(t)) => Some(Arg::Text(if t.is_empty() { "no" } else { "yes" })),
+        (_, Arg::Num(_)) => None,
+    }
+}
+
+/// The text before and after the one argument `arg` of message `id` (`DKK { $amount }`),
+/// when the message is text around that argument and nothing else; `None` otherwise.
+pub fn around(lang: Lang, id: &str, arg: &str) -> Option<(String, String)> {
+    use fluent_syntax::ast::{Expression, InlineExpression, PatternElement};
+    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+    let pattern = found(bundle(lang)).or_else(|| found(bundle(Lang::En)))?;
+    let (mut before, mut after, mut seen) = (String::new(), String::new(), false);
+    for e in &pattern.elements {
+        match e {
+            PatternElement::TextElement { value } => (if seen { &mut after } else { &mut before }).push_str(value),
+            PatternElement::Placeable {
+                expression: Expression::Inline(InlineExpression::VariableReference { id }),
+            } if id.name == arg && !seen => seen = true,
+            _ => return None,
+        }
+    }
+    seen.then_some((before, after))
 }
 
 /// Whether `lang`'s own file has the message `id` (a form only some languages have).
@@ -287,6 +369,87 @@ mod tests {
         assert_eq!(msg(sv, "test-places", &[("n", Arg::Num(1))]), "1 plats");
         assert_eq!(msg(nb, "test-places", &[("n", Arg::Num(3))]), "3 plasser");
         assert_eq!(word(sv, "number-thousands"), "\u{a0}");
+    }
+
+    /// The variables a pattern reads, selectors included.
+    fn variables<'s>(p: &fluent_syntax::ast::Pattern<&'s str>, out: &mut Vec<&'s str>) {
+        use fluent_syntax::ast::{Expression, InlineExpression, PatternElement};
+        for e in &p.elements {
+            let PatternElement::Placeable { expression } = e else { continue };
+            match expression {
+                Expression::Inline(InlineExpression::VariableReference { id }) => out.push(id.name),
+                Expression::Select { selector, variants } => {
+                    if let InlineExpression::VariableReference { id } = selector {
+                        out.push(id.name);
+                    }
+                    for v in variants {
+                        variables(&v.value, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn messages_put_together_directly_read_as_fluent_formats_them() {
+        let mut checked = 0;
+        for lang in Lang::framed() {
+            let b = bundle(lang);
+            for src in [source(lang), page_source(lang)] {
+                let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(r, _)| r);
+                for entry in res.entries() {
+                    let fluent_syntax::ast::Entry::Message(m) = entry else { continue };
+                    let Some(pattern) = b.get_message(m.id.name).and_then(|m| m.value()) else { continue };
+                    let mut vars = Vec::new();
+                    variables(pattern, &mut vars);
+                    vars.sort();
+                    vars.dedup();
+                    let vars: Vec<&str> = vars.into_iter().filter(|v| !v.starts_with("has-")).collect();
+                    let mut cases: Vec<Vec<Arg>> = vec![
+                        vars.iter().map(|_| Arg::Text("a b")).collect(),
+                        vars.iter().map(|_| Arg::Text("")).collect(),
+                        vars.iter().map(|_| Arg::Text("other")).collect(),
+                    ];
+                    for i in 0..vars.len() {
+                        for n in [0, 1, 2, 3, 5, 11, 21, 101, -1] {
+                            cases.push(
+                                vars.iter()
+                                    .enumerate()
+                                    .map(|(j, _)| if i == j { Arg::Num(n) } else { Arg::Text("x") })
+                                    .collect(),
+                            );
+                        }
+                    }
+                    for case in cases {
+                        let args: Vec<(&str, Arg)> = vars.iter().copied().zip(case).collect();
+                        for flags in [false, true] {
+                            let Some(ours) = plain(pattern, &args, flags) else { continue };
+                            let mut fa = FluentArgs::new();
+                            for (k, v) in &args {
+                                match v {
+                                    Arg::Text(t) => {
+                                        fa.set(*k, FluentValue::from(*t));
+                                        if flags {
+                                            fa.set(
+                                                format!("has-{k}"),
+                                                FluentValue::from(if t.is_empty() { "no" } else { "yes" }),
+                                            );
+                                        }
+                                    }
+                                    Arg::Num(n) => fa.set(*k, FluentValue::from(*n)),
+                                }
+                            }
+                            let mut errors = Vec::new();
+                            let theirs = b.format_pattern(pattern, Some(&fa), &mut errors);
+                            assert_eq!(ours, theirs, "{lang} `{}` with {:?}", m.id.name, vars);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

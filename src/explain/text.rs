@@ -17,62 +17,66 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 /// [`wrap`], appended to `out`.
 pub(super) fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
-    match plain_width(text) {
-        Some(n) if n <= room => {
-            out.reserve(indent.len() + text.len() + 1);
-            out.push_str(indent);
-            out.push_str(text);
-            out.push('\n');
-        }
-        Some(_) => wrap_plain(out, text, indent, room),
-        None => wrap_words(out, text, indent, room),
+    // Most lines fit as they are: no more bytes than the room (so no more characters), and
+    // plain without a look at each word.
+    if text.len() <= room && fits_plain(text.as_bytes()) {
+        out.reserve(indent.len() + text.len() + 1);
+        out.push_str(indent);
+        out.push_str(text);
+        out.push('\n');
+        return;
+    }
+    let start = out.len();
+    if !wrap_plain(out, text, indent, room) {
+        out.truncate(start);
+        wrap_words(out, text, indent, room);
     }
 }
 
-/// The width in characters of a text whose words are separated by single ASCII spaces,
-/// with none before or after (most texts); `None` for any other text.
-fn plain_width(text: &str) -> Option<usize> {
+/// Whether `b` is surely plain (see [`wrap_plain`]) by a pass that the compiler can run
+/// many bytes at a time: no space first or last, no two in a row, no ASCII white space but
+/// the space, and no byte that begins a character beyond ASCII that may be white space
+/// (`false` does not say it is not plain).
+fn fits_plain(b: &[u8]) -> bool {
+    let odd =
+        b.iter().fold(false, |odd, &c| odd | (c.wrapping_sub(b'\t') < 5) | matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3));
+    !odd && b.first().is_some_and(|&c| c != b' ') && b.last() != Some(&b' ') && !b.windows(2).any(|w| w == b"  ")
+}
+
+/// [`wrap_words`] for a text whose words are separated by single ASCII spaces, with none
+/// before or after (most texts), in one pass over its bytes: each line copied whole.
+/// `false` for any other text, which [`wrap_words`] wraps (what was written is then
+/// to be dropped).
+fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) -> bool {
     let b = text.as_bytes();
     if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
-        return None;
+        return false;
     }
-    let (mut n, mut space) = (0usize, false);
-    for (i, &c) in b.iter().enumerate() {
-        if c < 0x80 {
-            if c == b' ' {
-                if space {
-                    return None;
-                }
-                space = true;
-            } else if matches!(c, b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
-                return None;
-            } else {
-                space = false;
-            }
-            n += 1;
-        } else if c >= 0xc0 {
-            // The first byte of a character beyond ASCII: a space of another kind is not
-            // plain, but a no-break space is part of its word.
-            if text[i..].chars().next().is_some_and(breaks) {
-                return None;
-            }
-            space = false;
-            n += 1;
-        }
-    }
-    Some(n)
-}
-
-/// [`wrap_words`] for a text [`plain_width`] accepts: each line copied whole.
-fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) {
-    let b = text.as_bytes();
     let (mut i, mut line_start, mut line_end, mut line_len) = (0usize, 0usize, 0usize, 0usize);
     while i < b.len() {
         let start = i;
         let mut w = 0usize;
         while i < b.len() && b[i] != b' ' {
-            w += usize::from(b[i] & 0xc0 != 0x80);
+            let c = b[i];
+            if c < 0x80 {
+                if (b'\t'..=b'\r').contains(&c) {
+                    return false;
+                }
+                w += 1;
+            } else if c >= 0xc0 {
+                // The first byte of a character beyond ASCII: a space of another kind is
+                // not plain, but a no-break space is part of its word. (Every white space
+                // beyond ASCII begins with one of these four bytes.)
+                if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3) && text[i..].chars().next().is_some_and(breaks) {
+                    return false;
+                }
+                w += 1;
+            }
             i += 1;
+        }
+        if w == 0 {
+            // Two spaces in a row.
+            return false;
         }
         if line_len > 0 && line_len + 1 + unbroken_width(b, start, i, w, room) > room {
             out.push_str(indent);
@@ -89,9 +93,11 @@ fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) {
         line_end = i;
         i += 1;
     }
+    out.reserve(indent.len() + line_end - line_start + 1);
     out.push_str(indent);
     out.push_str(&text[line_start..line_end]);
     out.push('\n');
+    true
 }
 
 /// [`wrap`] for any text: its words as `split_whitespace` finds them.
@@ -473,6 +479,10 @@ mod tests {
             &long,
             "“quoted” — dash",
             "one-very-long-word-that-is-longer-than-the-room-of-the-line-by-itself-alone",
+            // Lines already wrapped before the text turns out not to be plain.
+            &format!("{} a\tb", long.trim_end()),
+            &format!("{}  x", long.trim_end()),
+            &format!("{} a\u{2003}b", long.trim_end()),
             "whether it is so (§ 304C1): no [§ 304C1] and [GNT 4.2 and 4.3] [x] [unclosed words here",
             "[§\u{a0}304C1] [a b]c [ [ ] ]",
         ] {

@@ -1,0 +1,110 @@
+//! Why a rule applied or did not: the deciding rule's conditions and a boolean value's
+//! reasons, as atoms with their values and workings, for the explanation's steps.
+
+use super::*;
+
+impl Interp<'_> {
+    /// The deciding rule's conditions (and a boolean value's reasons), with values.
+    pub(super) fn because(&mut self, r: RuleId, args: &[Value]) -> Vec<Atom> {
+        let p = self.p;
+        let rule = &p.rules[r as usize];
+        let mut frame = self.frame_for(rule.frame, args);
+        for (pat, arg) in rule.patterns.iter().zip(args) {
+            matches_pattern(pat, arg, &mut frame);
+        }
+        self.naming_params(r, |me| {
+            let mut out = Vec::new();
+            if let Some(g) = &rule.guard {
+                out.extend(me.atoms(g, &mut frame, true));
+            }
+            if rule.value.ty == Type::Bool
+                && !matches!(rule.value.kind, IrKind::Const(_))
+                && let Ok(Value::Bool(b)) = me.quietly(|me| me.eval(&rule.value, &mut frame.clone()))
+            {
+                out.extend(me.atoms(&rule.value, &mut frame, b));
+            }
+            out
+        })
+    }
+
+    pub(crate) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.quiet += 1;
+        let out = f(self);
+        self.quiet -= 1;
+        out
+    }
+
+    /// The atomic conditions that make `ir` evaluate to `value`.
+    pub(super) fn atoms(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
+        self.quietly(|me| me.atoms_inner(ir, frame, value))
+    }
+
+    fn atoms_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
+        match &ir.kind {
+            IrKind::Binary(BinaryOp::And, a, b) | IrKind::Binary(BinaryOp::Or, a, b) => {
+                let is_and = matches!(ir.kind, IrKind::Binary(BinaryOp::And, ..));
+                let va = self.eval(a, frame).ok().and_then(|v| v.as_bool());
+                let vb = self.eval(b, frame).ok().and_then(|v| v.as_bool());
+                // `and` false / `or` true: one side suffices. Otherwise both sides matter.
+                let decisive = is_and != value;
+                if decisive {
+                    if va == Some(value) {
+                        return self.atoms_inner(a, frame, value);
+                    }
+                    if vb == Some(value) {
+                        return self.atoms_inner(b, frame, value);
+                    }
+                    Vec::new()
+                } else if !is_and && !value {
+                    // Neither side of an `or` holds: kept whole, since what the rule
+                    // required is one side or the other.
+                    vec![Atom {
+                        left: ir.span,
+                        left_value: Some(Value::Bool(false)),
+                        left_ty: Type::Bool,
+                        op: None,
+                        right: None,
+                        right_value: None,
+                        holds: false,
+                        work: self.work(ir, frame),
+                    }]
+                } else {
+                    let mut out = self.atoms_inner(a, frame, value);
+                    out.extend(self.atoms_inner(b, frame, value));
+                    out
+                }
+            }
+            IrKind::Not(x) => self.atoms_inner(x, frame, !value),
+            IrKind::Binary(op, a, b) if op.is_comparison() => vec![Atom {
+                left: a.span,
+                left_value: self.eval(a, frame).ok(),
+                left_ty: a.ty.clone(),
+                op: Some(AtomOp::Cmp(*op)),
+                right: Some(b.span),
+                right_value: self.eval(b, frame).ok(),
+                holds: value,
+                work: self.work(ir, frame),
+            }],
+            IrKind::InRange { x, .. } | IrKind::InList(x, _) => vec![Atom {
+                left: x.span,
+                left_value: self.eval(x, frame).ok(),
+                left_ty: x.ty.clone(),
+                op: Some(AtomOp::In),
+                right: Some(Span { start: x.span.end, ..ir.span }),
+                right_value: None,
+                holds: value,
+                work: self.work(ir, frame),
+            }],
+            _ => vec![Atom {
+                left: ir.span,
+                left_value: Some(Value::Bool(value)),
+                left_ty: Type::Bool,
+                op: None,
+                right: None,
+                right_value: None,
+                holds: value,
+                work: self.work(ir, frame),
+            }],
+        }
+    }
+}
