@@ -81,6 +81,9 @@ pub(crate) enum Kind {
     Not(Box<Node>),
     Neg(Box<Node>),
     Binary(BinaryOp, Box<Node>, Box<Node>),
+    /// `a + b`, `a - b` or `a * b` of two numbers (their types say so): computed on the
+    /// numbers, with operands already held read in place, and no value built between.
+    Arith(BinaryOp, Box<Node>, Box<Node>),
     InRange {
         x: Box<Node>,
         lo: Option<Box<Node>>,
@@ -434,6 +437,11 @@ impl Lower<'_> {
             IrKind::Record(t, xs) => Kind::Record(*t, xs.iter().map(|x| x.as_ref().map(|x| self.node(x))).collect()),
             IrKind::Not(x) => Kind::Not(self.boxed(x)),
             IrKind::Neg(x) => Kind::Neg(self.boxed(x)),
+            IrKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b)
+                if numeric(&a.ty) && numeric(&b.ty) =>
+            {
+                Kind::Arith(*op, self.boxed(a), self.boxed(b))
+            }
             IrKind::Binary(op, a, b) => Kind::Binary(*op, self.boxed(a), self.boxed(b)),
             IrKind::InRange { x, lo, hi, inclusive } => Kind::InRange {
                 x: self.boxed(x),
@@ -467,6 +475,11 @@ impl Lower<'_> {
         };
         Node { kind, steps }
     }
+}
+
+/// Whether a type's values are numbers (whole, or with a unit).
+fn numeric(t: &Type) -> bool {
+    matches!(t, Type::Int | Type::Quantity(_))
 }
 
 /// Whether an expression reads or writes a local slot (a parameter, a binding, a `let`,

@@ -513,6 +513,7 @@ impl<'a> Run<'a> {
                 _ => Err(Stop::Halt),
             },
             Kind::Binary(op, a, b) => self.binary(*op, a, b),
+            Kind::Arith(op, a, b) => self.arith(*op, a, b).map(Value::Num),
             Kind::InRange { x, lo, hi, inclusive } => {
                 let v = self.eval(x)?;
                 let lo = match lo {
@@ -655,6 +656,41 @@ impl<'a> Run<'a> {
             Some(&Some(r)) => Ok(r),
             _ => Err(Stop::Halt),
         }
+    }
+
+    /// The value of a numeric node without building a [`Value`] (an operand of
+    /// [`Kind::Arith`]): held values read in place, sums and products computed here.
+    fn eval_num(&mut self, node: &'a Node) -> Result<Num, Stop> {
+        match &node.kind {
+            Kind::Arith(op, a, b) => {
+                self.count(node.cost())?;
+                self.arith(*op, a, b)
+            }
+            _ if self.is_place(node) => {
+                self.count(node.cost())?;
+                match self.peek(node)? {
+                    Value::Num(n) => Ok(*n),
+                    _ => Err(Stop::Halt),
+                }
+            }
+            _ => match self.eval(node)? {
+                Value::Num(n) => Ok(n),
+                _ => Err(Stop::Halt),
+            },
+        }
+    }
+
+    /// `a op b` on two numbers, both evaluated (a halt before an unknown, as in
+    /// [`Self::binary`]); overflow is a halt.
+    fn arith(&mut self, op: BinaryOp, a: &'a Node, b: &'a Node) -> Result<Num, Stop> {
+        let (m, n) = both(self.eval_num(a), self.eval_num(b))?;
+        match op {
+            BinaryOp::Add => m.add(n),
+            BinaryOp::Sub => m.sub(n),
+            BinaryOp::Mul => m.mul(n),
+            _ => None,
+        }
+        .ok_or(Stop::Halt)
     }
 
     /// `a and b`, `a or b` with the interpreter's three-valued logic.
