@@ -3,15 +3,18 @@
 //! `value`, `needs`, `not_decided`/`nearest` or `error`, the values as the JSON report
 //! writes them. Every bundled case file's facts are one batch line here, ruled on one
 //! and on two workers, and each record is compared with the same record assembled as a
-//! JSON tree.
+//! JSON tree (an ordered one: the record's order is part of the format, whatever
+//! serde_json's features).
 
 use conditions::check::check_sources;
 use conditions::eval::Outcome;
 use conditions::explain::to_json;
-use serde_json::{Map, Value as J, json};
+use conditions::json::Json as J;
+use conditions::ojson as json;
+use serde_json::json as tree;
 
 fn tree_record(p: &conditions::check::program::Program, defs: &[u32], n: usize, line: &str) -> J {
-    let tree: J = match serde_json::from_str(line) {
+    let tree: serde_json::Value = match serde_json::from_str(line) {
         Ok(t) => t,
         Err(e) => return json!({ "line": n, "error": format!("not valid JSON: {e}") }),
     };
@@ -22,8 +25,8 @@ fn tree_record(p: &conditions::check::program::Program, defs: &[u32], n: usize, 
             return json!({ "line": n, "error": msgs.join("; ") });
         }
     };
-    let mut out = Map::new();
-    out.insert("line".into(), json!(n));
+    let mut out = J::object();
+    out.insert("line", n);
     for &d in defs {
         let info = &p.defs[d as usize];
         let r = conditions::eval::rule(p, &inputs, d, false);
@@ -43,13 +46,13 @@ fn tree_record(p: &conditions::check::program::Program, defs: &[u32], n: usize, 
             }
             Outcome::Silent(s) => {
                 let nearest: Vec<&str> = s.nearest(p).iter().map(|&c| p.clause(c).citation.as_str()).collect();
-                json!({ "status": "silent", "not_decided": p.defs[s.def as usize].name, "nearest": nearest })
+                json!({ "status": "silent", "not_decided": &p.defs[s.def as usize].name, "nearest": nearest })
             }
             Outcome::Error(e) => json!({ "status": "error", "error": e.message }),
         };
         out.insert(info.name.clone(), v);
     }
-    J::Object(out)
+    out
 }
 
 #[test]
@@ -61,7 +64,7 @@ fn every_case_file_as_a_batch_line_gives_the_documented_record() {
         let mut lines = String::new();
         for (_, text) in conditions::loader::bundled_cases(name) {
             let raw = conditions::facts::read::toml(text).expect("case file");
-            let facts = raw.get("facts").cloned().unwrap_or_else(|| json!({}));
+            let facts = raw.get("facts").cloned().unwrap_or_else(|| tree!({}));
             lines.push_str(&serde_json::to_string(&facts).expect("json"));
             lines.push('\n');
         }

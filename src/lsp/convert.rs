@@ -3,8 +3,9 @@
 //! parameters out of JSON.
 //!
 //! Parameters are read from `serde_json::Value` with accessors rather than deserialized into
-//! `lsp_types` structs: with serde_json's `arbitrary_precision` (which the facts reader needs
-//! for exact numbers) numbers inside flattened or untagged structs do not deserialize.
+//! `lsp_types` structs: with serde_json's `arbitrary_precision` (which a program embedding this
+//! crate may turn on) numbers inside flattened or untagged structs do not deserialize; the
+//! accessors read them with the feature on or off.
 
 use lsp_types::{Position, Range, Uri};
 use serde_json::Value;

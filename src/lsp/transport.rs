@@ -2,8 +2,9 @@
 //! [`lsp_server::Message`]s on one thread and written from them on another.
 //!
 //! lsp-server's own reader parses messages with serde's untagged enums, which cannot read
-//! numeric request ids when serde_json has `arbitrary_precision` (this crate needs it for
-//! exact numbers); here a message is read as a JSON value first and built by hand.
+//! numeric request ids when serde_json has `arbitrary_precision` (which a program embedding
+//! this crate may turn on); here a message is read as a JSON value first and built by hand,
+//! which reads them with the feature on or off.
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response, ResponseError};
