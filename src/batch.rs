@@ -39,6 +39,7 @@ struct Worker<'p> {
     defs: &'p [DefId],
     inputs: Inputs,
     touched: Vec<seed::Slot>,
+    kept: seed::Kept,
     scratch: Scratch,
     rulings: Vec<Ruling>,
     origin: String,
@@ -52,6 +53,7 @@ impl<'p> Worker<'p> {
             defs,
             inputs: Inputs::empty(p),
             touched: Vec::new(),
+            kept: seed::Kept::default(),
             scratch: Scratch::default(),
             rulings: Vec::with_capacity(defs.len()),
             origin: String::new(),
@@ -120,8 +122,8 @@ impl<'p> Worker<'p> {
     fn text_line(&mut self, n: usize, text: &str, out: &mut Vec<u8>) {
         let start = out.len();
         let ruled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.rule(n, text, out)));
-        seed::clear(&mut self.inputs, &mut self.touched);
         self.rulings.clear();
+        seed::clear_keeping(&mut self.inputs, &mut self.touched, &mut self.kept);
         if ruled.is_err() {
             out.truncate(start);
             self.scratch = Scratch::default();
@@ -133,7 +135,9 @@ impl<'p> Worker<'p> {
         let p = self.p;
         self.origin.clear();
         let _ = write!(self.origin, "line {n}");
-        match facts::read_json_into(p, text, &self.origin, false, &mut self.inputs, &mut self.touched) {
+        let read =
+            facts::read_json_keeping(p, text, &self.origin, false, &mut self.inputs, &mut self.touched, &mut self.kept);
+        match read {
             Err(e) => error(out, n, &format!("not valid JSON: {e}")),
             Ok(Err(errs)) => {
                 let msgs: Vec<&str> = errs.iter().map(|d| d.message.as_str()).collect();

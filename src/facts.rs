@@ -145,10 +145,27 @@ pub fn read_json_into(
     inputs: &mut Inputs,
     touched: &mut Vec<seed::Slot>,
 ) -> Result<Result<(), Vec<Diagnostic>>, json::Error> {
-    let mut reader = seed::Reader::new(p, origin, open);
+    read_json_keeping(p, text, origin, open, inputs, touched, &mut seed::Kept::default())
+}
+
+/// As [`read_json_into`], with what an earlier reading of the same program kept
+/// (clear the slots with [`seed::clear_keeping`]).
+pub fn read_json_keeping(
+    p: &Program,
+    text: &str,
+    origin: &str,
+    open: bool,
+    inputs: &mut Inputs,
+    touched: &mut Vec<seed::Slot>,
+    kept: &mut seed::Kept,
+) -> Result<Result<(), Vec<Diagnostic>>, json::Error> {
+    let mut reader = seed::Reader::with(p, origin, open, std::mem::take(kept));
     let mut de = json::Json::new(read::strip_bom(text));
-    serde::de::DeserializeSeed::deserialize(seed::FactsSeed { reader: &mut reader, inputs, touched }, &mut de)?;
-    de.end()?;
+    let read =
+        serde::de::DeserializeSeed::deserialize(seed::FactsSeed { reader: &mut reader, inputs, touched }, &mut de)
+            .and_then(|()| de.end());
+    *kept = std::mem::take(&mut reader.kept);
+    read?;
     Ok(if reader.errors.is_empty() { Ok(()) } else { Err(reader.errors) })
 }
 

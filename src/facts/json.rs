@@ -134,18 +134,18 @@ impl<'de> Json<'de> {
     /// A string, its opening quote read.
     fn string(&mut self) -> Result<Str<'de, '_>, Error> {
         let start = self.i;
-        loop {
-            match self.s.get(self.i) {
-                None => return Err(self.eof("EOF while parsing a string")),
-                Some(b'"') => {
-                    self.i += 1;
-                    // `"` and `\` are never inside a character of several bytes.
-                    return Ok(Str::Borrowed(&self.src[start..self.i - 1]));
-                }
-                Some(b'\\') => break,
-                Some(&c) if c < 0x20 => return Err(self.peek_err(CONTROL)),
-                Some(_) => self.i += 1,
+        // The common case, a string without escapes, in one pass over its bytes.
+        let stop = self.s[start..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+        self.i = stop.map_or(self.s.len(), |n| start + n);
+        match self.s.get(self.i) {
+            None => return Err(self.eof("EOF while parsing a string")),
+            Some(b'"') => {
+                self.i += 1;
+                // `"` and `\` are never inside a character of several bytes.
+                return Ok(Str::Borrowed(&self.src[start..self.i - 1]));
             }
+            Some(b'\\') => {}
+            Some(_) => return Err(self.peek_err(CONTROL)),
         }
         self.scratch.clear();
         self.scratch.push_str(&self.src[start..self.i]);

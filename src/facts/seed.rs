@@ -51,13 +51,50 @@ pub struct Reader<'a> {
     /// rather than an error.
     pub open: bool,
     pub errors: Vec<Diagnostic>,
+    /// What is kept from one reading to the next.
+    pub kept: Kept,
+}
+
+/// What a reader keeps from one reading to the next, for one program (a batch worker's,
+/// line after line): the stack of the record fields' states, what the keys met name,
+/// and the allocations of records handed back by [`clear_keeping`].
+#[derive(Default)]
+pub struct Kept {
     /// The fields of the records being read, innermost last.
     fields: Vec<Field>,
+    /// Keys met at the top of the facts and what they name in the program (looked up
+    /// there once).
+    keys: Vec<(Box<str>, Option<Symbol>)>,
+    /// By record type: allocations of its fields, every one `None`, held by nothing else.
+    spare: Vec<Vec<Arc<[Option<Value>]>>>,
 }
+
+/// Most keys whose meaning is kept.
+const MOST_KEYS: usize = 64;
+
+/// Most record allocations kept of one type.
+const MOST_SPARE: usize = 4;
 
 impl<'a> Reader<'a> {
     pub fn new(p: &'a Program, origin: &'a str, open: bool) -> Reader<'a> {
-        Reader { p, origin, open, errors: Vec::new(), fields: Vec::new() }
+        Reader::with(p, origin, open, Kept::default())
+    }
+
+    /// A reader with what an earlier reading of the same program kept.
+    pub fn with(p: &'a Program, origin: &'a str, open: bool, kept: Kept) -> Reader<'a> {
+        Reader { p, origin, open, errors: Vec::new(), kept }
+    }
+
+    /// What `key` names at the top of the facts.
+    fn symbol(&mut self, key: &str) -> Option<Symbol> {
+        if let Some((_, s)) = self.kept.keys.iter().find(|(k, _)| **k == *key) {
+            return *s;
+        }
+        let s = self.p.symbols.get(key).copied();
+        if self.kept.keys.len() < MOST_KEYS {
+            self.kept.keys.push((key.into(), s));
+        }
+        s
     }
 
     fn fail(&mut self, path: &Path, ty: &Type, found: Found, clause: Option<ClauseId>, extra: Option<String>) {
@@ -79,6 +116,29 @@ pub fn clear(inputs: &mut Inputs, touched: &mut Vec<Slot>) {
         match s {
             Slot::Fact(f) => inputs.facts[f as usize] = None,
             Slot::Decision(d) => inputs.decisions[d as usize] = None,
+        }
+    }
+}
+
+/// As [`clear`], keeping in `kept` the allocation of a record that nothing else holds,
+/// for the next record of its type read.
+pub fn clear_keeping(inputs: &mut Inputs, touched: &mut Vec<Slot>, kept: &mut Kept) {
+    for s in touched.drain(..) {
+        let v = match s {
+            Slot::Fact(f) => inputs.facts[f as usize].take(),
+            Slot::Decision(d) => inputs.decisions[d as usize].take(),
+        };
+        if let Some(Value::Record(t, mut fields)) = v
+            && let Some(slots) = Arc::get_mut(&mut fields)
+        {
+            slots.iter_mut().for_each(|x| *x = None);
+            let t = t as usize;
+            if kept.spare.len() <= t {
+                kept.spare.resize_with(t + 1, Vec::new);
+            }
+            if kept.spare[t].len() < MOST_SPARE {
+                kept.spare[t].push(fields);
+            }
         }
     }
 }
@@ -181,7 +241,7 @@ impl<'de> Entries<'_, '_, 'de> {
     /// `{"s332": {"hold1": …}}`) the facts of that section by their names in it.
     fn entry<A: MapAccess<'de>>(&mut self, key: Cow<'de, str>, map: &mut A) -> Result<(), A::Error> {
         let p = self.reader.p;
-        let (slot, ty, bound, clause) = match p.symbols.get(key.as_ref()) {
+        let (slot, ty, bound, clause) = match self.reader.symbol(&key).as_ref() {
             Some(Symbol::Fact(f)) => {
                 let i = &p.facts[*f as usize];
                 (Slot::Fact(*f), &i.ty, i.bound.as_ref(), i.clause)
@@ -499,16 +559,25 @@ impl ValueSeed<'_, '_, '_> {
         };
         // Each field's state, on a stack kept by the reader (records nest), and the
         // values written straight into the record's own allocation.
-        let base = self.reader.fields.len();
-        self.reader.fields.resize(base + fields.len(), Field::Absent);
-        let mut out: Arc<[Option<Value>]> = (0..fields.len()).map(|_| None).collect();
+        let kept = &mut self.reader.kept;
+        let base = kept.fields.len();
+        kept.fields.resize(base + fields.len(), Field::Absent);
+        let spare = kept.spare.get_mut(t as usize).and_then(Vec::pop);
+        let mut out: Arc<[Option<Value>]> = spare.unwrap_or_else(|| (0..fields.len()).map(|_| None).collect());
         let mut unknown: Vec<Cow<'de, str>> = Vec::new();
         let mut ok = true;
         let mut key = Some(first);
+        // Fields come mostly in the order of their declaration: the one after the last is tried first.
+        let mut next = 0;
         while let Some(k) = key {
-            match fields.iter().position(|f| f.name == k) {
+            let at = match fields.get(next) {
+                Some(f) if f.name == k => Some(next),
+                _ => fields.iter().position(|f| f.name == k),
+            };
+            match at {
                 Some(i) => {
-                    if self.reader.fields[base + i] != Field::Absent {
+                    next = i + 1;
+                    if self.reader.kept.fields[base + i] != Field::Absent {
                         return Err(twice(&k));
                     }
                     let f = &fields[i];
@@ -534,7 +603,7 @@ impl ValueSeed<'_, '_, '_> {
                             Field::Bad
                         }
                     };
-                    self.reader.fields[base + i] = state;
+                    self.reader.kept.fields[base + i] = state;
                 }
                 None => {
                     if unknown.contains(&k) {
@@ -561,10 +630,10 @@ impl ValueSeed<'_, '_, '_> {
             }
             key = map.next_key_seed(KeySeed)?;
         }
-        let states = std::mem::take(&mut self.reader.fields);
+        let states = std::mem::take(&mut self.reader.kept.fields);
         ok &= self.missing(fields, |i| matches!(states[base + i], Field::Absent | Field::Null));
-        self.reader.fields = states;
-        self.reader.fields.truncate(base);
+        self.reader.kept.fields = states;
+        self.reader.kept.fields.truncate(base);
         Ok(if ok { Got::Value(Value::Record(t, out)) } else { Got::Bad })
     }
 }
