@@ -115,7 +115,8 @@ fn scripted_sessions_reach_the_case_files_rulings() {
     assert!(total >= 6, "{total} sessions");
 }
 
-fn transcript(args: &[&str], input: &str) -> String {
+/// A session with `input` typed at its prompts, however it ends.
+fn session_output(args: &[&str], input: &str) -> std::process::Output {
     use std::io::Write;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
         .args(args)
@@ -126,7 +127,12 @@ fn transcript(args: &[&str], input: &str) -> String {
         .spawn()
         .expect("runs");
     child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writes");
-    let out = child.wait_with_output().expect("ends");
+    child.wait_with_output().expect("ends")
+}
+
+/// What a session that reaches its ruling prints.
+fn transcript(args: &[&str], input: &str) -> String {
+    let out = session_output(args, input);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -148,17 +154,8 @@ fn a_session_in_danish() {
 #[test]
 fn a_danish_rulebook_asked_in_english() {
     // One answer, then the input ends: the session stops undetermined (a failure exit).
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
-        .args(["ask", "dbf", "--ruling", "s304.transportgodtgørelse", "--lang", "en"])
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child.stdin.take().expect("stdin").write_all(b"yes\n").expect("writes");
-    let t = String::from_utf8_lossy(&child.wait_with_output().expect("ends").stdout).into_owned();
+    let out = session_output(&["ask", "dbf", "--ruling", "s304.transportgodtgørelse", "--lang", "en"], "yes\n");
+    let t = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(t.contains("s304.rejse_til_eller_fra_bornholm — whether the team travels to or from Bornholm"), "{t}");
     assert!(t.contains("whether the journey goes via Ystad and the Øresund Bridge"), "{t}");
     assert!(!t.contains("om holdets rejse") && !t.contains("om der rejses"), "a Danish description: {t}");
