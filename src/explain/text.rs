@@ -140,7 +140,7 @@ fn wrap_words(out: &mut String, text: &str, indent: &str, room: usize) {
 }
 
 /// The width a line needs from the word at `start..end` (of width `w`) on before it may
-/// break: the word's own, or, when it opens a bracketed citation (`[§ 304C1]`, `[GNT
+/// break: the word's own, or, when it opens a bracketed citation (`[Rule 12]`, `[Part
 /// 4.2]`) that fits in `room`, the whole citation's, so that a citation is never split
 /// over two lines. Only the group's first word needs this: once it starts a line, or fits
 /// on the current one, the rest of the group fits after it. `b` has single spaces.
@@ -483,8 +483,8 @@ mod tests {
             &format!("{} a\tb", long.trim_end()),
             &format!("{}  x", long.trim_end()),
             &format!("{} a\u{2003}b", long.trim_end()),
-            "whether it is so (§ 304C1): no [§ 304C1] and [GNT 4.2 and 4.3] [x] [unclosed words here",
-            "[§\u{a0}304C1] [a b]c [ [ ] ]",
+            "whether it is so (Rule 12): no [Rule 12] and [Part 4.2 and 4.3] [x] [unclosed words here",
+            "[Rule\u{a0}12] [a b]c [ [ ] ]",
         ] {
             for width in [0, 1, 5, 12, 13, 14, 15, 16, 17, 20, 25, 40, 100] {
                 let mut ours = String::new();
@@ -509,14 +509,15 @@ mod tests {
 
     #[test]
     fn a_citation_is_not_split_over_two_lines() {
-        // Room for 20 characters: "whether it is so: no" fills the first line; the
-        // citation would break after "[§" and goes whole onto the next.
-        let t = "whether it is so: no [§ 304C1]";
-        let want = "whether it is so: no\n[§ 304C1]\n";
+        // Room for 28 characters: "whether it is so: no [Rule" (26) would fit and "12]"
+        // not, so word by word the citation would be split after "[Rule"; it goes whole
+        // onto the next line instead.
+        let t = "whether it is so: no [Rule 12]";
+        let want = "whether it is so: no\n[Rule 12]\n";
         let mut ours = String::new();
-        super::wrap_into(&mut ours, t, "", 22);
+        super::wrap_into(&mut ours, t, "", 28);
         assert_eq!(ours, want);
-        assert_eq!(wrap_slowly(t, "", 22), want);
+        assert_eq!(wrap_slowly(t, "", 28), want);
         // A citation longer than a line breaks as any words do.
         let long = "a [b c d e f g h i j k l]";
         let mut ours = String::new();
