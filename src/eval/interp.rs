@@ -19,7 +19,7 @@ mod memo;
 mod patterns;
 mod why;
 
-use memo::Memo;
+use memo::Memos;
 use patterns::binds;
 pub(crate) use patterns::in_range;
 pub use patterns::{compare, matches_pattern};
@@ -96,12 +96,8 @@ pub struct Interp<'a> {
     pub p: &'a Program,
     pub inputs: &'a Inputs,
     /// Results of definitions, evaluated once per argument list within a ruling: the result
-    /// and the trace node that explains it, for the definitions called (`memo_at`).
-    memo: Vec<Memo>,
-    /// Where each definition's results are in `memo` (its place + 1; 0 when not called yet):
-    /// made on the first result, zeroed, so that a ruling that calls a few of a rulebook's
-    /// hundreds of definitions neither fills nor drops a table of them all.
-    memo_at: Vec<u32>,
+    /// and the trace node that explains it.
+    memo: Memos,
     /// Frames of finished rules, kept for reuse.
     pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
@@ -138,8 +134,7 @@ impl<'a> Interp<'a> {
         Interp {
             p,
             inputs,
-            memo: Vec::new(),
-            memo_at: Vec::new(),
+            memo: Memos::default(),
             pool: Vec::new(),
             // Room for the steps of most rulings, so that the nodes are not moved as they grow.
             trace: tracing.then(|| Trace { nodes: Vec::with_capacity(16) }),
@@ -220,7 +215,7 @@ impl<'a> Interp<'a> {
 
     /// Evaluates a definition with arguments; the entry point for rulings.
     pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
-        if let Some((r, node)) = self.memo_of(def).and_then(|m| m.get(&args)) {
+        if let Some((r, node)) = self.memo.get(def, &args) {
             let (r, node) = (r.clone(), *node);
             if let (Some(n), true) = (node, self.tracing())
                 && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
@@ -284,29 +279,10 @@ impl<'a> Interp<'a> {
         // A result found while explaining quietly has no trace node: it is kept only when
         // there is no trace to link it into.
         if (self.quiet == 0 || self.trace.is_none()) && (def as usize) < self.p.defs.len() {
-            if self.memo_at.is_empty() {
-                self.memo_at = vec![0; self.p.defs.len()];
-            }
-            let at = match self.memo_at[def as usize] {
-                0 => {
-                    self.memo.push(Memo::default());
-                    self.memo_at[def as usize] = self.memo.len() as u32;
-                    self.memo.len() - 1
-                }
-                i => i as usize - 1,
-            };
-            self.memo[at].insert(args, (result.clone(), node));
+            self.memo.insert(self.p.defs.len(), def, args, (result.clone(), node));
         }
         self.depth -= 1;
         result
-    }
-
-    /// The results of `def` kept so far, if any.
-    fn memo_of(&self, def: DefId) -> Option<&Memo> {
-        match self.memo_at.get(def as usize) {
-            Some(&i) if i > 0 => self.memo.get(i as usize - 1),
-            _ => None,
-        }
     }
 
     fn with_node(&mut self, f: impl FnOnce(&mut Node)) {
