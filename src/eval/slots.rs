@@ -4,13 +4,14 @@
 //! tens or hundreds of facts and a case gives a few; a slot per declaration (48 bytes each)
 //! made every case's input set kilobytes long, so that a program holding many cases (an
 //! entry form's players, a scoring program's teams) left the cache at every ruling. Here
-//! each declaration has a two-byte index into the values actually set, and the values sit
-//! together in one small vector.
+//! the values set sit together in one small vector; while there are a few, their
+//! declarations' numbers are kept beside it and searched, and past that an index of four
+//! bytes a declaration finds them.
 //!
 //! It reads and writes like the vector it replaces: `slots[i]` is the value of declaration
 //! `i` (or `None`), `slots[i] = Some(v)` sets it, [`Slots::len`] is the number of
 //! declarations and [`Slots::iter`] goes over all of them in order. [`Slots::clear`] forgets
-//! every value and keeps the buffers, in time proportional to the values set.
+//! every value and keeps the buffers.
 
 use super::value::Value;
 use std::fmt;
@@ -22,42 +23,56 @@ static UNSET: Option<Value> = None;
 /// documentation).
 #[derive(Clone, Default)]
 pub struct Slots {
-    /// For each declaration, 0 when it has no slot, else one more than its slot's place.
-    index: Vec<u16>,
-    /// The slots made so far: the declaration each belongs to and its value.
-    values: Vec<(u32, Option<Value>)>,
-    /// Declarations beyond what two-byte places reach keep their values here, in full.
-    wide: Option<Vec<Option<Value>>>,
+    /// The number of declarations.
+    n: usize,
+    /// While at most [`INLINE`] slots are made: the declaration of each, in the order of
+    /// `values` (read without leaving the input set itself).
+    ids: [u32; INLINE],
+    /// The slots made so far, in the order they were made.
+    values: Vec<Option<Value>>,
+    /// Once more slots are made: for each declaration 0 when it has none, else one more
+    /// than its slot's place in `values`.
+    index: Vec<u32>,
 }
 
-/// Slots past this many values go to the full vector.
-const MAX_PLACES: usize = u16::MAX as usize;
+/// How many slots are found by their declaration's number alone, without an index.
+const INLINE: usize = 8;
 
 impl Slots {
     /// `n` declarations, none set.
     pub fn new(n: usize) -> Slots {
-        Slots { index: vec![0; n], values: Vec::new(), wide: None }
+        Slots { n, ids: [0; INLINE], values: Vec::new(), index: Vec::new() }
     }
 
     /// The number of declarations (set or not).
     pub fn len(&self) -> usize {
-        self.index.len()
+        self.n
     }
 
     /// Whether there are no declarations at all.
     pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
+        self.n == 0
     }
 
-    /// The value of declaration `i`, `None` when it is unset or out of range.
+    /// The value of declaration `i`, `None` when it is out of range (an unset one is
+    /// `Some(&None)`).
     #[inline]
     pub fn get(&self, i: usize) -> Option<&Option<Value>> {
-        if let Some(w) = &self.wide {
-            return w.get(i);
+        if i >= self.n {
+            return None;
         }
-        match self.index.get(i)? {
+        if self.index.is_empty() {
+            let made = self.values.len();
+            for (k, &id) in self.ids[..made].iter().enumerate() {
+                if id as usize == i {
+                    return Some(&self.values[k]);
+                }
+            }
+            return Some(&UNSET);
+        }
+        match self.index[i] {
             0 => Some(&UNSET),
-            &k => Some(&self.values[k as usize - 1].1),
+            k => Some(&self.values[k as usize - 1]),
         }
     }
 
@@ -66,50 +81,53 @@ impl Slots {
         (0..self.len()).map(move |i| &self[i])
     }
 
-    /// The declarations that hold a value, in the order they were set, with their values.
+    /// The declarations that hold a value, in the order their slots were made, with their
+    /// values.
     pub fn set(&self) -> impl Iterator<Item = (usize, &Value)> + '_ {
-        let sparse = self.values.iter().filter_map(|(i, v)| Some((*i as usize, v.as_ref()?)));
-        let wide = self.wide.iter().flat_map(|w| w.iter().enumerate().filter_map(|(i, v)| Some((i, v.as_ref()?))));
-        sparse.chain(wide)
+        self.values.iter().enumerate().filter_map(|(k, v)| Some((self.id(k), v.as_ref()?)))
+    }
+
+    /// The declaration of slot `k`.
+    fn id(&self, k: usize) -> usize {
+        if self.index.is_empty() {
+            self.ids[k] as usize
+        } else {
+            self.index.iter().position(|&x| x as usize == k + 1).unwrap_or(usize::MAX)
+        }
     }
 
     /// Forgets every value, keeping the buffers (for reuse on the next case).
     pub fn clear(&mut self) {
-        if let Some(w) = &mut self.wide {
-            w.iter_mut().for_each(|v| *v = None);
-            return;
-        }
-        for (i, _) in self.values.drain(..) {
-            self.index[i as usize] = 0;
-        }
+        self.values.clear();
+        self.index.clear();
     }
 
     /// The slot of declaration `i`, made when it has none. Panics when `i` is out of
     /// range, as indexing a vector does.
     fn slot(&mut self, i: usize) -> &mut Option<Value> {
-        if self.wide.is_none() && self.index[i] == 0 {
-            if self.values.len() >= MAX_PLACES {
-                self.widen();
-            } else {
-                self.values.push((i as u32, None));
-                self.index[i] = self.values.len() as u16;
+        assert!(i < self.n, "declaration {i} out of range: there are {}", self.n);
+        let made = self.values.len();
+        if self.index.is_empty() {
+            if let Some(k) = self.ids[..made].iter().position(|&id| id as usize == i) {
+                return &mut self.values[k];
+            }
+            if made < INLINE {
+                self.ids[made] = i as u32;
+                self.values.push(None);
+                return &mut self.values[made];
+            }
+            // Past what is found without an index: index every slot made.
+            self.index.resize(self.n, 0);
+            for (k, &id) in self.ids.iter().enumerate() {
+                self.index[id as usize] = k as u32 + 1;
             }
         }
-        if let Some(w) = &mut self.wide {
-            return &mut w[i];
+        if self.index[i] == 0 {
+            self.values.push(None);
+            self.index[i] = self.values.len() as u32;
         }
-        let k = self.index[i] as usize;
-        &mut self.values[k - 1].1
-    }
-
-    /// Moves every value to a slot per declaration (more values set than places).
-    fn widen(&mut self) {
-        let mut w = vec![None; self.index.len()];
-        for (i, v) in self.values.drain(..) {
-            w[i as usize] = v;
-        }
-        self.index.iter_mut().for_each(|k| *k = 0);
-        self.wide = Some(w);
+        let k = self.index[i] as usize - 1;
+        &mut self.values[k]
     }
 }
 
@@ -189,13 +207,15 @@ mod tests {
     }
 
     #[test]
-    fn more_values_than_places_keep_every_value() {
-        let n = MAX_PLACES + 10;
+    fn more_values_than_found_without_an_index_keep_every_value() {
+        let n = 3 * INLINE + 5;
         let mut s = Slots::new(n);
         for i in (0..n).rev() {
             s[i] = Some(Value::int(i as i128));
         }
         assert!((0..n).all(|i| s[i] == Some(Value::int(i as i128))));
+        let set: Vec<usize> = s.set().map(|(i, _)| i).collect();
+        assert_eq!(set, (0..n).rev().collect::<Vec<_>>());
         s.clear();
         assert!(s.iter().all(Option::is_none));
     }
