@@ -19,7 +19,8 @@ mod memo;
 mod patterns;
 mod why;
 
-use memo::Memo;
+use super::slots::Slots;
+use memo::Memos;
 use patterns::binds;
 pub(crate) use patterns::in_range;
 pub use patterns::{compare, matches_pattern};
@@ -27,13 +28,13 @@ pub use patterns::{compare, matches_pattern};
 /// The facts and decisions of one case, indexed like the program's declarations.
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
-    pub facts: Vec<Option<Value>>,
-    pub decisions: Vec<Option<Value>>,
+    pub facts: Slots,
+    pub decisions: Slots,
 }
 
 impl Inputs {
     pub fn empty(p: &Program) -> Inputs {
-        Inputs { facts: vec![None; p.facts.len()], decisions: vec![None; p.decisions.len()] }
+        Inputs { facts: Slots::new(p.facts.len()), decisions: Slots::new(p.decisions.len()) }
     }
 }
 
@@ -95,9 +96,9 @@ pub fn merge(mut a: Vec<Need>, b: Vec<Need>) -> Vec<Need> {
 pub struct Interp<'a> {
     pub p: &'a Program,
     pub inputs: &'a Inputs,
-    /// Results of definitions, evaluated once per argument list within a ruling, by definition:
-    /// the result and the trace node that explains it.
-    memo: Vec<Option<Memo>>,
+    /// Results of definitions, evaluated once per argument list within a ruling: the result
+    /// and the trace node that explains it.
+    memo: Memos,
     /// Frames of finished rules, kept for reuse.
     pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
@@ -134,10 +135,10 @@ impl<'a> Interp<'a> {
         Interp {
             p,
             inputs,
-            // Grown as definitions are first memoised: most of a rulebook is never called.
-            memo: Vec::new(),
+            memo: Memos::default(),
             pool: Vec::new(),
-            trace: tracing.then(Trace::default),
+            // Room for the steps of most rulings, so that the nodes are not moved as they grow.
+            trace: tracing.then(|| Trace { nodes: Vec::with_capacity(16) }),
             stack: Vec::new(),
             quiet: 0,
             steps: 0,
@@ -215,7 +216,7 @@ impl<'a> Interp<'a> {
 
     /// Evaluates a definition with arguments; the entry point for rulings.
     pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
-        if let Some((r, node)) = self.memo.get(def as usize).and_then(Option::as_ref).and_then(|m| m.get(&args)) {
+        if let Some((r, node)) = self.memo.get(def, &args) {
             let (r, node) = (r.clone(), *node);
             if let (Some(n), true) = (node, self.tracing())
                 && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
@@ -279,10 +280,7 @@ impl<'a> Interp<'a> {
         // A result found while explaining quietly has no trace node: it is kept only when
         // there is no trace to link it into.
         if (self.quiet == 0 || self.trace.is_none()) && (def as usize) < self.p.defs.len() {
-            if self.memo.len() <= def as usize {
-                self.memo.resize_with(def as usize + 1, || None);
-            }
-            self.memo[def as usize].get_or_insert_with(Memo::default).insert(args, (result.clone(), node));
+            self.memo.insert(self.p.defs.len(), def, args, (result.clone(), node));
         }
         self.depth -= 1;
         result
@@ -356,7 +354,7 @@ impl<'a> Interp<'a> {
                         n.also = agreeing;
                         n.overridden = overridden;
                         n.because = because;
-                        n.working = working;
+                        n.working = working.map(Box::new);
                     });
                 }
                 Ok(value)
