@@ -360,8 +360,13 @@ impl Ruling {
         }
         let p = &facts.book.book.program;
         // Decided by the compiled evaluator; the derivation is traced only if explained.
-        let ruling =
-            crate::eval::needed::refine(p, &facts.inputs, crate::eval::fast::rule_here(p, &facts.inputs, self.def));
+        let ruling = match crate::eval::fast::rule_here(p, &facts.inputs, self.def) {
+            // Only a ruling that waits for inputs can be settled further.
+            r @ crate::eval::Ruling { outcome: crate::eval::Outcome::Undetermined(_), .. } => {
+                crate::eval::needed::refine(p, &facts.inputs, r)
+            }
+            r => r,
+        };
         Ok(Outcome { facts, ruling, traced: std::sync::OnceLock::new() })
     }
 }
