@@ -26,26 +26,66 @@ pub(super) fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize
 
 /// Whether `text`'s words are separated by single ASCII spaces, with none before or after
 /// and no other white space at which a line may break (most texts): a pass over its bytes
-/// that the compiler runs many at a time, and a look at the few characters beyond ASCII
-/// that may be white space.
+/// eight at a time, and a look at the few characters beyond ASCII that may be white space.
 fn plain(text: &str) -> bool {
     let b = text.as_bytes();
     if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
         return false;
     }
-    // ASCII white space but the space (`\t` to `\r`), and two spaces in a row.
-    let ws = b.iter().fold(false, |a, &c| a | (c.wrapping_sub(b'\t') < 5));
-    let double = b.iter().zip(&b[1..]).fold(false, |a, (&x, &y)| a | ((x == b' ') & (y == b' ')));
-    if ws || double {
+    let mut space_before = false;
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0;
+    for c in &mut chunks {
+        let mut v = [0u8; 8];
+        v.copy_from_slice(c);
+        if !plain_bytes(u64::from_le_bytes(v), &mut space_before, text, base) {
+            return false;
+        }
+        base += 8;
+    }
+    let rest = chunks.remainder();
+    // The last bytes, after them letters.
+    let mut v = [b'a'; 8];
+    v[..rest.len()].copy_from_slice(rest);
+    rest.is_empty() || plain_bytes(u64::from_le_bytes(v), &mut space_before, text, base)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` that is zero (exactly: no carry crosses a byte).
+fn zero_bytes(x: u64) -> u64 {
+    !(((x & !HIGH) + !HIGH) | x) & HIGH
+}
+
+/// The high bit of each byte of `v` that is `c`.
+fn bytes_eq(v: u64, c: u8) -> u64 {
+    zero_bytes(v ^ (ONES * u64::from(c)))
+}
+
+/// [`plain`] of the eight bytes `v` of `text` from `base` on (`space_before`: whether the
+/// byte before them is a space; updated).
+fn plain_bytes(v: u64, space_before: &mut bool, text: &str, base: usize) -> bool {
+    let spaces = bytes_eq(v, b' ');
+    // ASCII white space but the space: `\t` (9) to `\r` (13).
+    let low = v & !HIGH;
+    let other = ((low + ONES * (128 - 9)) & !(low + ONES * (128 - 14)) & !v) & HIGH;
+    let double = (spaces & (spaces >> 8)) | if *space_before { spaces & 0x80 } else { 0 };
+    if other | double != 0 {
         return false;
     }
-    // Every white space beyond ASCII begins with one of these four bytes; a no-break
-    // space is part of its word.
-    let lead = b.iter().fold(false, |a, &c| a | matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3));
-    !lead
-        || !b.iter().enumerate().any(|(i, &c)| {
-            matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3) && text[i..].chars().next().is_some_and(breaks)
-        })
+    *space_before = spaces >> 63 != 0;
+    // Every white space beyond ASCII begins with one of the bytes C2, E1, E2, E3 (here E0
+    // to E3); a no-break space is part of its word.
+    let mut lead = bytes_eq(v, 0xc2) | bytes_eq(v & (ONES * 0xfc), 0xe0);
+    while lead != 0 {
+        let i = base + (lead.trailing_zeros() / 8) as usize;
+        if text[i..].chars().next().is_some_and(breaks) {
+            return false;
+        }
+        lead &= lead - 1;
+    }
+    true
 }
 
 /// [`wrap_words`] for a [`plain`] text, a line at a time: each line is the longest run of
@@ -85,9 +125,16 @@ fn char_at(b: &[u8], start: usize, n: usize) -> usize {
     if b.len() - start <= n {
         return b.len();
     }
-    // The first `n` bytes hold at most `n` characters: counted at once.
+    // The first `n` bytes hold at most `n` characters: counted eight at a time.
     let mut i = start + n;
-    let mut seen = b[start..i].iter().fold(0usize, |a, &c| a + usize::from(c & 0xc0 != 0x80));
+    let mut seen = 0usize;
+    let mut chunks = b[start..i].chunks_exact(8);
+    for c in &mut chunks {
+        let mut v = [0u8; 8];
+        v.copy_from_slice(c);
+        seen += 8 - bytes_eq(u64::from_le_bytes(v) & (ONES * 0xc0), 0x80).count_ones() as usize;
+    }
+    seen += chunks.remainder().iter().filter(|&&c| c & 0xc0 != 0x80).count();
     while i < b.len() {
         if b[i] & 0xc0 != 0x80 {
             if seen == n {
@@ -105,10 +152,10 @@ fn char_at(b: &[u8], start: usize, n: usize) -> usize {
 /// first `[` after its last `]` whose citation fits in `room`.
 fn keep_citation(b: &[u8], start: usize, end: usize, room: usize) -> usize {
     let line = &b[start..end];
-    let from = line.iter().rposition(|&c| c == b']').map_or(0, |i| i + 1);
-    if !line[from..].contains(&b'[') {
+    if !line.contains(&b'[') {
         return end;
     }
+    let from = line.iter().rposition(|&c| c == b']').map_or(0, |i| i + 1);
     let mut q = start + from;
     while q < end {
         if b[q] == b'[' && q > start && b[q - 1] == b' ' {
@@ -521,7 +568,8 @@ mod tests {
     fn generated_texts_wrap_as_any_text() {
         let words = [
             "a", "bb", "the", "[Rule", "12]", "[§", "304B1]", "[x]", "]", "[", "æøå", "×", "−", "“quoted”", "2\u{a0}150",
-            "kr.", "one-rather-long-word-of-its-own", "[a", "b]c", "·", "✗",
+            "kr.", "one-rather-long-word-of-its-own", "[a", "b]c", "·", "✗", "", "a\tb", "x\u{85}y", "\u{3000}",
+            "thin\u{2009}space", "\u{202f}", "\u{2007}7", "–", "…", "\r",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {
@@ -530,7 +578,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as usize
         };
-        for _ in 0..3000 {
+        for _ in 0..6000 {
             let n = 1 + next(40);
             let t: Vec<&str> = (0..n).map(|_| words[next(words.len())]).collect();
             let t = t.join(" ");
