@@ -82,7 +82,14 @@ impl Explainer<'_> {
             out.push('\n');
             out.push_str(word(lang, "why"));
             out.push_str(":\n");
-            let mut walk = Walk { e: self, views: &views, nodes, steps: vec![0], shown: Vec::new(), line: String::with_capacity(256) };
+            let mut walk = Walk {
+                e: self,
+                views: &views,
+                nodes,
+                steps: vec![0],
+                shown: Vec::new(),
+                line: String::with_capacity(256),
+            };
             walk.step(&mut out, 0, 0);
         }
 

@@ -148,7 +148,12 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     fluent(b, pattern, args, flags)
 }
 
-fn fluent(b: &'static Bundle, pattern: &fluent_syntax::ast::Pattern<&str>, args: &[(&str, Arg)], flags: bool) -> String {
+fn fluent(
+    b: &'static Bundle,
+    pattern: &fluent_syntax::ast::Pattern<&str>,
+    args: &[(&str, Arg)],
+    flags: bool,
+) -> String {
     let mut fa = FluentArgs::with_capacity(if flags { args.len() * 2 } else { args.len() });
     for (k, v) in args {
         match v {
@@ -251,9 +256,8 @@ fn shaped(
     if args.len() > 64 || chooses_on(b, pattern, &texts, 0) {
         return None;
     }
-    let stand_ins: Vec<String> = (0..args.len())
-        .map(|i| char::from_u32(STAND_IN + i as u32).map(String::from).unwrap_or_default())
-        .collect();
+    let stand_ins: Vec<String> =
+        (0..args.len()).map(|i| char::from_u32(STAND_IN + i as u32).map(String::from).unwrap_or_default()).collect();
     let standing: Vec<(&str, Arg)> = args
         .iter()
         .zip(&stand_ins)
@@ -319,7 +323,8 @@ fn chooses_on(b: &'static Bundle, pattern: &fluent_syntax::ast::Pattern<&str>, t
         match e {
             Expression::Inline(i) => inline(b, i, texts, depth, false),
             Expression::Select { selector, variants } => {
-                inline(b, selector, texts, depth, true) || variants.iter().any(|v| chooses_on(b, &v.value, texts, depth))
+                inline(b, selector, texts, depth, true)
+                    || variants.iter().any(|v| chooses_on(b, &v.value, texts, depth))
             }
         }
     }

@@ -54,17 +54,20 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The high bit of each byte of `x` that is zero (exactly: no carry crosses a byte).
+#[inline(always)]
 fn zero_bytes(x: u64) -> u64 {
     !(((x & !HIGH) + !HIGH) | x) & HIGH
 }
 
 /// The high bit of each byte of `v` that is `c`.
+#[inline(always)]
 fn bytes_eq(v: u64, c: u8) -> u64 {
     zero_bytes(v ^ (ONES * u64::from(c)))
 }
 
 /// [`plain`] of the eight bytes `v` of `text` from `base` on (`space_before`: whether the
 /// byte before them is a space; updated).
+#[inline(always)]
 fn plain_bytes(v: u64, space_before: &mut bool, text: &str, base: usize) -> bool {
     let spaces = bytes_eq(v, b' ');
     // ASCII white space but the space: `\t` (9) to `\r` (13).
@@ -157,8 +160,9 @@ fn keep_citation(b: &[u8], start: usize, end: usize, room: usize) -> usize {
     }
     let from = line.iter().rposition(|&c| c == b']').map_or(0, |i| i + 1);
     let mut q = start + from;
-    while q < end {
-        if b[q] == b'[' && q > start && b[q - 1] == b' ' {
+    while let Some(i) = b[q..end].iter().position(|&c| c == b'[') {
+        q += i;
+        if q > start && b[q - 1] == b' ' {
             let word_end = b[q..end].iter().position(|&c| c == b' ').map_or(end, |i| q + i);
             let w = b[q..word_end].iter().filter(|&&c| c & 0xc0 != 0x80).count();
             if unbroken_width(b, q, word_end, w, room) != w {
@@ -567,9 +571,37 @@ mod tests {
     #[test]
     fn generated_texts_wrap_as_any_text() {
         let words = [
-            "a", "bb", "the", "[Rule", "12]", "[§", "304B1]", "[x]", "]", "[", "æøå", "×", "−", "“quoted”", "2\u{a0}150",
-            "kr.", "one-rather-long-word-of-its-own", "[a", "b]c", "·", "✗", "", "a\tb", "x\u{85}y", "\u{3000}",
-            "thin\u{2009}space", "\u{202f}", "\u{2007}7", "–", "…", "\r",
+            "a",
+            "bb",
+            "the",
+            "[Rule",
+            "12]",
+            "[§",
+            "304B1]",
+            "[x]",
+            "]",
+            "[",
+            "æøå",
+            "×",
+            "−",
+            "“quoted”",
+            "2\u{a0}150",
+            "kr.",
+            "one-rather-long-word-of-its-own",
+            "[a",
+            "b]c",
+            "·",
+            "✗",
+            "",
+            "a\tb",
+            "x\u{85}y",
+            "\u{3000}",
+            "thin\u{2009}space",
+            "\u{202f}",
+            "\u{2007}7",
+            "–",
+            "…",
+            "\r",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {
