@@ -302,7 +302,7 @@ impl Walk<'_, '_> {
                     None => show::value_into(&mut head, p, v, &info.ty, lang),
                 },
                 trace::Outcome::Undetermined(_) => head.push_str(&e.w().undetermined()),
-                trace::Outcome::Silent(_) => head.push_str(&e.w().not_decided),
+                trace::Outcome::Silent(_) => head.push_str(e.w().not_decided),
                 trace::Outcome::Error(m) => head.push_str(m),
             }
             if let Some(c) = at {
