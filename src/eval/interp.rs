@@ -19,6 +19,7 @@ mod memo;
 mod patterns;
 mod why;
 
+use super::slots::Slots;
 use memo::Memo;
 use patterns::binds;
 pub(crate) use patterns::in_range;
@@ -27,13 +28,13 @@ pub use patterns::{compare, matches_pattern};
 /// The facts and decisions of one case, indexed like the program's declarations.
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
-    pub facts: Vec<Option<Value>>,
-    pub decisions: Vec<Option<Value>>,
+    pub facts: Slots,
+    pub decisions: Slots,
 }
 
 impl Inputs {
     pub fn empty(p: &Program) -> Inputs {
-        Inputs { facts: vec![None; p.facts.len()], decisions: vec![None; p.decisions.len()] }
+        Inputs { facts: Slots::new(p.facts.len()), decisions: Slots::new(p.decisions.len()) }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod needed;
 pub mod num;
 pub mod order;
 pub mod show;
+pub mod slots;
 pub mod time;
 pub mod trace;
 pub mod value;

@@ -2,7 +2,8 @@
 //! (`super::super::builtins`): aggregates absorb missing items where one decided item
 //! settles the answer (`all` with a false item, `any` with a true one).
 
-use super::run::{R, Run, Stop};
+use super::held::Refs;
+use super::run::{LENT, R, Run, Stop};
 use super::{Kind, Node};
 use crate::check::program::Builtin;
 use crate::eval::interp::{Inputs, compare};
@@ -17,12 +18,16 @@ fn num(v: &Value) -> Result<Num, Stop> {
     v.as_num().ok_or(Stop::Halt)
 }
 
-/// A list's items while an aggregate reads them: shared with the list's value, or built
+/// A list's items while an aggregate reads them: shared with the list's value, built
 /// in one of the scratch buffers (an inner `map`, `filter` or `distinct`, never made a
-/// list of its own). Give a buffer back with [`Run::release`].
+/// list of its own), or references to items held by the program or the inputs (the same
+/// inner builtins over such items). Give a buffer back with [`Run::release`].
 pub(super) enum Items<'a> {
     /// A list held by the program (a constant) or the inputs (a fact), read in place.
     Borrowed(&'a [Value]),
+    /// Items held by the program or the inputs, picked by an inner `filter`, `map` or
+    /// `distinct`: read in place, lent to lambdas.
+    Refs(Refs<'a>),
     Shared(Arc<[Value]>),
     Owned(Vec<Value>),
 }
@@ -36,19 +41,59 @@ impl<'a> Items<'a> {
                 let xs: &'a [Value] = xs;
                 xs.get(i)
             }
+            Items::Refs(r) => (i < r.len()).then(|| r.get(i)),
             Items::Shared(_) | Items::Owned(_) => None,
         }
     }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Items::Borrowed(xs) => xs.len(),
+            Items::Refs(r) => r.len(),
+            Items::Shared(xs) => xs.len(),
+            Items::Owned(xs) => xs.len(),
+        }
+    }
+
+    /// Item `i` (which must exist).
+    #[inline]
+    pub(super) fn at(&self, i: usize) -> &Value {
+        match self {
+            Items::Borrowed(xs) => &xs[i],
+            Items::Refs(r) => r.get(i),
+            Items::Shared(xs) => &xs[i],
+            Items::Owned(xs) => &xs[i],
+        }
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Value> + '_ {
+        (0..self.len()).map(move |i| self.at(i))
+    }
+
+    pub(super) fn contains(&self, v: &Value) -> bool {
+        self.iter().any(|x| x == v)
+    }
 }
 
-impl std::ops::Deref for Items<'_> {
-    type Target = [Value];
-    fn deref(&self) -> &[Value] {
-        match self {
-            Items::Borrowed(xs) => xs,
-            Items::Shared(xs) => xs,
-            Items::Owned(xs) => xs,
+/// Whether a list node's items are all held by the program or the inputs, so that an
+/// aggregate can read references to them ([`Run::refs_into`]): a constant or a fact, or
+/// `filter`, `distinct` or `map` (whose body reads the item, a field of it, a constant
+/// or a fact) over such a list.
+fn refs_able(n: &Node) -> bool {
+    match &n.kind {
+        Kind::Const(_) | Kind::Fact(_) | Kind::FactPath(..) => true,
+        Kind::Builtin(Builtin::Filter, args, Some(_)) | Kind::Builtin(Builtin::Distinct, args, None) => {
+            refs_able(&args[0])
         }
+        Kind::Builtin(Builtin::Map, args, Some((slot, body))) => {
+            let reads_item = match &body.kind {
+                Kind::Const(_) | Kind::Fact(_) | Kind::FactPath(..) => true,
+                Kind::Local(s) | Kind::LocalPath(s, _) => s == slot,
+                _ => false,
+            };
+            reads_item && refs_able(&args[0])
+        }
+        _ => false,
     }
 }
 
@@ -63,6 +108,12 @@ impl<'a> Run<'a> {
         if let Kind::Builtin(b, args, lam) = &n.kind
             && streams(*b, lam.as_ref())
         {
+            if refs_able(n) && self.lent_n < LENT {
+                self.count(n.cost())?;
+                let mut out = Refs::new();
+                self.refs_into(*b, args, lam.as_ref(), &mut out)?;
+                return Ok(Items::Refs(out));
+            }
             self.count(n.cost())?;
             let mut out = self.buffer();
             return match self.items_into(*b, args, lam.as_ref(), &mut out) {
@@ -91,6 +142,47 @@ impl<'a> Run<'a> {
             Value::List(xs) => Ok(Items::Shared(xs)),
             _ => Err(Stop::Halt),
         }
+    }
+
+    /// [`Self::items_into`] when the items are held by the program or the inputs
+    /// ([`refs_able`]): references to them, not copies; `map` reads its body in place with
+    /// the item lent.
+    fn refs_into(&mut self, b: Builtin, args: &'a [Node], lam: Lam<'a>, out: &mut Refs<'a>) -> Result<(), Stop> {
+        let xs = self.list(&args[0])?;
+        let mut unknown = false;
+        for i in 0..xs.len() {
+            // Held by `refs_able`; anything else is left to the interpreter.
+            let Some(x) = xs.lent(i) else { return Err(Stop::Halt) };
+            match (b, lam) {
+                (Builtin::Map, Some(lam)) => {
+                    if self.lent_n >= LENT {
+                        return Err(Stop::Halt);
+                    }
+                    let body: &'a Node = &lam.1;
+                    let got = self.with_item(lam.0, x, Some(x), |me| {
+                        me.count(body.cost())?;
+                        me.held_ref(body).unwrap_or(Err(Stop::Halt))
+                    });
+                    match got {
+                        Ok(v) => out.push(v),
+                        Err(Stop::Unknown) => unknown = true,
+                        Err(Stop::Halt) => return Err(Stop::Halt),
+                    }
+                }
+                (Builtin::Filter, Some(lam)) => match self.apply_bool(lam, x, Some(x)) {
+                    Ok(true) => out.push(x),
+                    Ok(false) => {}
+                    Err(Stop::Unknown) => unknown = true,
+                    Err(Stop::Halt) => return Err(Stop::Halt),
+                },
+                _ => {
+                    if !out.contains(x) {
+                        out.push(x);
+                    }
+                }
+            }
+        }
+        if unknown { Err(Stop::Unknown) } else { Ok(()) }
     }
 
     /// Gives a list's buffer back for reuse.
@@ -320,7 +412,7 @@ impl<'a> Run<'a> {
                 let v = match (b, xs.len()) {
                     (_, 0) => Err(Stop::Halt),
                     (Builtin::Only, n) if n > 1 => Err(Stop::Halt),
-                    _ => Ok(xs[0].clone()),
+                    _ => Ok(xs.at(0).clone()),
                 };
                 self.release(xs);
                 v
@@ -330,7 +422,7 @@ impl<'a> Run<'a> {
                 let n = num(&self.eval(&args[1])?)?;
                 n.as_i64()
                     .filter(|&i| i >= 1 && (i as usize) <= xs.len())
-                    .map(|i| xs[i as usize - 1].clone())
+                    .map(|i| xs.at(i as usize - 1).clone())
                     .ok_or(Stop::Halt)
             }
             Builtin::Position => {

@@ -37,6 +37,7 @@
 //! 4. add a case file using it: `tests/agreement.rs` compares both evaluators on it.
 
 mod builtins;
+mod held;
 mod order;
 mod run;
 
@@ -75,6 +76,19 @@ pub(crate) enum Kind {
     /// argument's variant, are at most one without exceptions and read no local: the rule
     /// of the variant (by index) evaluated in place, without a frame (see `Lower::dispatch`).
     Dispatch(Box<Node>, Box<[Option<RuleId>]>),
+    /// A call of a definition with parameters whose one rule has no exceptions and no
+    /// patterns (`spillere_bosat_i(b)`): the arguments pushed (lent when held, see
+    /// `Run::call_one`), the rule's guard and value evaluated in a frame of the
+    /// definition's size, without the memo or the rule tree.
+    CallOne(DefId, RuleId, Box<[Node]>),
+    /// `filter(L, x => d(x))` over a constant list of enum values with a dispatched body
+    /// (`filter(Flight, f => eligible(f))`): unrolled when compiled, each item with the
+    /// rule its variant picks (`None`: no rule, a halt) and the steps the lambda's body and
+    /// its argument count for each item; the result list built at its final size.
+    FilterDispatch(Box<[(Value, Option<RuleId>)]>, u32),
+    /// A comparison of two operands resolved at compile time to where their values are
+    /// held (constants, locals, facts and fields of them): read in place, compared at once.
+    Cmp(BinaryOp, Box<(Node, Node)>),
     Field(Box<Node>, u32),
     List(Box<[Node]>),
     Record(TypeId, Box<[Option<Node>]>),
@@ -363,6 +377,23 @@ impl Lower<'_> {
             .ok()
     }
 
+    /// For a definition with parameters and no table whose one rule has no exceptions and
+    /// matches every argument without binding (`spillere_bosat_i(b: text) = count(…)`):
+    /// that rule (see [`Kind::CallOne`]).
+    fn call_one(&self, def: DefId) -> Option<RuleId> {
+        let p = self.p;
+        let d = &p.defs[def as usize];
+        if d.params.is_empty() || d.table.is_some() {
+            return None;
+        }
+        let [r] = d.rules.as_slice() else { return None };
+        let rule = &p.rules[*r as usize];
+        (rule.exceptions.is_empty()
+            && rule.overrides.is_empty()
+            && rule.patterns.iter().all(|pat| matches!(pat, PatIr::Any)))
+        .then_some(*r)
+    }
+
     /// For a definition without parameters whose one rule, without guard or exceptions,
     /// reads a fact (or a field of one) or is a constant (`cutoff_masterpoints =
     /// player.masterpoints`): that value. A call of it is compiled to reading the fact in
@@ -412,8 +443,9 @@ impl Lower<'_> {
                 }
                 Kind::Call(*d, Box::new([]))
             }
-            IrKind::Call(d, args) => match (args.as_slice(), self.dispatch(*d)) {
-                ([arg], Some(by)) => Kind::Dispatch(self.boxed(arg), by),
+            IrKind::Call(d, args) => match (args.as_slice(), self.dispatch(*d), self.call_one(*d)) {
+                ([arg], Some(by), _) => Kind::Dispatch(self.boxed(arg), by),
+                (_, None, Some(r)) if !args.is_empty() => Kind::CallOne(*d, r, self.nodes(args)),
                 _ => Kind::Call(*d, self.nodes(args)),
             },
             IrKind::Field(x, i) => match (fact_path(ir), local_path(ir)) {
@@ -442,6 +474,18 @@ impl Lower<'_> {
             {
                 Kind::Arith(*op, self.boxed(a), self.boxed(b))
             }
+            IrKind::Binary(
+                op @ (BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge),
+                a,
+                b,
+            ) => {
+                let (a, b) = (self.node(a), self.node(b));
+                if held(&a) && held(&b) {
+                    Kind::Cmp(*op, Box::new((a, b)))
+                } else {
+                    Kind::Binary(*op, Box::new(a), Box::new(b))
+                }
+            }
             IrKind::Binary(op, a, b) => Kind::Binary(*op, self.boxed(a), self.boxed(b)),
             IrKind::InRange { x, lo, hi, inclusive } => Kind::InRange {
                 x: self.boxed(x),
@@ -453,7 +497,13 @@ impl Lower<'_> {
             IrKind::If(c, t, e) => Kind::If(self.boxed(c), self.boxed(t), self.boxed(e)),
             IrKind::Let(s, v, b) => Kind::Let(*s, self.boxed(v), self.boxed(b)),
             IrKind::Builtin(b, args, lam) => {
-                Kind::Builtin(*b, self.nodes(args), lam.as_ref().map(|l| (l.slot, self.boxed(&l.body))))
+                let args = self.nodes(args);
+                let lam = lam.as_ref().map(|l| (l.slot, self.boxed(&l.body)));
+                if let Some((items, each, list_steps)) = filter_dispatch(*b, &args, lam.as_ref()) {
+                    // The filter's own step and its list's, counted once; each item's in turn.
+                    return Node { kind: Kind::FilterDispatch(items, each), steps: 1 + list_steps };
+                }
+                Kind::Builtin(*b, args, lam)
             }
             IrKind::Draw(d, cands, n) => Kind::Draw(*d, self.boxed(cands), n.as_ref().map(|n| self.boxed(n))),
             IrKind::Order(o) => {
@@ -475,6 +525,37 @@ impl Lower<'_> {
         };
         Node { kind, steps }
     }
+}
+
+/// `filter(L, x => d(x))` with `L` a constant list of enum values and `d` dispatched by
+/// the item's variant: each item with its rule, the steps of the lambda's body and
+/// argument for each item, and the list's steps (see [`Kind::FilterDispatch`]).
+#[allow(clippy::type_complexity)]
+fn filter_dispatch(
+    b: Builtin,
+    args: &[Node],
+    lam: Option<&(u32, Box<Node>)>,
+) -> Option<(Box<[(Value, Option<RuleId>)]>, u32, u32)> {
+    let (Builtin::Filter, [list], Some((slot, body))) = (b, args, lam) else { return None };
+    let Kind::Const(Value::List(xs)) = &list.kind else { return None };
+    let Kind::Dispatch(arg, by) = &body.kind else { return None };
+    if !matches!(arg.kind, Kind::Local(s) if s == *slot) {
+        return None;
+    }
+    let items = xs
+        .iter()
+        .map(|x| match x {
+            Value::Enum(_, i) => Some((x.clone(), by.get(*i as usize).copied().flatten())),
+            _ => None,
+        })
+        .collect::<Option<Box<[_]>>>()?;
+    Some((items, body.steps + arg.steps, list.steps))
+}
+
+/// Whether a compiled node reads a value held where it is (a constant, a local, a fact or
+/// a field of one), so that a comparison of two such nodes reads both in place.
+pub(crate) fn held(n: &Node) -> bool {
+    matches!(n.kind, Kind::Const(_) | Kind::Local(_) | Kind::LocalPath(..) | Kind::Fact(_) | Kind::FactPath(..))
 }
 
 /// Whether a type's values are numbers (whole, or with a unit).

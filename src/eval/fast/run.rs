@@ -9,7 +9,7 @@ use crate::eval::num::Num;
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, Policy};
 
-const MAX_DEPTH: u32 = 200;
+pub(super) const MAX_DEPTH: u32 = 200;
 
 /// Why compiled evaluation did not produce a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub(crate) type R = Result<Value, Stop>;
 /// arguments and locals, and the memo of definitions without parameters.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    stack: Vec<Value>,
+    pub(super) stack: Vec<Value>,
     /// Emptied buffers for lists being built, taken and given back.
     pool: Vec<Vec<Value>>,
     memo: Vec<(u32, R)>,
@@ -50,24 +50,24 @@ enum RuleResult {
 }
 
 /// How many lambda items can be lent at once (nested lambdas); past it they are copied.
-const LENT: usize = 8;
+pub(super) const LENT: usize = 8;
 
 /// What an unused entry of [`Run::lent`] points at.
 static NOTHING: Value = Value::Bool(false);
 
 pub(crate) struct Run<'a> {
-    c: &'a Compiled,
+    pub(super) c: &'a Compiled,
     pub(super) inputs: &'a Inputs,
-    s: &'a mut Scratch,
+    pub(super) s: &'a mut Scratch,
     /// Where the current call's frame starts on the stack.
-    base: usize,
+    pub(super) base: usize,
     steps: u64,
-    depth: u32,
+    pub(super) depth: u32,
     /// Lambda items lent rather than copied into their slot: the item of a list held by the
     /// program or the inputs (a constant, a fact) is read where it is, by its slot's place
     /// on the stack; the first `lent_n` entries are in use, the innermost last.
     lent: [(usize, &'a Value); LENT],
-    lent_n: usize,
+    pub(super) lent_n: usize,
 }
 
 impl<'a> Run<'a> {
@@ -102,6 +102,21 @@ impl<'a> Run<'a> {
             }
         }
         &self.s.stack[at]
+    }
+
+    /// The value lent to local `slot` of the current frame, if it is lent.
+    #[inline]
+    pub(super) fn lent_at(&self, slot: u32) -> Option<&'a Value> {
+        let at = self.base + slot as usize;
+        self.lent[..self.lent_n].iter().rev().find(|(i, _)| *i == at).map(|&(_, v)| v)
+    }
+
+    /// Lends `v` to the stack's place `at` (the caller checks there is room, and takes it
+    /// back by restoring [`Self::lent_n`]).
+    #[inline]
+    pub(super) fn lend(&mut self, at: usize, v: &'a Value) {
+        self.lent[self.lent_n] = (at, v);
+        self.lent_n += 1;
     }
 
     /// Evaluates `body` with local `slot` bound to `item`: lent when it is held by the
@@ -483,6 +498,9 @@ impl<'a> Run<'a> {
                 self.depth -= 1;
                 result
             }
+            Kind::CallOne(d, r, args) => self.call_one(*d, *r, args, |me, n| me.eval(n)),
+            Kind::FilterDispatch(items, each) => self.filter_dispatch(items, *each),
+            Kind::Cmp(op, ab) => self.cmp(*op, ab).map(Value::Bool),
             Kind::Field(x, i) => match self.eval(x)? {
                 Value::Record(_, fields) => fields.get(*i as usize).cloned().flatten().ok_or(Stop::Unknown),
                 _ => Err(Stop::Halt),
@@ -598,9 +616,17 @@ impl<'a> Run<'a> {
                 self.count(node.cost())?;
                 Ok(*b)
             }
+            Kind::Cmp(op, ab) => {
+                self.count(node.cost())?;
+                self.cmp(*op, ab)
+            }
             Kind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
                 self.count(node.cost())?;
                 self.compare_op(*op, a, b)
+            }
+            Kind::CallOne(d, r, args) => {
+                self.count(node.cost())?;
+                self.call_one(*d, *r, args, |me, n| me.eval_bool(n))
             }
             Kind::Binary(op @ (And | Or), a, b) => {
                 self.count(node.cost())?;
@@ -665,6 +691,10 @@ impl<'a> Run<'a> {
             Kind::Arith(op, a, b) => {
                 self.count(node.cost())?;
                 self.arith(*op, a, b)
+            }
+            Kind::CallOne(d, r, args) => {
+                self.count(node.cost())?;
+                self.call_one(*d, *r, args, |me, n| me.eval_num(n))
             }
             _ if self.is_place(node) => {
                 self.count(node.cost())?;

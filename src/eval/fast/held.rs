@@ -1,0 +1,216 @@
+//! Values read where they are held, resolved when the program is compiled: comparisons
+//! of two held operands ([`super::Kind::Cmp`]), calls of one-rule definitions whose held
+//! arguments are lent rather than copied ([`super::Kind::CallOne`]), and lists of
+//! references to held items ([`Refs`]) that `filter`, `map` and `distinct` build inside
+//! an aggregate instead of lists of copies.
+
+use super::run::{MAX_DEPTH, Run, Stop, follow};
+use super::{Kind, Node};
+
+use crate::check::program::{DefId, RuleId};
+use crate::eval::interp::compare;
+use crate::eval::value::Value;
+use crate::syntax::ast::BinaryOp;
+
+/// How many references a [`Refs`] holds before it spills to the heap.
+const INLINE: usize = 8;
+
+/// What an unused entry of a [`Refs`] points at.
+static NONE: Value = Value::Bool(false);
+
+/// A list of references to values held by the program or the inputs (or lent to a
+/// lambda from them): the first [`INLINE`] on the stack, the rest on the heap.
+pub(super) struct Refs<'a> {
+    n: usize,
+    inline: [&'a Value; INLINE],
+    more: Vec<&'a Value>,
+}
+
+impl<'a> Refs<'a> {
+    pub(super) fn new() -> Self {
+        Refs { n: 0, inline: [&NONE; INLINE], more: Vec::new() }
+    }
+
+    pub(super) fn push(&mut self, v: &'a Value) {
+        if self.n < INLINE {
+            self.inline[self.n] = v;
+        } else {
+            if self.n == INLINE {
+                self.more.extend_from_slice(&self.inline);
+            }
+            self.more.push(v);
+        }
+        self.n += 1;
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.n
+    }
+
+    pub(super) fn get(&self, i: usize) -> &'a Value {
+        if self.n <= INLINE { self.inline[i] } else { self.more[i] }
+    }
+
+    pub(super) fn contains(&self, v: &Value) -> bool {
+        (0..self.n).any(|i| self.get(i) == v)
+    }
+}
+
+impl<'a> Run<'a> {
+    /// The value of a held node (a constant, a fact or a field of one, a local lent from
+    /// one) with the evaluation's lifetime; `None` when the node is not held so (a local
+    /// on the value stack, anything computed).
+    #[inline]
+    pub(super) fn held_ref(&self, n: &'a Node) -> Option<Result<&'a Value, Stop>> {
+        let inputs = self.inputs;
+        Some(match &n.kind {
+            Kind::Const(v) => Ok(v),
+            Kind::Fact(f) => inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(inputs.facts[*f as usize].as_ref(), path),
+            Kind::Local(s) => Ok(self.lent_at(*s)?),
+            Kind::LocalPath(s, path) => follow(Some(self.lent_at(*s)?), path),
+            _ => return None,
+        })
+    }
+
+    /// The value of a node for which [`super::held`] holds, borrowed (no steps counted).
+    #[inline]
+    fn read(&self, n: &'a Node) -> Result<&Value, Stop> {
+        let inputs = self.inputs;
+        match &n.kind {
+            Kind::Const(v) => Ok(v),
+            Kind::Fact(f) => inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(inputs.facts[*f as usize].as_ref(), path),
+            Kind::Local(s) => Ok(self.slot(*s)),
+            Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path),
+            _ => Err(Stop::Halt),
+        }
+    }
+
+    /// `a op b` of two held operands (counting their steps): numbers by their order, texts
+    /// by their bytes, anything else as [`super::run`] compares.
+    pub(super) fn cmp(&mut self, op: BinaryOp, ab: &'a (Node, Node)) -> Result<bool, Stop> {
+        use BinaryOp::*;
+        self.count(ab.0.cost() + ab.1.cost())?;
+        let (x, y) = match (self.read(&ab.0), self.read(&ab.1)) {
+            (Ok(x), Ok(y)) => (x, y),
+            (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => return Err(Stop::Halt),
+            _ => return Err(Stop::Unknown),
+        };
+        let ord = match (x, y) {
+            // Numbers in lowest terms: equal exactly when their order says so.
+            (Value::Num(m), Value::Num(n)) => m.cmp(n),
+            (Value::Text(s), Value::Text(t)) if matches!(op, Eq | Ne) => {
+                let same = std::ptr::eq(s.as_ptr(), t.as_ptr()) && s.len() == t.len() || s.as_bytes() == t.as_bytes();
+                return Ok(same == (op == Eq));
+            }
+            (Value::Enum(a, i), Value::Enum(b, j)) if matches!(op, Eq | Ne) => {
+                return Ok((a == b && i == j) == (op == Eq));
+            }
+            _ if matches!(op, Eq | Ne) => return Ok((x == y) == (op == Eq)),
+            _ => compare(x, y).ok_or(Stop::Halt)?,
+        };
+        Ok(match op {
+            Eq => ord.is_eq(),
+            Ne => ord.is_ne(),
+            Lt => ord.is_lt(),
+            Le => ord.is_le(),
+            Gt => ord.is_gt(),
+            _ => ord.is_ge(),
+        })
+    }
+
+    /// A call of a one-rule definition ([`Kind::CallOne`]): every argument evaluated (a
+    /// halt at once, a missing one after all), held ones lent to the frame rather than
+    /// copied; then the rule's guard (silence when false) and its value by `value`.
+    pub(super) fn call_one<T>(
+        &mut self,
+        def: DefId,
+        r: RuleId,
+        args: &'a [Node],
+        value: impl FnOnce(&mut Self, &'a Node) -> Result<T, Stop>,
+    ) -> Result<T, Stop> {
+        let start = self.s.stack.len();
+        let lent_before = self.lent_n;
+        let mut unknown = false;
+        let mut stop = None;
+        for a in args.iter() {
+            let got = match self.held_ref(a) {
+                Some(v) if self.lent_n < super::run::LENT => match self.count(a.cost()).and(v) {
+                    Ok(v) => {
+                        let at = self.s.stack.len();
+                        self.s.stack.push(Value::Bool(false));
+                        self.lend(at, v);
+                        continue;
+                    }
+                    Err(e) => Err(e),
+                },
+                _ => self.eval(a),
+            };
+            match got {
+                Ok(v) => self.s.stack.push(v),
+                Err(Stop::Unknown) => unknown = true,
+                Err(Stop::Halt) => {
+                    stop = Some(Stop::Halt);
+                    break;
+                }
+            }
+        }
+        if stop.is_none() && unknown {
+            stop = Some(Stop::Unknown);
+        }
+        let result = match stop {
+            Some(e) => Err(e),
+            None => {
+                self.depth += 1;
+                let result = if self.depth > MAX_DEPTH {
+                    Err(Stop::Halt)
+                } else {
+                    let c = self.c;
+                    let frame = c.defs[def as usize].frame as usize;
+                    self.s.stack.resize(start + frame.max(args.len()), Value::Bool(false));
+                    let saved = std::mem::replace(&mut self.base, start);
+                    let rule = &c.rules[r as usize];
+                    let result = match &rule.guard {
+                        Some(g) => match self.eval_bool(g) {
+                            Ok(true) => value(self, &rule.value),
+                            // The rule does not apply: the conditions are silent.
+                            Ok(false) => Err(Stop::Halt),
+                            Err(e) => Err(e),
+                        },
+                        None => value(self, &rule.value),
+                    };
+                    self.base = saved;
+                    result
+                };
+                self.depth -= 1;
+                result
+            }
+        };
+        self.lent_n = lent_before;
+        self.s.stack.truncate(start);
+        result
+    }
+
+    /// [`super::Kind::FilterDispatch`]: each item's rule evaluated in turn (a halt ends it,
+    /// a missing input makes it unknown once all are evaluated), the items kept in a list
+    /// of their exact size.
+    pub(super) fn filter_dispatch(&mut self, items: &'a [(Value, Option<RuleId>)], each: u32) -> Result<Value, Stop> {
+        let mut kept = Refs::new();
+        let mut unknown = false;
+        for (x, r) in items.iter() {
+            self.count(u64::from(each))?;
+            let Some(r) = r else { return Err(Stop::Halt) };
+            match self.dispatch_bool(*r) {
+                Ok(true) => kept.push(x),
+                Ok(false) => {}
+                Err(Stop::Unknown) => unknown = true,
+                Err(Stop::Halt) => return Err(Stop::Halt),
+            }
+        }
+        if unknown {
+            return Err(Stop::Unknown);
+        }
+        Ok(Value::List((0..kept.len()).map(|i| kept.get(i).clone()).collect()))
+    }
+}
