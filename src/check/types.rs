@@ -1,25 +1,35 @@
 //! Static types and units: what a fact, definition or expression may hold.
 
 use std::fmt;
+use std::sync::{Arc, LazyLock};
 
 /// A unit as powers of base units: currencies (`USD`, `DKK`), `km`, `min` (time).
-/// Empty means a plain number.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Unit(pub Vec<(String, i8)>);
+/// Empty means a plain number. Shared, so that a type is copied without copying its units.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Unit(pub Arc<[(String, i8)]>);
+
+/// The empty unit, shared.
+static NONE: LazyLock<Arc<[(String, i8)]>> = LazyLock::new(|| Arc::from(Vec::new()));
+
+impl Default for Unit {
+    fn default() -> Self {
+        Unit::none()
+    }
+}
 
 impl Unit {
     pub fn none() -> Unit {
-        Unit(Vec::new())
+        Unit(NONE.clone())
     }
     pub fn base(name: &str) -> Unit {
-        Unit(vec![(name.to_string(), 1)])
+        Unit(Arc::from(vec![(name.to_string(), 1)]))
     }
     pub fn is_none(&self) -> bool {
         self.0.is_empty()
     }
     fn combine(&self, other: &Unit, sign: i8) -> Unit {
-        let mut out = self.0.clone();
-        for (b, e) in &other.0 {
+        let mut out = self.0.to_vec();
+        for (b, e) in other.0.iter() {
             match out.iter_mut().find(|(x, _)| x == b) {
                 Some(slot) => slot.1 += e * sign,
                 None => out.push((b.clone(), e * sign)),
@@ -27,7 +37,7 @@ impl Unit {
         }
         out.retain(|(_, e)| *e != 0);
         out.sort();
-        Unit(out)
+        if out.is_empty() { Unit::none() } else { Unit(Arc::from(out)) }
     }
     pub fn mul(&self, o: &Unit) -> Unit {
         self.combine(o, 1)
@@ -36,11 +46,11 @@ impl Unit {
         self.combine(o, -1)
     }
     pub fn is_time(&self) -> bool {
-        self.0 == [("min".to_string(), 1)]
+        matches!(&self.0[..], [(b, 1)] if b == "min")
     }
     /// The currency, if this is money.
     pub fn currency(&self) -> Option<&str> {
-        match self.0.as_slice() {
+        match &self.0[..] {
             [(c, 1)] if is_currency(c) => Some(c),
             _ => None,
         }

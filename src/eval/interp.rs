@@ -20,7 +20,7 @@ mod patterns;
 mod why;
 
 use super::slots::Slots;
-use memo::Memo;
+use memo::Memos;
 use patterns::binds;
 pub(crate) use patterns::in_range;
 pub use patterns::{compare, matches_pattern};
@@ -96,9 +96,9 @@ pub fn merge(mut a: Vec<Need>, b: Vec<Need>) -> Vec<Need> {
 pub struct Interp<'a> {
     pub p: &'a Program,
     pub inputs: &'a Inputs,
-    /// Results of definitions, evaluated once per argument list within a ruling, by definition:
-    /// the result and the trace node that explains it.
-    memo: Vec<Option<Memo>>,
+    /// Results of definitions, evaluated once per argument list within a ruling: the result
+    /// and the trace node that explains it.
+    memo: Memos,
     /// Frames of finished rules, kept for reuse.
     pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
@@ -135,10 +135,10 @@ impl<'a> Interp<'a> {
         Interp {
             p,
             inputs,
-            // Grown as definitions are first memoised: most of a rulebook is never called.
-            memo: Vec::new(),
+            memo: Memos::default(),
             pool: Vec::new(),
-            trace: tracing.then(Trace::default),
+            // Room for the steps of most rulings, so that the nodes are not moved as they grow.
+            trace: tracing.then(|| Trace { nodes: Vec::with_capacity(16) }),
             stack: Vec::new(),
             quiet: 0,
             steps: 0,
@@ -216,7 +216,7 @@ impl<'a> Interp<'a> {
 
     /// Evaluates a definition with arguments; the entry point for rulings.
     pub fn call(&mut self, def: DefId, args: Vec<Value>) -> R {
-        if let Some((r, node)) = self.memo.get(def as usize).and_then(Option::as_ref).and_then(|m| m.get(&args)) {
+        if let Some((r, node)) = self.memo.get(def, &args) {
             let (r, node) = (r.clone(), *node);
             if let (Some(n), true) = (node, self.tracing())
                 && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
@@ -280,10 +280,7 @@ impl<'a> Interp<'a> {
         // A result found while explaining quietly has no trace node: it is kept only when
         // there is no trace to link it into.
         if (self.quiet == 0 || self.trace.is_none()) && (def as usize) < self.p.defs.len() {
-            if self.memo.len() <= def as usize {
-                self.memo.resize_with(def as usize + 1, || None);
-            }
-            self.memo[def as usize].get_or_insert_with(Memo::default).insert(args, (result.clone(), node));
+            self.memo.insert(self.p.defs.len(), def, args, (result.clone(), node));
         }
         self.depth -= 1;
         result
@@ -357,7 +354,7 @@ impl<'a> Interp<'a> {
                         n.also = agreeing;
                         n.overridden = overridden;
                         n.because = because;
-                        n.working = working;
+                        n.working = working.map(Box::new);
                     });
                 }
                 Ok(value)

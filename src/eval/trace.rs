@@ -81,8 +81,8 @@ pub struct Node {
     pub not_applied: Vec<(RuleId, WhyNot)>,
     /// Conditions of the deciding rule, with their values.
     pub because: Vec<Atom>,
-    /// The deciding rule's value, with the values put in.
-    pub working: Option<Work>,
+    /// The deciding rule's value, with the values put in (boxed: most steps have none).
+    pub working: Option<Box<Work>>,
     pub facts: Vec<FactUse>,
     pub decisions: Vec<DecisionId>,
     pub children: Vec<usize>,

@@ -4,12 +4,14 @@
 //! name a rounding or a clamp, list the rows of a ranking or an apportionment.
 //! Only built when tracing; the evaluation proper never reads it.
 
-use super::interp::{Interp, MAX_STEPS};
+use super::interp::{Halt, Interp, MAX_STEPS, R, compare};
+use super::num::Num;
 use super::trace::{KeyName, Work, WorkKind};
 use super::value::Value;
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, OrderIr, RuleId};
 use crate::check::types::Type;
 use crate::syntax::ast::BinaryOp;
+use std::cmp::Ordering;
 
 /// Most evaluation steps the working of one value may take.
 const WORK_BUDGET: u64 = 200_000;
@@ -23,6 +25,38 @@ fn key_name(key: &Ir, k: usize) -> KeyName {
             _ => KeyName::Nth(k + 1),
         },
         _ => KeyName::Nth(k + 1),
+    }
+}
+
+/// Whether the working of `ir` can say more than its value: a constant, an input, a local,
+/// another definition (its own step explains it), a draw, a list written out and a builtin the
+/// working does not take apart are shown by their value alone (their working's sentences are
+/// none), so their working is not worked out for a rule's value.
+fn shows_working(ir: &Ir) -> bool {
+    use Builtin::*;
+    match &ir.kind {
+        IrKind::Const(_)
+        | IrKind::Local(_)
+        | IrKind::Fact(_)
+        | IrKind::Field(..)
+        | IrKind::Decision(_)
+        | IrKind::Call(..)
+        | IrKind::List(_)
+        | IrKind::Draw(..) => false,
+        IrKind::Builtin(b, args, lam) => {
+            matches!(
+                (b, args.as_slice(), lam),
+                (Ceil | Floor | Round | Abs, [_], _)
+                    | (Count, [_], None)
+                    | (Count | Filter | All | Any, [_, ..], Some(_))
+                    | (Filter | All | Any, [_, ..], None)
+                    | (Sum, [_, ..], _)
+                    | (Top | Most | Least, [_, ..], Some(_))
+                    | (Apportion, [_, _, ..], Some(_))
+                    | (Map, [_, ..], _)
+            ) || (matches!(b, Min | Max) && args.len() > 1)
+        }
+        _ => true,
     }
 }
 
@@ -40,7 +74,7 @@ impl Interp<'_> {
         let p = self.p;
         let rule = &p.rules[r as usize];
         // A truth value is explained by its conditions (the `because` of the node).
-        if matches!(rule.value.kind, IrKind::Const(_)) || rule.value.ty == Type::Bool {
+        if !shows_working(&rule.value) || rule.value.ty == Type::Bool {
             return None;
         }
         let mut frame = self.frame_for(rule.frame, args);
@@ -61,13 +95,18 @@ impl Interp<'_> {
         (!blown).then_some(w)
     }
 
-    fn lambda_values(&mut self, lam: &Lambda, xs: &[Value], frame: &mut Vec<Value>) -> Vec<Option<Value>> {
+    /// The lambda's result for each item.
+    fn lambda_results(&mut self, lam: &Lambda, xs: &[Value], frame: &mut Vec<Value>) -> Vec<R> {
         xs.iter()
             .map(|x| {
                 frame[lam.slot as usize] = x.clone();
-                self.eval(&lam.body, frame).ok()
+                self.eval(&lam.body, frame)
             })
             .collect()
+    }
+
+    fn lambda_values(&mut self, lam: &Lambda, xs: &[Value], frame: &mut Vec<Value>) -> Vec<Option<Value>> {
+        self.lambda_results(lam, xs, frame).into_iter().map(Result::ok).collect()
     }
 
     fn work_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Work {
@@ -113,6 +152,14 @@ impl Interp<'_> {
             }
             _ => {}
         }
+        if let IrKind::Builtin(b, args, lam) = &ir.kind {
+            let (kind, value) = self.builtin_work(*b, args, lam.as_ref(), frame);
+            let value = match value {
+                Some(v) => v,
+                None => self.eval(ir, frame).ok(),
+            };
+            return Work { value, ty: ir.ty.clone(), span: ir.span, kind };
+        }
         let value = self.eval(ir, frame).ok();
         let boxed = |me: &mut Self, x: &Ir, frame: &mut Vec<Value>| Box::new(me.work_inner(x, frame));
         let kind = match &ir.kind {
@@ -145,7 +192,6 @@ impl Interp<'_> {
                 }
                 return self.work_inner(body, frame);
             }
-            IrKind::Builtin(b, args, lam) => self.builtin_work(*b, args, lam.as_ref(), frame),
             IrKind::Record(t, fields) => WorkKind::Record(
                 *t,
                 fields
@@ -191,70 +237,170 @@ impl Interp<'_> {
     }
 
     fn list_of(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Vec<Value> {
+        self.list_or_none(ir, frame).unwrap_or_default()
+    }
+
+    /// The items of a list; `None` when it is not known (nor, then, the builtin's value).
+    fn list_or_none(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Option<Vec<Value>> {
         match self.eval(ir, frame) {
-            Ok(Value::List(xs)) => xs.to_vec(),
-            _ => Vec::new(),
+            Ok(Value::List(xs)) => Some(xs.to_vec()),
+            _ => None,
         }
     }
 
-    fn builtin_work(&mut self, b: Builtin, args: &[Ir], lam: Option<&Lambda>, frame: &mut Vec<Value>) -> WorkKind {
+    /// The working of a builtin's call and, where it follows from the items worked out (as
+    /// `builtins::eval` decides it), its value: `Some(value)`; `None` when the call must be
+    /// evaluated for it.
+    fn builtin_work(
+        &mut self,
+        b: Builtin,
+        args: &[Ir],
+        lam: Option<&Lambda>,
+        frame: &mut Vec<Value>,
+    ) -> (WorkKind, Option<Option<Value>>) {
         use Builtin::*;
         match (b, args, lam) {
-            (Ceil | Floor | Round | Abs, [x], _) => WorkKind::Round(b, Box::new(self.work_inner(x, frame))),
-            (Min | Max, xs, _) if xs.len() > 1 => {
-                WorkKind::Clamp(b, xs.iter().map(|x| self.work_inner(x, frame)).collect())
+            (Ceil | Floor | Round | Abs, [x], _) => {
+                let x = self.work_inner(x, frame);
+                let value = x.value.as_ref().and_then(Value::as_num).and_then(|n| match b {
+                    Ceil => Some(n.ceil()),
+                    Floor => Some(n.floor()),
+                    Round => Some(n.round()),
+                    _ if n.is_negative() => n.neg(),
+                    _ => Some(n),
+                });
+                (WorkKind::Round(b, Box::new(x)), Some(value.map(Value::Num)))
             }
-            (Count, [list], None) => WorkKind::Size(Box::new(self.work_inner(list, frame))),
-            (Count, _, None) => WorkKind::Leaf,
-            (Count | Filter | All | Any, [list, ..], _) => {
+            (Min | Max, xs, _) if xs.len() > 1 => {
+                let xs: Vec<Work> = xs.iter().map(|x| self.work_inner(x, frame)).collect();
+                let want = if b == Min { Ordering::Less } else { Ordering::Greater };
+                let value = xs
+                    .iter()
+                    .map(|x| x.value.as_ref())
+                    .collect::<Option<Vec<&Value>>>()
+                    .and_then(|vs| vs.into_iter().reduce(|a, c| if compare(c, a) == Some(want) { c } else { a }))
+                    .cloned();
+                (WorkKind::Clamp(b, xs), Some(value))
+            }
+            (Count, [list], None) => (WorkKind::Size(Box::new(self.work_inner(list, frame))), None),
+            (Count, _, None) => (WorkKind::Leaf, None),
+            (Count | Filter | All | Any, [list, ..], Some(l)) => {
+                let listed = self.list_or_none(list, frame);
+                let xs = listed.clone().unwrap_or_default();
+                let results = self.lambda_results(l, &xs, frame);
+                let value = listed.is_some().then(|| truth_value(b, &xs, &results)).flatten();
+                let truth = results.into_iter().map(|r| r.ok().and_then(|v| v.as_bool()));
+                let items = xs.into_iter().zip(truth).collect();
+                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(value))
+            }
+            (Filter | All | Any, [list, ..], None) => {
                 let xs = self.list_of(list, frame);
-                let truth: Vec<Option<bool>> = match lam {
-                    Some(l) => {
-                        self.lambda_values(l, &xs, frame).into_iter().map(|v| v.and_then(|v| v.as_bool())).collect()
-                    }
-                    None => vec![Some(true); xs.len()],
-                };
-                WorkKind::Count { builtin: b, items: xs.into_iter().zip(truth).collect(), elem: elem(&list.ty) }
+                let n = xs.len();
+                let items = xs.into_iter().zip(std::iter::repeat_n(Some(true), n)).collect();
+                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, None)
             }
             (Sum, [list, ..], _) => {
-                let xs = self.list_of(list, frame);
+                let listed = self.list_or_none(list, frame);
+                let xs = listed.clone().unwrap_or_default();
                 let vals: Vec<Option<Value>> = match lam {
                     Some(l) => self.lambda_values(l, &xs, frame),
                     None => xs.iter().cloned().map(Some).collect(),
                 };
+                let value = listed.and_then(|_| {
+                    let mut total = Num::ZERO;
+                    for v in &vals {
+                        total = total.add(v.as_ref()?.as_num()?)?;
+                    }
+                    Some(Value::Num(total))
+                });
                 let of = lam.map_or_else(|| elem(&list.ty), |l| l.body.ty.clone());
-                WorkKind::Sum { items: xs.into_iter().zip(vals).collect(), elem: elem(&list.ty), of }
+                (WorkKind::Sum { items: xs.into_iter().zip(vals).collect(), elem: elem(&list.ty), of }, Some(value))
             }
             (Top | Most | Least, [list, rest @ ..], Some(l)) => {
-                let xs = self.list_of(list, frame);
+                let listed = self.list_or_none(list, frame);
+                let xs = listed.clone().unwrap_or_default();
                 let keys = self.lambda_values(l, &xs, frame);
                 if keys.iter().any(Option::is_none) {
-                    return WorkKind::Leaf;
+                    return (WorkKind::Leaf, None);
                 }
+                let keys: Vec<Value> = keys.into_iter().flatten().collect();
+                let value = match (b, listed) {
+                    (Most | Least, Some(_)) => Some(Some(best_of(b, &xs, &keys))),
+                    _ => None,
+                };
                 let places = rest.first().and_then(|n| self.eval(n, frame).ok());
-                WorkKind::Ranking {
+                let kind = WorkKind::Ranking {
                     builtin: b,
-                    items: xs.into_iter().zip(keys.into_iter().flatten()).collect(),
+                    items: xs.into_iter().zip(keys).collect(),
                     elem: elem(&list.ty),
                     key: l.body.ty.clone(),
                     places,
-                }
+                };
+                (kind, value)
             }
             (Apportion, [seats, list, ..], Some(l)) => {
-                let Ok(seats) = self.eval(seats, frame) else { return WorkKind::Leaf };
+                let Ok(seats) = self.eval(seats, frame) else { return (WorkKind::Leaf, None) };
                 let xs = self.list_of(list, frame);
                 let ws = self.lambda_values(l, &xs, frame);
                 if ws.iter().any(Option::is_none) {
-                    return WorkKind::Leaf;
+                    return (WorkKind::Leaf, None);
                 }
-                WorkKind::Apportion {
+                let kind = WorkKind::Apportion {
                     seats,
                     items: xs.into_iter().zip(ws.into_iter().flatten()).collect(),
                     elem: elem(&list.ty),
-                }
+                };
+                (kind, None)
             }
-            (Map, [list, ..], _) => WorkKind::Map(Box::new(self.work_inner(list, frame))),
-            _ => WorkKind::Leaf,
+            (Map, [list, ..], _) => (WorkKind::Map(Box::new(self.work_inner(list, frame))), None),
+            _ => (WorkKind::Leaf, None),
         }
     }
+}
+
+/// The value of `count`, `filter`, `all` or `any` from each item's result, as
+/// `builtins::eval` decides it: an error leaves it unknown, a missing input too unless an
+/// item decides `all` or `any` alone.
+fn truth_value(b: Builtin, xs: &[Value], results: &[R]) -> Option<Value> {
+    let mut open = false;
+    let mut truth = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(v) => truth.push(v.as_bool()),
+            Err(Halt::Undetermined(_)) => {
+                open = true;
+                truth.push(None);
+            }
+            Err(_) => return None,
+        }
+    }
+    match b {
+        Builtin::All if truth.contains(&Some(false)) => return Some(Value::Bool(false)),
+        Builtin::Any if truth.contains(&Some(true)) => return Some(Value::Bool(true)),
+        _ => {}
+    }
+    if open {
+        return None;
+    }
+    Some(match b {
+        Builtin::All => Value::Bool(true),
+        Builtin::Any => Value::Bool(false),
+        Builtin::Count => Value::int(truth.iter().filter(|t| **t == Some(true)).count() as i128),
+        _ => Value::list(xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect()),
+    })
+}
+
+/// The items of `most` or `least` by their keys, as `builtins::eval` picks them.
+fn best_of(b: Builtin, xs: &[Value], keys: &[Value]) -> Value {
+    let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
+    let best = keys.iter().reduce(|a, c| {
+        let o = cmp(c, a);
+        if (b == Builtin::Most && o == Ordering::Greater) || (b == Builtin::Least && o == Ordering::Less) {
+            c
+        } else {
+            a
+        }
+    });
+    let Some(best) = best else { return Value::list(Vec::new()) };
+    Value::list(xs.iter().zip(keys).filter(|(_, k)| cmp(k, best) == Ordering::Equal).map(|(x, _)| x.clone()).collect())
 }
