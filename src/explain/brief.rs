@@ -4,7 +4,7 @@
 //! with only what it shows worked out (no JSON value, no step tree, no reasons of
 //! rules that the brief text leaves out).
 
-use super::messages::{Arg, msg, word_ref as word};
+use super::messages::{Arg, msg_into, word_ref as word};
 use super::text::wrap_into;
 use super::views::Views;
 use super::{Explainer, working};
@@ -24,7 +24,6 @@ impl Explainer<'_> {
         let info = &p.defs[ruling.def as usize];
         let views = self.views();
         let nodes: &[Node] = ruling.trace.as_ref().map_or(&[], |t| t.nodes.as_slice());
-        let mut out = String::with_capacity(4096);
 
         // The answer, as the report gives it.
         let nearest: Vec<ClauseId> = match &ruling.outcome {
@@ -52,46 +51,6 @@ impl Explainer<'_> {
                 w.cannot_rule()
             }
         };
-
-        match views.defs[ruling.def as usize].description.as_deref() {
-            Some(q) => out.push_str(q),
-            None => out.push_str(&info.name.replace('_', " ")),
-        }
-        out.push('\n');
-        out.push_str(&p.rulebook.title);
-        out.push_str("\n\n");
-        out.push_str(word(lang, "answer"));
-        out.push_str(": ");
-        out.push_str(&answer);
-        out.push('\n');
-        if let Some(e) = error {
-            out.push_str(word(lang, "error"));
-            out.push_str(": ");
-            out.push_str(e);
-            out.push('\n');
-        }
-        if !needs.is_empty() {
-            out.push('\n');
-            out.push_str(word(lang, "needs"));
-            out.push_str(":\n");
-            for n in &needs {
-                wrap_into(&mut out, &format!("- {}", n.sentence), "  ", 100);
-            }
-        }
-        if !nodes.is_empty() {
-            out.push('\n');
-            out.push_str(word(lang, "why"));
-            out.push_str(":\n");
-            let mut walk = Walk {
-                e: self,
-                views: &views,
-                nodes,
-                steps: vec![0],
-                shown: Vec::new(),
-                line: String::with_capacity(256),
-            };
-            walk.step(&mut out, 0, 0);
-        }
 
         // The clauses cited and the facts used, as the report gathers them.
         let mut cited: Vec<ClauseId> = Vec::new();
@@ -133,6 +92,51 @@ impl Explainer<'_> {
         facts.sort_by(|a, b| (a.fact, &a.path).cmp(&(b.fact, &b.path)));
         decisions.sort_unstable();
         decisions.dedup();
+
+        // The text is about its clauses' lines and a line or two a step and a fact.
+        let clause_bytes: usize =
+            cited.iter().filter_map(|&c| views.clauses.get(c as usize)).map(|cv| cv.lines.len()).sum();
+        let mut out = String::with_capacity(clause_bytes + 512 + 160 * (nodes.len() + facts.len() + needs.len()));
+
+        match views.defs[ruling.def as usize].description.as_deref() {
+            Some(q) => out.push_str(q),
+            None => out.push_str(&info.name.replace('_', " ")),
+        }
+        out.push('\n');
+        out.push_str(&p.rulebook.title);
+        out.push_str("\n\n");
+        out.push_str(word(lang, "answer"));
+        out.push_str(": ");
+        out.push_str(&answer);
+        out.push('\n');
+        if let Some(e) = error {
+            out.push_str(word(lang, "error"));
+            out.push_str(": ");
+            out.push_str(e);
+            out.push('\n');
+        }
+        if !needs.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "needs"));
+            out.push_str(":\n");
+            for n in &needs {
+                wrap_into(&mut out, &format!("- {}", n.sentence), "  ", 100);
+            }
+        }
+        if !nodes.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "why"));
+            out.push_str(":\n");
+            let mut walk = Walk {
+                e: self,
+                views: &views,
+                nodes,
+                steps: vec![0],
+                shown: Vec::new(),
+                line: String::with_capacity(256),
+            };
+            walk.step(&mut out, 0, 0);
+        }
 
         let given: Vec<(u32, &Value)> =
             decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
@@ -360,7 +364,7 @@ impl Walk<'_, '_> {
             let mut line = String::with_capacity(reason.len() + c.len() + 48);
             line.push_str(mark);
             line.push(' ');
-            line.push_str(&msg(e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]));
+            msg_into(&mut line, e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]);
             wrap_into(out, &line, indent, 100);
         }
     }

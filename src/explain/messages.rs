@@ -126,6 +126,22 @@ pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     format(lang, id, args, false)
 }
 
+/// [`msg`], appended to `out`.
+pub fn msg_into(out: &mut String, lang: Lang, id: &str, args: &[(&str, Arg)]) {
+    if args.is_empty() {
+        return out.push_str(word_ref(lang, id));
+    }
+    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+    if let Some(pattern) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) {
+        let start = out.len();
+        if plain_into(out, pattern, args, false).is_some() {
+            return;
+        }
+        out.truncate(start);
+    }
+    out.push_str(&format(lang, id, args, false));
+}
+
 /// As [`msg`], each text argument `k` also given as a flag `has-k` (`yes` or `no`, whether
 /// it is empty) for the message to select an optional part on.
 pub fn msg_flagged(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {

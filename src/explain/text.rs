@@ -32,13 +32,13 @@ fn plain(text: &str) -> bool {
     if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
         return false;
     }
-    let mut space_before = false;
+    let mut space_before = 0;
     let mut chunks = b.chunks_exact(8);
     let mut base = 0;
     for c in &mut chunks {
         let mut v = [0u8; 8];
         v.copy_from_slice(c);
-        if !plain_bytes(u64::from_le_bytes(v), &mut space_before, text, base) {
+        if !plain_bytes(u64::from_le_bytes(v), &mut space_before, b, base) {
             return false;
         }
         base += 8;
@@ -47,7 +47,7 @@ fn plain(text: &str) -> bool {
     // The last bytes, after them letters.
     let mut v = [b'a'; 8];
     v[..rest.len()].copy_from_slice(rest);
-    rest.is_empty() || plain_bytes(u64::from_le_bytes(v), &mut space_before, text, base)
+    rest.is_empty() || plain_bytes(u64::from_le_bytes(v), &mut space_before, b, base)
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -65,30 +65,50 @@ fn bytes_eq(v: u64, c: u8) -> u64 {
     zero_bytes(v ^ (ONES * u64::from(c)))
 }
 
-/// [`plain`] of the eight bytes `v` of `text` from `base` on (`space_before`: whether the
-/// byte before them is a space; updated).
+/// [`plain`] of the eight bytes `v` of `b` from `base` on (`space_before`: `0x80` when the
+/// byte before them is a space, else 0; updated).
 #[inline(always)]
-fn plain_bytes(v: u64, space_before: &mut bool, text: &str, base: usize) -> bool {
+fn plain_bytes(v: u64, space_before: &mut u64, b: &[u8], base: usize) -> bool {
     let spaces = bytes_eq(v, b' ');
-    // ASCII white space but the space: `\t` (9) to `\r` (13).
-    let low = v & !HIGH;
-    let other = ((low + ONES * (128 - 9)) & !(low + ONES * (128 - 14)) & !v) & HIGH;
-    let double = (spaces & (spaces >> 8)) | if *space_before { spaces & 0x80 } else { 0 };
-    if other | double != 0 {
+    let double = spaces & ((spaces >> 8) | *space_before);
+    // Bytes below 0x20, among them the white space `\t` (9) to `\r` (13).
+    let control = !((v & !HIGH) + ONES * (128 - 32)) & !v & HIGH;
+    // Every white space beyond ASCII begins with one of the bytes C2, E1, E2, E3 (here
+    // C0 to C3 and E0 to E3): looked at one by one.
+    let lead = bytes_eq(v & (ONES * 0xdc), 0xc0);
+    *space_before = (spaces >> 63) << 7;
+    if control | double | lead == 0 {
+        return true;
+    }
+    if double != 0 {
         return false;
     }
-    *space_before = spaces >> 63 != 0;
-    // Every white space beyond ASCII begins with one of the bytes C2, E1, E2, E3 (here E0
-    // to E3); a no-break space is part of its word.
-    let mut lead = bytes_eq(v, 0xc2) | bytes_eq(v & (ONES * 0xfc), 0xe0);
-    while lead != 0 {
-        let i = base + (lead.trailing_zeros() / 8) as usize;
-        if text[i..].chars().next().is_some_and(breaks) {
+    let mut odd = control | lead;
+    while odd != 0 {
+        let i = base + (odd.trailing_zeros() / 8) as usize;
+        if (b'\t'..=b'\r').contains(&b[i]) || breaking_space_at(b, i) {
             return false;
         }
-        lead &= lead - 1;
+        odd &= odd - 1;
     }
     true
+}
+
+/// Whether the character at `b[i]` is white space beyond ASCII at which a line may break
+/// ([`breaks`]), by its bytes.
+fn breaking_space_at(b: &[u8], i: usize) -> bool {
+    let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
+    match b[i] {
+        0xc2 => at(1) == 0x85,
+        0xe1 => (at(1), at(2)) == (0x9a, 0x80),
+        0xe2 => match (at(1), at(2)) {
+            (0x80, x) => matches!(x, 0x80..=0x86 | 0x88..=0x8a | 0xa8 | 0xa9),
+            (0x81, x) => x == 0x9f,
+            _ => false,
+        },
+        0xe3 => (at(1), at(2)) == (0x80, 0x80),
+        _ => false,
+    }
 }
 
 /// [`wrap_words`] for a [`plain`] text, a line at a time: each line is the longest run of
@@ -618,6 +638,15 @@ mod tests {
             let mut ours = String::new();
             super::wrap_into(&mut ours, &t, "  ", width);
             assert_eq!(ours, wrap_slowly(&t, "  ", width), "{t:?} at {width}");
+        }
+    }
+
+    #[test]
+    fn white_space_beyond_ascii_is_known_by_its_bytes() {
+        for c in ('\u{80}'..='\u{ffff}').chain(['\u{10000}', '\u{10ffff}']) {
+            let mut buf = [0; 4];
+            let b = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(super::breaking_space_at(b, 0), super::breaks(c), "{c:?}");
         }
     }
 

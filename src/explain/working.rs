@@ -637,6 +637,9 @@ impl Explainer<'_> {
                 self.m(&format!("holds-{yes}"), &[("left", Arg::Text(&l))])
             }
         };
+        if notes.is_empty() {
+            return Some(s);
+        }
         notes.push(s);
         Some(notes.join("; "))
     }
@@ -714,6 +717,9 @@ impl Explainer<'_> {
                 )
             }
         };
+        if notes.is_empty() {
+            return Some(s);
+        }
         notes.push(s);
         Some(notes.join("; "))
     }
