@@ -360,8 +360,13 @@ impl Ruling {
         }
         let p = &facts.book.book.program;
         // Decided by the compiled evaluator; the derivation is traced only if explained.
-        let ruling =
-            crate::eval::needed::refine(p, &facts.inputs, crate::eval::fast::rule_here(p, &facts.inputs, self.def));
+        let ruling = match crate::eval::fast::rule_here(p, &facts.inputs, self.def) {
+            // Only a ruling that waits for inputs can be settled further.
+            r @ crate::eval::Ruling { outcome: crate::eval::Outcome::Undetermined(_), .. } => {
+                crate::eval::needed::refine(p, &facts.inputs, r)
+            }
+            r => r,
+        };
         Ok(Outcome { facts, ruling, traced: std::sync::OnceLock::new() })
     }
 }
@@ -491,6 +496,13 @@ impl<'f> Outcome<'f> {
     }
 
     fn render(&self, lang: Lang, format: Format, full: bool) -> String {
+        if format == Format::Text && !full && !matches!(self.ruling.outcome, crate::eval::Outcome::Undetermined(_)) {
+            // The brief text written straight from a trace kept for it (the same bytes as the
+            // report's text: `tests/brief_text.rs`); only an undetermined ruling is settled
+            // further by the search for what it needs, which the report path does.
+            let (p, inputs) = (&self.facts.book.book.program, &self.facts.inputs);
+            return self.explainer(lang).brief_text(&crate::eval::rule_for_brief(p, inputs, self.ruling.def));
+        }
         let r = self.report(lang, full);
         match format {
             Format::Text => crate::explain::text::render(&r, full),
@@ -615,6 +627,24 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::Facts);
         assert!(err.problems()[0].path().is_some_and(|p| p.contains("player.masterpoints")), "{err:?}");
         assert!(miette::Diagnostic::code(&err).is_some());
+    }
+
+    #[test]
+    fn the_brief_text_is_the_reports_text() {
+        let gnt = Rulebook::bundled("gnt").expect("bundled");
+        let flights = gnt.ruling("flights").expect("a ruling");
+        for json in [
+            serde_json::json!({ "player": { "name": "Robin", "masterpoints": 2150, "life_master": true } }),
+            serde_json::json!({ "player": { "name": "Kim", "masterpoints": 120, "life_master": false } }),
+            serde_json::json!({ "player": { "name": "Lee" } }),
+        ] {
+            let facts = gnt.facts(&json).expect("facts");
+            let outcome = flights.rule(&facts).expect("rule");
+            for lang in [Lang::En, Lang::Da] {
+                let by_report = crate::explain::text::render(&outcome.report(lang, false), false);
+                assert_eq!(outcome.explain(lang, Format::Text), by_report, "{json} in {lang:?}");
+            }
+        }
     }
 
     #[test]
