@@ -335,15 +335,32 @@ pub fn canonical(s: &str) -> Result<String, TagError> {
 /// A cache of one value per language, made on first use and kept for the program's life.
 pub struct PerLang<T: 'static> {
     cell: OnceLock<Mutex<Vec<(Lang, &'static T)>>>,
+    /// The values of the first few languages known, read without a lock.
+    first: [OnceLock<&'static T>; FIRST],
 }
+
+/// How many languages a [`PerLang`] reads without a lock.
+const FIRST: usize = 16;
 
 impl<T: Send + Sync + 'static> PerLang<T> {
     pub const fn new() -> Self {
-        PerLang { cell: OnceLock::new() }
+        PerLang { cell: OnceLock::new(), first: [const { OnceLock::new() }; FIRST] }
     }
 
     /// The value for `lang`, made by `make` the first time.
     pub fn get(&'static self, lang: Lang, make: impl FnOnce() -> T) -> &'static T {
+        let fast = self.first.get(lang.0 as usize);
+        if let Some(t) = fast.and_then(OnceLock::get) {
+            return t;
+        }
+        let t = self.get_locked(lang, make);
+        if let Some(f) = fast {
+            let _ = f.set(t);
+        }
+        t
+    }
+
+    fn get_locked(&'static self, lang: Lang, make: impl FnOnce() -> T) -> &'static T {
         let m = self.cell.get_or_init(|| Mutex::new(Vec::new()));
         if let Ok(v) = m.lock()
             && let Some((_, t)) = v.iter().find(|(l, _)| *l == lang)

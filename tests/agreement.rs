@@ -265,6 +265,9 @@ ruling at_home: int = living_in(home)
 ruling computed: int = living_in(if limit > 5 then "X" else "Y")
 ruling is_red: bool = colour == Red
 ruling near: list of text = map(filter(ps, p => p.km <= limit), p => p.name)
+def home_or_q: text = if limit > 0 then home else "Q"
+ruling at_home_or_q: int = count(ps, p => p.town == home_or_q)
+ruling farthest_home_or_q: int = max(map(filter(ps, p => home_or_q == p.town), p => p.km))
 "#,
     );
     let c = conditions::check::check_sources(map);
@@ -287,6 +290,7 @@ ruling near: list of text = map(filter(ps, p => p.km <= limit), p => p.name)
         (serde_json::json!({"ps": three, "limit": 7, "home": "X", "colour": "Red"}), 1),
         (serde_json::json!({"ps": tie, "limit": 3, "home": "Z", "colour": "Blue"}), 2),
         (serde_json::json!({"ps": []}), 3),
+        (serde_json::json!({"ps": three, "home": "X"}), 4),
     ];
     for (facts, case) in cases {
         let inputs = conditions::facts::validate(p, &facts, "case").expect("facts fit");
@@ -315,6 +319,9 @@ ruling near: list of text = map(filter(ps, p => p.km <= limit), p => p.name)
                 assert_eq!(value("computed"), Some(Value::int(2)));
                 assert_eq!(value("is_red"), Some(Value::Bool(true)));
                 assert_eq!(value("near"), Some(texts(&["a", "c"])));
+                // limit 7 > 0: the home town X.
+                assert_eq!(value("at_home_or_q"), Some(Value::int(2)));
+                assert_eq!(value("farthest_home_or_q"), Some(Value::int(9)));
             }
             2 => {
                 // Green: 3 > 5 is false; Blue: home is Z.
@@ -328,6 +335,18 @@ ruling near: list of text = map(filter(ps, p => p.km <= limit), p => p.name)
                 assert_eq!(value("computed"), Some(Value::int(1)));
                 assert_eq!(value("is_red"), Some(Value::Bool(false)));
                 assert_eq!(value("near"), Some(texts(&["c"])));
+                assert_eq!(value("at_home_or_q"), Some(Value::int(0)));
+                assert_eq!(value("farthest_home_or_q"), None);
+            }
+            4 => {
+                // Without the limit the town compared with is not known: neither is the
+                // count, though everything that does not read the limit is.
+                assert_eq!(value("at_home_or_q"), None);
+                assert_eq!(value("farthest_home_or_q"), None);
+                assert_eq!(value("busiest"), Some(texts(&["X"])));
+                assert_eq!(value("at_home"), Some(Value::int(2)));
+                assert_eq!(value("computed"), None);
+                assert_eq!(value("near"), None);
             }
             _ => {
                 // Green and Blue wait for the limit (and the home town).
@@ -338,6 +357,8 @@ ruling near: list of text = map(filter(ps, p => p.km <= limit), p => p.name)
                 assert_eq!(value("is_red"), None);
                 // An empty list needs no limit.
                 assert_eq!(value("near"), Some(texts(&[])));
+                assert_eq!(value("at_home_or_q"), Some(Value::int(0)));
+                assert_eq!(value("farthest_home_or_q"), None);
             }
         }
     }

@@ -247,33 +247,57 @@ pub fn time(t: super::time::Time, lang: Lang) -> String {
 
 /// A value as a person reads it, in `lang`.
 pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
+    let mut out = String::new();
+    value_into(&mut out, p, v, ty, lang);
+    out
+}
+
+/// [`value`], appended to `out`.
+pub fn value_into(out: &mut String, p: &Program, v: &Value, ty: &Type, lang: Lang) {
     match (v, ty) {
-        (Value::Bool(b), _) => messages::word(lang, if *b { "value-yes" } else { "value-no" }),
-        (Value::Num(n), Type::Quantity(u)) if !u.is_none() => unit_text(u, *n, lang),
-        (Value::Num(n), _) => number(*n, lang, 0),
-        (Value::Text(t), _) => visible(p.gloss(t, lang.code())).into_owned(),
-        (Value::Date(d), _) => date(*d, lang),
-        (Value::Time(t), _) => time(*t, lang),
-        (Value::Enum(t, i), _) => variant_name(p, *t, *i, lang),
+        (Value::Bool(b), _) => out.push_str(messages::word_ref(lang, if *b { "value-yes" } else { "value-no" })),
+        (Value::Num(n), Type::Quantity(u)) if !u.is_none() => unit_into(out, u, *n, lang),
+        (Value::Num(n), _) => number_into(out, *n, lang, 0),
+        (Value::Text(t), _) => out.push_str(&visible(p.gloss(t, lang.code()))),
+        (Value::Date(d), _) => out.push_str(&date(*d, lang)),
+        (Value::Time(t), _) => out.push_str(&time(*t, lang)),
+        (Value::Enum(t, i), _) => variant_into(out, p, *t, *i, lang),
         (Value::List(xs), Type::List(elem)) => {
             if xs.is_empty() {
-                messages::word(lang, "value-none")
+                out.push_str(messages::word_ref(lang, "value-none"));
             } else if let Type::List(inner) = &**elem {
                 // A list of groups (a ranking's tied groups): groups apart, each read as a group.
                 let and = crate::explain::messages::word_ref(lang, "and");
-                let group = |g: &Value| match g {
-                    Value::List(ys) if ys.len() > 1 => {
-                        let shown: Vec<String> = ys.iter().map(|y| value(p, y, inner, lang)).collect();
-                        format!("{} {and} {}", shown[..shown.len() - 1].join(", "), shown[shown.len() - 1])
+                for (k, g) in xs.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str("; ");
                     }
-                    g => value(p, g, elem, lang),
-                };
-                xs.iter().map(group).collect::<Vec<_>>().join("; ")
+                    match g {
+                        Value::List(ys) if ys.len() > 1 => {
+                            for (j, y) in ys.iter().enumerate() {
+                                if j + 1 == ys.len() {
+                                    out.push(' ');
+                                    out.push_str(and);
+                                    out.push(' ');
+                                } else if j > 0 {
+                                    out.push_str(", ");
+                                }
+                                value_into(out, p, y, inner, lang);
+                            }
+                        }
+                        g => value_into(out, p, g, elem, lang),
+                    }
+                }
             } else {
-                xs.iter().map(|x| value(p, x, elem, lang)).collect::<Vec<_>>().join(", ")
+                for (k, x) in xs.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    value_into(out, p, x, elem, lang);
+                }
             }
         }
-        (Value::List(xs), _) => xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", "),
+        (Value::List(xs), _) => out.push_str(&xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", ")),
         (Value::Record(t, fields), _) => match p.types.get(*t as usize).map(|t| &t.kind) {
             Some(TypeKind::Record(fs)) => {
                 // A record with a name field (`record-name-field` in any language's file)
@@ -281,20 +305,133 @@ pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
                 if let Some(i) = fs.iter().position(|f| is_name_field(&f.name))
                     && let Some(Some(n)) = fields.get(i)
                 {
-                    return value(p, n, &fs[i].ty, lang);
+                    return value_into(out, p, n, &fs[i].ty, lang);
                 }
                 // Otherwise field by field, in words: `total 15; gold 3.75`.
-                let parts: Vec<String> = fs
-                    .iter()
-                    .zip(fields.iter())
-                    .filter_map(|(f, v)| {
-                        v.as_ref().map(|v| format!("{} {}", field_word(p, f, lang), value(p, v, &f.ty, lang)))
-                    })
-                    .collect();
-                parts.join("; ")
+                let mut first = true;
+                for (f, v) in fs.iter().zip(fields.iter()) {
+                    let Some(v) = v else { continue };
+                    if !first {
+                        out.push_str("; ");
+                    }
+                    first = false;
+                    match &f.says {
+                        Some(s) => out.push_str(p.gloss(s, lang.code())),
+                        None => push_name(out, &f.name),
+                    }
+                    out.push(' ');
+                    value_into(out, p, v, &f.ty, lang);
+                }
             }
-            _ => "{…}".into(),
+            _ => out.push_str("{…}"),
         },
+    }
+}
+
+/// A name with its underscores read as spaces.
+fn push_name(out: &mut String, name: &str) {
+    for (i, part) in name.split('_').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+}
+
+fn variant_into(out: &mut String, p: &Program, t: u32, i: u32, lang: Lang) {
+    match p.types.get(t as usize).map(|t| &t.kind) {
+        Some(TypeKind::Enum(vs)) => match vs.get(i as usize) {
+            Some(v) => out.push_str(v.label.as_deref().map_or(v.name.as_str(), |l| p.gloss(l, lang.code()))),
+            None => out.push('?'),
+        },
+        _ => out.push('?'),
+    }
+}
+
+/// [`number`], appended to `out`: whole numbers (with any places of zeros) without a text
+/// of their own.
+fn number_into(out: &mut String, n: Num, lang: Lang, min_places: u32) {
+    if !n.is_integer() {
+        return out.push_str(&number(n, lang, min_places));
+    }
+    let (thousands, point) = separators(lang);
+    push_grouped(out, int_text(n.numer(), &mut [0; 40]), thousands);
+    if min_places > 0 {
+        out.push(point);
+        for _ in 0..min_places {
+            out.push('0');
+        }
+    }
+}
+
+/// How a language writes amounts of a unit, worked out once per unit.
+enum UnitForm {
+    /// Money (`cents` for a rate), then the rest (` per km`).
+    Money(&'static str, bool, &'static MoneyForms, String),
+    /// A number with this many places at least, then the rest (` km`).
+    Number(u32, String),
+    /// Worked out for each amount (durations).
+    Each,
+}
+
+fn unit_form(u: &Unit, lang: Lang) -> &'static UnitForm {
+    type Forms = std::sync::RwLock<Vec<(Unit, &'static UnitForm)>>;
+    static FORMS: PerLang<Forms> = PerLang::new();
+    let forms = FORMS.get(lang, || std::sync::RwLock::new(Vec::new()));
+    if let Ok(v) = forms.read()
+        && let Some((_, f)) = v.iter().find(|(x, _)| x == u)
+    {
+        return f;
+    }
+    let leak = |s: &str| -> &'static str { Box::leak(Box::from(s)) };
+    let pos: Vec<&str> = u.0.iter().filter(|(_, e)| *e > 0).map(|(b, _)| b.as_str()).collect();
+    let neg: Vec<&str> = u.0.iter().filter(|(_, e)| *e < 0).map(|(b, _)| b.as_str()).collect();
+    let per = messages::word_ref(lang, "unit-per");
+    let form = if let Some(c) = u.currency() {
+        UnitForm::Money(leak(c), false, money_forms(lang, c), String::new())
+    } else if u.is_time() {
+        UnitForm::Each
+    } else if let ([c], false) = (pos.as_slice(), neg.is_empty())
+        && crate::check::types::is_currency(c)
+    {
+        UnitForm::Money(leak(c), true, money_forms(lang, c), format!(" {per} {}", neg.join("·")))
+    } else {
+        let mut rest = String::new();
+        if !pos.is_empty() {
+            rest = format!(" {}", pos.join("·"));
+        }
+        if !neg.is_empty() {
+            rest = format!("{rest} {per} {}", neg.join("·"));
+        }
+        UnitForm::Number(if pos.iter().any(|p| crate::check::types::is_currency(p)) { 2 } else { 0 }, rest)
+    };
+    let made: &'static UnitForm = Box::leak(Box::new(form));
+    if let Ok(mut v) = forms.write() {
+        v.push((u.clone(), made));
+    }
+    made
+}
+
+/// [`unit_text`], appended to `out`, from the unit's form.
+fn unit_into(out: &mut String, u: &Unit, n: Num, lang: Lang) {
+    match unit_form(u, lang) {
+        UnitForm::Money(c, cents, forms, rest) => {
+            let whole = !cents && n.is_integer() && forms.whole.is_some();
+            match if whole { &forms.whole } else { &forms.cents } {
+                Some(Some((before, after))) => {
+                    out.push_str(before);
+                    number_into(out, n, lang, if whole { 0 } else { 2 });
+                    out.push_str(after);
+                }
+                _ => out.push_str(&money(c, n, lang, *cents)),
+            }
+            out.push_str(rest);
+        }
+        UnitForm::Number(places, rest) => {
+            number_into(out, n, lang, *places);
+            out.push_str(rest);
+        }
+        UnitForm::Each => out.push_str(&unit_text(u, n, lang)),
     }
 }
 

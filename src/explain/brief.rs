@@ -4,7 +4,7 @@
 //! with only what it shows worked out (no JSON value, no step tree, no reasons of
 //! rules that the brief text leaves out).
 
-use super::messages::{Arg, msg, word_ref as word};
+use super::messages::{Arg, msg_into, word_ref as word};
 use super::text::wrap_into;
 use super::views::Views;
 use super::{Explainer, working};
@@ -24,7 +24,6 @@ impl Explainer<'_> {
         let info = &p.defs[ruling.def as usize];
         let views = self.views();
         let nodes: &[Node] = ruling.trace.as_ref().map_or(&[], |t| t.nodes.as_slice());
-        let mut out = String::with_capacity(4096);
 
         // The answer, as the report gives it.
         let nearest: Vec<ClauseId> = match &ruling.outcome {
@@ -52,39 +51,6 @@ impl Explainer<'_> {
                 w.cannot_rule()
             }
         };
-
-        match views.defs[ruling.def as usize].description.as_deref() {
-            Some(q) => out.push_str(q),
-            None => out.push_str(&info.name.replace('_', " ")),
-        }
-        out.push('\n');
-        out.push_str(&p.rulebook.title);
-        out.push_str("\n\n");
-        out.push_str(word(lang, "answer"));
-        out.push_str(": ");
-        out.push_str(&answer);
-        out.push('\n');
-        if let Some(e) = error {
-            out.push_str(word(lang, "error"));
-            out.push_str(": ");
-            out.push_str(e);
-            out.push('\n');
-        }
-        if !needs.is_empty() {
-            out.push('\n');
-            out.push_str(word(lang, "needs"));
-            out.push_str(":\n");
-            for n in &needs {
-                wrap_into(&mut out, &format!("- {}", n.sentence), "  ", 100);
-            }
-        }
-        if !nodes.is_empty() {
-            out.push('\n');
-            out.push_str(word(lang, "why"));
-            out.push_str(":\n");
-            let mut walk = Walk { e: self, views: &views, nodes, steps: vec![0], shown: Vec::new() };
-            walk.step(&mut out, 0, 0);
-        }
 
         // The clauses cited and the facts used, as the report gathers them.
         let mut cited: Vec<ClauseId> = Vec::new();
@@ -127,6 +93,51 @@ impl Explainer<'_> {
         decisions.sort_unstable();
         decisions.dedup();
 
+        // The text is about its clauses' lines and a line or two a step and a fact.
+        let clause_bytes: usize =
+            cited.iter().filter_map(|&c| views.clauses.get(c as usize)).map(|cv| cv.lines.len()).sum();
+        let mut out = String::with_capacity(clause_bytes + 512 + 160 * (nodes.len() + facts.len() + needs.len()));
+
+        match views.defs[ruling.def as usize].description.as_deref() {
+            Some(q) => out.push_str(q),
+            None => out.push_str(&info.name.replace('_', " ")),
+        }
+        out.push('\n');
+        out.push_str(&p.rulebook.title);
+        out.push_str("\n\n");
+        out.push_str(word(lang, "answer"));
+        out.push_str(": ");
+        out.push_str(&answer);
+        out.push('\n');
+        if let Some(e) = error {
+            out.push_str(word(lang, "error"));
+            out.push_str(": ");
+            out.push_str(e);
+            out.push('\n');
+        }
+        if !needs.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "needs"));
+            out.push_str(":\n");
+            for n in &needs {
+                wrap_into(&mut out, &format!("- {}", n.sentence), "  ", 100);
+            }
+        }
+        if !nodes.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "why"));
+            out.push_str(":\n");
+            let mut walk = Walk {
+                e: self,
+                views: &views,
+                nodes,
+                steps: vec![0],
+                shown: Vec::new(),
+                line: String::with_capacity(256),
+            };
+            walk.step(&mut out, 0, 0);
+        }
+
         let given: Vec<(u32, &Value)> =
             decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
         if !facts.is_empty() || !given.is_empty() {
@@ -150,7 +161,7 @@ impl Explainer<'_> {
                     None => line.push_str(&u.path.replace('_', " ")),
                 }
                 line.push_str(": ");
-                line.push_str(&show::value(p, &u.value, &u.ty, lang));
+                show::value_into(&mut line, p, &u.value, &u.ty, lang);
                 if let Some(c) = &fv.citation {
                     push_cite(&mut line, c);
                 }
@@ -161,7 +172,7 @@ impl Explainer<'_> {
                 let di = &p.decisions[d as usize];
                 line.push_str(&w.decided_by(&self.gloss(&di.by)));
                 line.push_str(": ");
-                line.push_str(&show::value(p, v, &di.ty, lang));
+                show::value_into(&mut line, p, v, &di.ty, lang);
                 if let Some(c) = p.citation_of(di.clause) {
                     push_cite(&mut line, c);
                 }
@@ -200,7 +211,27 @@ struct Walk<'e, 'a> {
     steps: Vec<usize>,
     /// The steps shown, by node, with their arguments as shown (a step repeated under another,
     /// the same definition on the same arguments as shown, is shown once).
-    shown: Vec<(usize, Vec<String>)>,
+    shown: Vec<(usize, Args)>,
+    /// A line being put together (kept for the next).
+    line: String,
+}
+
+/// A step's arguments as shown: their texts one after the other, and where each ends.
+#[derive(Default, PartialEq)]
+struct Args {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Args {
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.ends.iter().map(move |&e| {
+            let a = &self.text[start..e];
+            start = e;
+            a
+        })
+    }
 }
 
 impl Walk<'_, '_> {
@@ -233,7 +264,12 @@ impl Walk<'_, '_> {
         let info = &p.defs[n.def as usize];
         let dv = &self.views.defs[n.def as usize];
         let kids = self.children(idx);
-        let args: Vec<String> = n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(p, a, t, lang)).collect();
+        // The arguments as shown, one after the other, and where each ends.
+        let mut args = Args::default();
+        for (a, (_, t)) in n.args.iter().zip(&info.params) {
+            show::value_into(&mut args.text, p, a, t, lang);
+            args.ends.push(args.text.len());
+        }
         if self.shown.iter().any(|(i, a)| nodes[*i].def == n.def && *a == args) {
             for c in kids {
                 self.steps.push(c);
@@ -244,21 +280,12 @@ impl Walk<'_, '_> {
         let working: Vec<String> = n.working.as_ref().map(|wk| e.sentences(wk)).unwrap_or_default();
         let because: Vec<String> = n.because.iter().map(|a| e.atom_sentence(a)).filter(|s| !s.is_empty()).collect();
         if depth == 0 || !working.is_empty() || !because.is_empty() {
-            let answer = match &n.outcome {
-                trace::Outcome::Value(v) => n
-                    .working
-                    .as_ref()
-                    .and_then(|wk| e.apportioned(wk))
-                    .unwrap_or_else(|| show::value(p, v, &info.ty, lang)),
-                trace::Outcome::Undetermined(_) => e.w().undetermined(),
-                trace::Outcome::Silent(_) => e.w().not_decided.to_string(),
-                trace::Outcome::Error(m) => m.clone(),
-            };
             let at = n
                 .decided_by
                 .and_then(|r| self.views.rules[r as usize].citation.as_deref())
                 .or(n.row.and(dv.citation.as_deref()));
-            let mut head = String::with_capacity(dv.label.len() + answer.len() + 64);
+            let mut head = std::mem::take(&mut self.line);
+            head.clear();
             head.push_str(&dv.label);
             let mut first = true;
             for (i, a) in args.iter().enumerate() {
@@ -273,11 +300,20 @@ impl Walk<'_, '_> {
                 head.push(')');
             }
             head.push_str(": ");
-            head.push_str(&answer);
+            match &n.outcome {
+                trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
+                    Some(a) => head.push_str(&a),
+                    None => show::value_into(&mut head, p, v, &info.ty, lang),
+                },
+                trace::Outcome::Undetermined(_) => head.push_str(&e.w().undetermined()),
+                trace::Outcome::Silent(_) => head.push_str(e.w().not_decided),
+                trace::Outcome::Error(m) => head.push_str(m),
+            }
             if let Some(c) = at {
                 push_cite(&mut head, c);
             }
             wrap_into(out, &head, "  ", 100);
+            self.line = head;
             for line in working.iter().chain(&because) {
                 wrap_into(out, line, "      ", 100);
             }
@@ -328,7 +364,7 @@ impl Walk<'_, '_> {
             let mut line = String::with_capacity(reason.len() + c.len() + 48);
             line.push_str(mark);
             line.push(' ');
-            line.push_str(&msg(e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]));
+            msg_into(&mut line, e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]);
             wrap_into(out, &line, indent, 100);
         }
     }

@@ -126,6 +126,22 @@ pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     format(lang, id, args, false)
 }
 
+/// [`msg`], appended to `out`.
+pub fn msg_into(out: &mut String, lang: Lang, id: &str, args: &[(&str, Arg)]) {
+    if args.is_empty() {
+        return out.push_str(word_ref(lang, id));
+    }
+    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+    if let Some(pattern) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) {
+        let start = out.len();
+        if plain_into(out, pattern, args, false).is_some() {
+            return;
+        }
+        out.truncate(start);
+    }
+    out.push_str(&format(lang, id, args, false));
+}
+
 /// As [`msg`], each text argument `k` also given as a flag `has-k` (`yes` or `no`, whether
 /// it is empty) for the message to select an optional part on.
 pub fn msg_flagged(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
@@ -140,6 +156,20 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     if let Some(s) = plain(pattern, args, flags) {
         return s;
     }
+    // Else Fluent's, formatted once for the message's numbers and then kept as pieces of text
+    // and texts put in, when no text argument chooses anything.
+    if let Some(s) = shaped(lang, b, id, pattern, args, flags) {
+        return s;
+    }
+    fluent(b, pattern, args, flags)
+}
+
+fn fluent(
+    b: &'static Bundle,
+    pattern: &fluent_syntax::ast::Pattern<&str>,
+    args: &[(&str, Arg)],
+    flags: bool,
+) -> String {
     let mut fa = FluentArgs::with_capacity(if flags { args.len() * 2 } else { args.len() });
     for (k, v) in args {
         match v {
@@ -154,6 +184,170 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)], flags: bool) -> String {
     }
     let mut errors = Vec::new();
     b.format_pattern(pattern, Some(&fa), &mut errors).into_owned()
+}
+
+/// A piece of a message formatted once ([`shaped`]): text, or text argument number `i`.
+enum Piece {
+    Text(Box<str>),
+    Arg(usize),
+}
+
+/// A message as Fluent formats it for some numbers: what it was formatted for and its pieces.
+struct Shape {
+    id: Box<str>,
+    flags: bool,
+    /// Each argument's name and, for a number, its value, for a text, whether it is empty.
+    args: Vec<(Box<str>, Result<i64, bool>)>,
+    pieces: Vec<Piece>,
+}
+
+impl Shape {
+    fn is(&self, id: &str, args: &[(&str, Arg)], flags: bool) -> bool {
+        self.flags == flags
+            && &*self.id == id
+            && self.args.len() == args.len()
+            && self.args.iter().zip(args).all(|((k, v), (name, a))| &**k == *name && *v == arg_key(a))
+    }
+}
+
+fn arg_key(a: &Arg) -> Result<i64, bool> {
+    match a {
+        Arg::Num(n) => Ok(*n),
+        Arg::Text(t) => Err(t.is_empty()),
+    }
+}
+
+/// Private-use characters that stand for the text arguments while Fluent formats a shape.
+const STAND_IN: u32 = 0xf_0000;
+
+/// [`fluent`] of a message whose text arguments are only put in as they stand (none is a
+/// selector or a function's argument, in it or in a message it refers to): Fluent formats
+/// it once for the numbers given (and which texts are empty), with a stand-in for each text,
+/// and what it wrote is kept as pieces for the next time (a few shapes per message: the
+/// places of a ranking, counts).
+fn shaped(
+    lang: Lang,
+    b: &'static Bundle,
+    id: &str,
+    pattern: &fluent_syntax::ast::Pattern<&str>,
+    args: &[(&str, Arg)],
+    flags: bool,
+) -> Option<String> {
+    type Shapes = RwLock<HashMap<u64, Vec<Shape>, std::hash::BuildHasherDefault<IdHasher>>>;
+    static SHAPES: PerLang<Shapes> = PerLang::new();
+    let shapes = SHAPES.get(lang, || RwLock::new(HashMap::default()));
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = IdHasher::default();
+        id.hash(&mut h);
+        flags.hash(&mut h);
+        for (k, a) in args {
+            k.hash(&mut h);
+            arg_key(a).hash(&mut h);
+        }
+        h.finish()
+    };
+    let put = |pieces: &[Piece]| {
+        let mut out = String::with_capacity(64);
+        for p in pieces {
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Arg(i) => {
+                    if let (_, Arg::Text(t)) = &args[*i] {
+                        out.push_str(t)
+                    }
+                }
+            }
+        }
+        out
+    };
+    if let Some(s) = shapes
+        .read()
+        .ok()
+        .and_then(|m| m.get(&key).and_then(|v| v.iter().find(|s| s.is(id, args, flags)).map(|s| put(&s.pieces))))
+    {
+        return Some(s);
+    }
+    let texts: Vec<&str> = args.iter().filter(|(_, a)| matches!(a, Arg::Text(_))).map(|(k, _)| *k).collect();
+    if args.len() > 64 || chooses_on(b, pattern, &texts, 0) {
+        return None;
+    }
+    let stand_ins: Vec<String> =
+        (0..args.len()).map(|i| char::from_u32(STAND_IN + i as u32).map(String::from).unwrap_or_default()).collect();
+    let standing: Vec<(&str, Arg)> = args
+        .iter()
+        .zip(&stand_ins)
+        .map(|((k, a), s)| match a {
+            Arg::Text(t) if !t.is_empty() => (*k, Arg::Text(s)),
+            a => (*k, a.clone()),
+        })
+        .collect();
+    let formatted = fluent(b, pattern, &standing, flags);
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    for c in formatted.chars() {
+        match (c as u32).checked_sub(STAND_IN) {
+            Some(i) if (i as usize) < args.len() => {
+                if !text.is_empty() {
+                    pieces.push(Piece::Text(std::mem::take(&mut text).into_boxed_str()));
+                }
+                pieces.push(Piece::Arg(i as usize));
+            }
+            _ => text.push(c),
+        }
+    }
+    if !text.is_empty() {
+        pieces.push(Piece::Text(text.into_boxed_str()));
+    }
+    let out = put(&pieces);
+    if let Ok(mut m) = shapes.write()
+        && m.len() < 4096
+    {
+        m.entry(key).or_default().push(Shape {
+            id: id.into(),
+            flags,
+            args: args.iter().map(|(k, a)| (Box::from(*k), arg_key(a))).collect(),
+            pieces,
+        });
+    }
+    Some(out)
+}
+
+/// Whether a text argument named in `texts` chooses anything in `pattern` (a selector, a
+/// function's argument), or in a message it refers to; also when it is too deep to tell.
+fn chooses_on(b: &'static Bundle, pattern: &fluent_syntax::ast::Pattern<&str>, texts: &[&str], depth: u32) -> bool {
+    use fluent_syntax::ast::{Expression, InlineExpression, PatternElement};
+    fn inline(b: &'static Bundle, e: &InlineExpression<&str>, texts: &[&str], depth: u32, choosing: bool) -> bool {
+        match e {
+            InlineExpression::VariableReference { id } => choosing && texts.contains(&id.name),
+            InlineExpression::FunctionReference { arguments, .. } => {
+                arguments.positional.iter().any(|a| inline(b, a, texts, depth, true))
+                    || arguments.named.iter().any(|a| inline(b, &a.value, texts, depth, true))
+            }
+            InlineExpression::MessageReference { id, attribute: None } => {
+                match b.get_message(id.name).and_then(|m| m.value()) {
+                    Some(p) => depth > 4 || chooses_on(b, p, texts, depth + 1),
+                    None => false,
+                }
+            }
+            InlineExpression::MessageReference { .. } | InlineExpression::TermReference { .. } => true,
+            InlineExpression::Placeable { expression } => expr(b, expression, texts, depth),
+            _ => false,
+        }
+    }
+    fn expr(b: &'static Bundle, e: &Expression<&str>, texts: &[&str], depth: u32) -> bool {
+        match e {
+            Expression::Inline(i) => inline(b, i, texts, depth, false),
+            Expression::Select { selector, variants } => {
+                inline(b, selector, texts, depth, true)
+                    || variants.iter().any(|v| chooses_on(b, &v.value, texts, depth))
+            }
+        }
+    }
+    pattern.elements.iter().any(|e| match e {
+        PatternElement::TextElement { .. } => false,
+        PatternElement::Placeable { expression } => expr(b, expression, texts, depth),
+    })
 }
 
 /// A pattern of text, arguments put in as they stand and selections on an argument by its
@@ -394,6 +588,7 @@ mod tests {
     #[test]
     fn messages_put_together_directly_read_as_fluent_formats_them() {
         let mut checked = 0;
+        let mut shapes = 0;
         for lang in Lang::framed() {
             let b = bundle(lang);
             for src in [source(lang), page_source(lang)] {
@@ -424,6 +619,13 @@ mod tests {
                     for case in cases {
                         let args: Vec<(&str, Arg)> = vars.iter().copied().zip(case).collect();
                         for flags in [false, true] {
+                            let theirs = fluent(b, pattern, &args, flags);
+                            for _ in 0..2 {
+                                if let Some(kept) = shaped(lang, b, m.id.name, pattern, &args, flags) {
+                                    assert_eq!(kept, theirs, "{lang} `{}` with {:?} as kept", m.id.name, vars);
+                                    shapes += 1;
+                                }
+                            }
                             let Some(ours) = plain(pattern, &args, flags) else { continue };
                             let mut fa = FluentArgs::new();
                             for (k, v) in &args {
@@ -450,6 +652,7 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+        assert!(shapes > 1000, "{shapes}");
     }
 
     #[test]

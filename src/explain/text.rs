@@ -17,87 +17,181 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 /// [`wrap`], appended to `out`.
 pub(super) fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize) {
     let room = width.saturating_sub(indent.len());
-    // Most lines fit as they are: no more bytes than the room (so no more characters), and
-    // plain without a look at each word.
-    if text.len() <= room && fits_plain(text.as_bytes()) {
-        out.reserve(indent.len() + text.len() + 1);
-        out.push_str(indent);
-        out.push_str(text);
-        out.push('\n');
-        return;
-    }
-    let start = out.len();
-    if !wrap_plain(out, text, indent, room) {
-        out.truncate(start);
+    if plain(text) {
+        wrap_plain(out, text, indent, room);
+    } else {
         wrap_words(out, text, indent, room);
     }
 }
 
-/// Whether `b` is surely plain (see [`wrap_plain`]) by a pass that the compiler can run
-/// many bytes at a time: no space first or last, no two in a row, no ASCII white space but
-/// the space, and no byte that begins a character beyond ASCII that may be white space
-/// (`false` does not say it is not plain).
-fn fits_plain(b: &[u8]) -> bool {
-    let odd =
-        b.iter().fold(false, |odd, &c| odd | (c.wrapping_sub(b'\t') < 5) | matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3));
-    !odd && b.first().is_some_and(|&c| c != b' ') && b.last() != Some(&b' ') && !b.windows(2).any(|w| w == b"  ")
-}
-
-/// [`wrap_words`] for a text whose words are separated by single ASCII spaces, with none
-/// before or after (most texts), in one pass over its bytes: each line copied whole.
-/// `false` for any other text, which [`wrap_words`] wraps (what was written is then
-/// to be dropped).
-fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) -> bool {
+/// Whether `text`'s words are separated by single ASCII spaces, with none before or after
+/// and no other white space at which a line may break (most texts): a pass over its bytes
+/// eight at a time, and a look at the few characters beyond ASCII that may be white space.
+fn plain(text: &str) -> bool {
     let b = text.as_bytes();
     if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
         return false;
     }
-    let (mut i, mut line_start, mut line_end, mut line_len) = (0usize, 0usize, 0usize, 0usize);
-    while i < b.len() {
-        let start = i;
-        let mut w = 0usize;
-        while i < b.len() && b[i] != b' ' {
-            let c = b[i];
-            if c < 0x80 {
-                if (b'\t'..=b'\r').contains(&c) {
-                    return false;
-                }
-                w += 1;
-            } else if c >= 0xc0 {
-                // The first byte of a character beyond ASCII: a space of another kind is
-                // not plain, but a no-break space is part of its word. (Every white space
-                // beyond ASCII begins with one of these four bytes.)
-                if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3) && text[i..].chars().next().is_some_and(breaks) {
-                    return false;
-                }
-                w += 1;
-            }
-            i += 1;
-        }
-        if w == 0 {
-            // Two spaces in a row.
+    let mut space_before = 0;
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0;
+    for c in &mut chunks {
+        let mut v = [0u8; 8];
+        v.copy_from_slice(c);
+        if !plain_bytes(u64::from_le_bytes(v), &mut space_before, b, base) {
             return false;
         }
-        if line_len > 0 && line_len + 1 + unbroken_width(b, start, i, w, room) > room {
-            out.push_str(indent);
-            out.push_str(&text[line_start..line_end]);
-            out.push('\n');
-            line_len = 0;
+        base += 8;
+    }
+    let rest = chunks.remainder();
+    // The last bytes, after them letters.
+    let mut v = [b'a'; 8];
+    v[..rest.len()].copy_from_slice(rest);
+    rest.is_empty() || plain_bytes(u64::from_le_bytes(v), &mut space_before, b, base)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` that is zero (exactly: no carry crosses a byte).
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    !(((x & !HIGH) + !HIGH) | x) & HIGH
+}
+
+/// The high bit of each byte of `v` that is `c`.
+#[inline(always)]
+fn bytes_eq(v: u64, c: u8) -> u64 {
+    zero_bytes(v ^ (ONES * u64::from(c)))
+}
+
+/// [`plain`] of the eight bytes `v` of `b` from `base` on (`space_before`: `0x80` when the
+/// byte before them is a space, else 0; updated).
+#[inline(always)]
+fn plain_bytes(v: u64, space_before: &mut u64, b: &[u8], base: usize) -> bool {
+    let spaces = bytes_eq(v, b' ');
+    let double = spaces & ((spaces >> 8) | *space_before);
+    // Bytes below 0x20, among them the white space `\t` (9) to `\r` (13).
+    let control = !((v & !HIGH) + ONES * (128 - 32)) & !v & HIGH;
+    // Every white space beyond ASCII begins with one of the bytes C2, E1, E2, E3 (here
+    // C0 to C3 and E0 to E3): looked at one by one.
+    let lead = bytes_eq(v & (ONES * 0xdc), 0xc0);
+    *space_before = (spaces >> 63) << 7;
+    if control | double | lead == 0 {
+        return true;
+    }
+    if double != 0 {
+        return false;
+    }
+    let mut odd = control | lead;
+    while odd != 0 {
+        let i = base + (odd.trailing_zeros() / 8) as usize;
+        if (b'\t'..=b'\r').contains(&b[i]) || breaking_space_at(b, i) {
+            return false;
         }
-        if line_len == 0 {
-            line_start = start;
-            line_len = w;
+        odd &= odd - 1;
+    }
+    true
+}
+
+/// Whether the character at `b[i]` is white space beyond ASCII at which a line may break
+/// ([`breaks`]), by its bytes.
+fn breaking_space_at(b: &[u8], i: usize) -> bool {
+    let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
+    match b[i] {
+        0xc2 => at(1) == 0x85,
+        0xe1 => (at(1), at(2)) == (0x9a, 0x80),
+        0xe2 => match (at(1), at(2)) {
+            (0x80, x) => matches!(x, 0x80..=0x86 | 0x88..=0x8a | 0xa8 | 0xa9),
+            (0x81, x) => x == 0x9f,
+            _ => false,
+        },
+        0xe3 => (at(1), at(2)) == (0x80, 0x80),
+        _ => false,
+    }
+}
+
+/// [`wrap_words`] for a [`plain`] text, a line at a time: each line is the longest run of
+/// words that fits (found by counting characters up to the room and looking back for the
+/// last space), copied whole.
+fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) {
+    let b = text.as_bytes();
+    let mut start = 0usize;
+    loop {
+        let p = char_at(b, start, room);
+        let end = if p >= b.len() {
+            b.len()
+        } else if b[p] == b' ' {
+            p
         } else {
-            line_len += 1 + w;
+            match b[start..p].iter().rposition(|&c| c == b' ') {
+                Some(i) => start + i,
+                // A word longer than the room: alone on its line.
+                None => b[p..].iter().position(|&c| c == b' ').map_or(b.len(), |i| p + i),
+            }
+        };
+        let end = if end < b.len() { keep_citation(b, start, end, room) } else { end };
+        out.reserve(indent.len() + end - start + 1);
+        out.push_str(indent);
+        out.push_str(&text[start..end]);
+        out.push('\n');
+        if end >= b.len() {
+            return;
         }
-        line_end = i;
+        start = end + 1;
+    }
+}
+
+/// The index of the byte that begins character number `n` (from 0) of `b[start..]`, or
+/// `b.len()` when it has no more than `n` characters.
+fn char_at(b: &[u8], start: usize, n: usize) -> usize {
+    if b.len() - start <= n {
+        return b.len();
+    }
+    // The first `n` bytes hold at most `n` characters: counted eight at a time.
+    let mut i = start + n;
+    let mut seen = 0usize;
+    let mut chunks = b[start..i].chunks_exact(8);
+    for c in &mut chunks {
+        let mut v = [0u8; 8];
+        v.copy_from_slice(c);
+        seen += 8 - bytes_eq(u64::from_le_bytes(v) & (ONES * 0xc0), 0x80).count_ones() as usize;
+    }
+    seen += chunks.remainder().iter().filter(|&&c| c & 0xc0 != 0x80).count();
+    while i < b.len() {
+        if b[i] & 0xc0 != 0x80 {
+            if seen == n {
+                return i;
+            }
+            seen += 1;
+        }
         i += 1;
     }
-    out.reserve(indent.len() + line_end - line_start + 1);
-    out.push_str(indent);
-    out.push_str(&text[line_start..line_end]);
-    out.push('\n');
-    true
+    b.len()
+}
+
+/// Where a line `b[start..end]` that breaks at the space `end` ends instead when a
+/// bracketed citation begun on it would be split (see [`unbroken_width`]): before the
+/// first `[` after its last `]` whose citation fits in `room`.
+fn keep_citation(b: &[u8], start: usize, end: usize, room: usize) -> usize {
+    let line = &b[start..end];
+    if !line.contains(&b'[') {
+        return end;
+    }
+    let from = line.iter().rposition(|&c| c == b']').map_or(0, |i| i + 1);
+    let mut q = start + from;
+    while let Some(i) = b[q..end].iter().position(|&c| c == b'[') {
+        q += i;
+        if q > start && b[q - 1] == b' ' {
+            let word_end = b[q..end].iter().position(|&c| c == b' ').map_or(end, |i| q + i);
+            let w = b[q..word_end].iter().filter(|&&c| c & 0xc0 != 0x80).count();
+            if unbroken_width(b, q, word_end, w, room) != w {
+                return q - 1;
+            }
+        }
+        q += 1;
+    }
+    end
 }
 
 /// [`wrap`] for any text: its words as `split_whitespace` finds them.
@@ -491,6 +585,68 @@ mod tests {
                 super::wrap_into(&mut ours, t, "    ", width);
                 assert_eq!(ours, wrap_slowly(t, "    ", width), "{t:?} at {width}");
             }
+        }
+    }
+
+    #[test]
+    fn generated_texts_wrap_as_any_text() {
+        let words = [
+            "a",
+            "bb",
+            "the",
+            "[Rule",
+            "12]",
+            "[§",
+            "304B1]",
+            "[x]",
+            "]",
+            "[",
+            "æøå",
+            "×",
+            "−",
+            "“quoted”",
+            "2\u{a0}150",
+            "kr.",
+            "one-rather-long-word-of-its-own",
+            "[a",
+            "b]c",
+            "·",
+            "✗",
+            "",
+            "a\tb",
+            "x\u{85}y",
+            "\u{3000}",
+            "thin\u{2009}space",
+            "\u{202f}",
+            "\u{2007}7",
+            "–",
+            "…",
+            "\r",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..6000 {
+            let n = 1 + next(40);
+            let t: Vec<&str> = (0..n).map(|_| words[next(words.len())]).collect();
+            let t = t.join(" ");
+            let width = next(50);
+            let mut ours = String::new();
+            super::wrap_into(&mut ours, &t, "  ", width);
+            assert_eq!(ours, wrap_slowly(&t, "  ", width), "{t:?} at {width}");
+        }
+    }
+
+    #[test]
+    fn white_space_beyond_ascii_is_known_by_its_bytes() {
+        for c in ('\u{80}'..='\u{ffff}').chain(['\u{10000}', '\u{10ffff}']) {
+            let mut buf = [0; 4];
+            let b = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(super::breaking_space_at(b, 0), super::breaks(c), "{c:?}");
         }
     }
 

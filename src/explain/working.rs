@@ -23,14 +23,24 @@ impl Explainer<'_> {
     }
 
     fn val(&self, w: &Work) -> String {
+        let mut out = String::new();
+        self.val_into(&mut out, w);
+        out
+    }
+
+    /// [`Self::val`], appended to `out`.
+    fn val_into(&self, out: &mut String, w: &Work) {
         // A percentage reads best as written.
         if matches!(w.kind, WorkKind::Leaf) {
             let src = self.sources.snippet(w.span).trim();
             if src.ends_with('%') && src[..src.len() - 1].chars().all(|c| c.is_ascii_digit() || c == '.') {
-                return src.to_string();
+                return out.push_str(src);
             }
         }
-        w.value.as_ref().map_or_else(|| "?".to_string(), |v| self.show(v, &w.ty))
+        match &w.value {
+            Some(v) => show::value_into(out, self.p, v, &w.ty, self.lang),
+            None => out.push('?'),
+        }
     }
 
     fn m(&self, id: &str, args: &[(&str, Arg)]) -> String {
@@ -113,36 +123,69 @@ impl Explainer<'_> {
     /// A sub-expression inside an equation: its working when it is arithmetic, else its value.
     /// Roundings, clamps and the like inside are said first, in `notes`.
     fn expr(&self, w: &Work, notes: &mut Vec<String>, parent: Option<(BinaryOp, bool)>) -> String {
+        let mut out = String::with_capacity(64);
+        self.expr_into(&mut out, w, notes, parent);
+        out
+    }
+
+    /// [`Self::expr`], appended to `out`.
+    fn expr_into(&self, out: &mut String, w: &Work, notes: &mut Vec<String>, parent: Option<(BinaryOp, bool)>) {
         match &w.kind {
             WorkKind::Binary(op, a, b) if is_arith(*op) => {
-                let s = format!(
-                    "{} {} {}",
-                    self.expr(a, notes, Some((*op, false))),
-                    word(self.lang, op_id(*op)),
-                    self.expr(b, notes, Some((*op, true)))
-                );
-                if needs_parens(*op, parent) { format!("({s})") } else { s }
+                let parens = needs_parens(*op, parent);
+                if parens {
+                    out.push('(');
+                }
+                self.expr_into(out, a, notes, Some((*op, false)));
+                out.push(' ');
+                out.push_str(word(self.lang, op_id(*op)));
+                out.push(' ');
+                self.expr_into(out, b, notes, Some((*op, true)));
+                if parens {
+                    out.push(')');
+                }
             }
-            WorkKind::Neg(x) => format!("−{}", self.expr(x, notes, Some((BinaryOp::Mul, false)))),
+            WorkKind::Neg(x) => {
+                out.push('−');
+                self.expr_into(out, x, notes, Some((BinaryOp::Mul, false)));
+            }
             WorkKind::Sum { items, of, .. } if items.len() > 1 && items.len() <= LIST_MAX => {
-                let terms: Vec<String> =
-                    items.iter().map(|(_, v)| v.as_ref().map_or_else(|| "?".into(), |v| self.show(v, of))).collect();
-                let s = terms.join(&format!(" {} ", word(self.lang, "op-add")));
-                if parent.is_some() { format!("({s})") } else { s }
+                let add = word(self.lang, "op-add");
+                if parent.is_some() {
+                    out.push('(');
+                }
+                for (i, (_, v)) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                        out.push_str(add);
+                        out.push(' ');
+                    }
+                    match v {
+                        Some(v) => show::value_into(out, self.p, v, of, self.lang),
+                        None => out.push('?'),
+                    }
+                }
+                if parent.is_some() {
+                    out.push(')');
+                }
             }
-            WorkKind::Leaf | WorkKind::Param(..) => self.val(w),
+            WorkKind::Leaf | WorkKind::Param(..) => self.val_into(out, w),
             WorkKind::Fact(_)
             | WorkKind::FactPath(..)
             | WorkKind::Field(..)
             | WorkKind::Def(_)
-            | WorkKind::Decision(_) => match self.says_of(w) {
+            | WorkKind::Decision(_) => {
+                self.val_into(out, w);
                 // "DKK 125 (bridge and ferry)": the term named by its phrase.
-                Some(s) => format!("{} ({s})", self.val(w)),
-                None => self.val(w),
-            },
+                if let Some(s) = self.says_of(w) {
+                    out.push_str(" (");
+                    out.push_str(&s);
+                    out.push(')');
+                }
+            }
             _ => {
                 notes.extend(self.sentences(w));
-                self.val(w)
+                self.val_into(out, w);
             }
         }
     }
@@ -153,8 +196,11 @@ impl Explainer<'_> {
         let arith = matches!(&w.kind, WorkKind::Binary(op, ..) if is_arith(*op)) || matches!(w.kind, WorkKind::Neg(_));
         let main = match &w.kind {
             _ if arith => {
-                let e = self.expr(w, &mut notes, None);
-                Some(format!("{e} = {}", self.val(w)))
+                let mut e = String::with_capacity(96);
+                self.expr_into(&mut e, w, &mut notes, None);
+                e.push_str(" = ");
+                self.val_into(&mut e, w);
+                Some(e)
             }
             WorkKind::Binary(op @ (BinaryOp::IntDiv | BinaryOp::Mod), a, b) => {
                 let (x, y) = (self.expr(a, &mut notes, None), self.expr(b, &mut notes, None));
@@ -181,8 +227,11 @@ impl Explainer<'_> {
             }
             WorkKind::Count { builtin, items, elem } => self.count(w, *builtin, items, elem),
             WorkKind::Sum { items, .. } if items.len() > 1 && items.len() <= LIST_MAX => {
-                let e = self.expr(w, &mut notes, None);
-                Some(format!("{e} = {}", self.val(w)))
+                let mut e = String::with_capacity(96);
+                self.expr_into(&mut e, w, &mut notes, None);
+                e.push_str(" = ");
+                self.val_into(&mut e, w);
+                Some(e)
             }
             WorkKind::Ranking { builtin, items, elem, key, places } => {
                 self.ranking(*builtin, items, elem, key, places.as_ref(), w)
@@ -588,6 +637,9 @@ impl Explainer<'_> {
                 self.m(&format!("holds-{yes}"), &[("left", Arg::Text(&l))])
             }
         };
+        if notes.is_empty() {
+            return Some(s);
+        }
         notes.push(s);
         Some(notes.join("; "))
     }
@@ -665,6 +717,9 @@ impl Explainer<'_> {
                 )
             }
         };
+        if notes.is_empty() {
+            return Some(s);
+        }
         notes.push(s);
         Some(notes.join("; "))
     }

@@ -35,7 +35,7 @@ pub(super) enum Items<'a> {
 impl<'a> Items<'a> {
     /// Item `i` when the list is held by the program or the inputs: lent to a lambda
     /// rather than copied (see [`Run::with_item`]).
-    fn lent(&self, i: usize) -> Option<&'a Value> {
+    pub(super) fn lent(&self, i: usize) -> Option<&'a Value> {
         match self {
             Items::Borrowed(xs) => {
                 let xs: &'a [Value] = xs;
@@ -75,28 +75,6 @@ impl<'a> Items<'a> {
     }
 }
 
-/// Whether a list node's items are all held by the program or the inputs, so that an
-/// aggregate can read references to them ([`Run::refs_into`]): a constant or a fact, or
-/// `filter`, `distinct` or `map` (whose body reads the item, a field of it, a constant
-/// or a fact) over such a list.
-fn refs_able(n: &Node) -> bool {
-    match &n.kind {
-        Kind::Const(_) | Kind::Fact(_) | Kind::FactPath(..) => true,
-        Kind::Builtin(Builtin::Filter, args, Some(_)) | Kind::Builtin(Builtin::Distinct, args, None) => {
-            refs_able(&args[0])
-        }
-        Kind::Builtin(Builtin::Map, args, Some((slot, body))) => {
-            let reads_item = match &body.kind {
-                Kind::Const(_) | Kind::Fact(_) | Kind::FactPath(..) => true,
-                Kind::Local(s) | Kind::LocalPath(s, _) => s == slot,
-                _ => false,
-            };
-            reads_item && refs_able(&args[0])
-        }
-        _ => false,
-    }
-}
-
 /// Whether a builtin can write its items into a buffer ([`Run::items_into`]).
 fn streams(b: Builtin, lam: Lam) -> bool {
     matches!((b, lam), (Builtin::Map | Builtin::Filter, Some(_)) | (Builtin::Distinct, None))
@@ -108,7 +86,7 @@ impl<'a> Run<'a> {
         if let Kind::Builtin(b, args, lam) = &n.kind
             && streams(*b, lam.as_ref())
         {
-            if refs_able(n) && self.lent_n < LENT {
+            if n.refs && self.lent_n < LENT {
                 self.count(n.cost())?;
                 let mut out = Refs::new();
                 self.refs_into(*b, args, lam.as_ref(), &mut out)?;
@@ -145,13 +123,24 @@ impl<'a> Run<'a> {
     }
 
     /// [`Self::items_into`] when the items are held by the program or the inputs
-    /// ([`refs_able`]): references to them, not copies; `map` reads its body in place with
+    /// ([`Node::refs`]): references to them, not copies; `map` reads its body in place with
     /// the item lent.
     fn refs_into(&mut self, b: Builtin, args: &'a [Node], lam: Lam<'a>, out: &mut Refs<'a>) -> Result<(), Stop> {
         let xs = self.list(&args[0])?;
+        if let (Builtin::Filter, Some(lam)) = (b, lam)
+            && let Some(t) = self.scan(lam, &xs)
+        {
+            let t = t?;
+            for i in 0..xs.len() {
+                if t.trues & (1 << i) != 0 {
+                    out.push(xs.lent(i).ok_or(Stop::Halt)?);
+                }
+            }
+            return if t.unknown { Err(Stop::Unknown) } else { Ok(()) };
+        }
         let mut unknown = false;
         for i in 0..xs.len() {
-            // Held by `refs_able`; anything else is left to the interpreter.
+            // Held by `Node::refs`; anything else is left to the interpreter.
             let Some(x) = xs.lent(i) else { return Err(Stop::Halt) };
             match (b, lam) {
                 (Builtin::Map, Some(lam)) => {
@@ -248,6 +237,14 @@ impl<'a> Run<'a> {
             let Some(&Some(r)) = by.get(*i as usize) else { return Err(Stop::Halt) };
             return self.dispatch_bool(r);
         }
+        if let Kind::Cmp(op, ab) = &lam.1.kind {
+            // A comparison (`s => s.bopæl == b`): read in place, without the dispatch.
+            let steps = lam.1.cost();
+            return self.with_item(lam.0, x, lent, |me| {
+                me.count(steps)?;
+                me.cmp(*op, ab)
+            });
+        }
         self.with_item(lam.0, x, lent, |me| me.eval_bool(&lam.1))
     }
 
@@ -284,17 +281,26 @@ impl<'a> Run<'a> {
                 // One pass without an intermediate list: a halt ends it, as in the interpreter.
                 let (mut trues, mut falses, mut unknown) = (0usize, false, false);
                 let mut kept = Vec::new();
-                for (i, x) in xs.iter().enumerate() {
-                    match self.apply_bool(lam, x, xs.lent(i)) {
-                        Ok(true) => {
-                            trues += 1;
-                            if b == Builtin::Filter {
-                                kept.push(x.clone());
+                if let Some(t) = self.scan(lam, &xs) {
+                    let t = t?;
+                    (trues, falses, unknown) = (t.trues.count_ones() as usize, t.falses, t.unknown);
+                    if b == Builtin::Filter {
+                        let picked = xs.iter().enumerate().filter(|(i, _)| t.trues & (1 << i) != 0);
+                        kept.extend(picked.map(|(_, x)| x.clone()));
+                    }
+                } else {
+                    for (i, x) in xs.iter().enumerate() {
+                        match self.apply_bool(lam, x, xs.lent(i)) {
+                            Ok(true) => {
+                                trues += 1;
+                                if b == Builtin::Filter {
+                                    kept.push(x.clone());
+                                }
                             }
+                            Ok(false) => falses = true,
+                            Err(Stop::Unknown) => unknown = true,
+                            Err(Stop::Halt) => return Err(Stop::Halt),
                         }
-                        Ok(false) => falses = true,
-                        Err(Stop::Unknown) => unknown = true,
-                        Err(Stop::Halt) => return Err(Stop::Halt),
                     }
                 }
                 self.release(xs);

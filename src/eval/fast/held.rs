@@ -4,8 +4,10 @@
 //! references to held items ([`Refs`]) that `filter`, `map` and `distinct` build inside
 //! an aggregate instead of lists of copies.
 
+use super::builtins::Items;
 use super::run::{MAX_DEPTH, Run, Stop, follow};
-use super::{Kind, Node};
+use super::{Kind, Node, Unrolled};
+use std::sync::Arc;
 
 use crate::check::program::{DefId, RuleId};
 use crate::eval::interp::compare;
@@ -90,34 +92,13 @@ impl<'a> Run<'a> {
     /// `a op b` of two held operands (counting their steps): numbers by their order, texts
     /// by their bytes, anything else as [`super::run`] compares.
     pub(super) fn cmp(&mut self, op: BinaryOp, ab: &'a (Node, Node)) -> Result<bool, Stop> {
-        use BinaryOp::*;
         self.count(ab.0.cost() + ab.1.cost())?;
         let (x, y) = match (self.read(&ab.0), self.read(&ab.1)) {
             (Ok(x), Ok(y)) => (x, y),
             (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => return Err(Stop::Halt),
             _ => return Err(Stop::Unknown),
         };
-        let ord = match (x, y) {
-            // Numbers in lowest terms: equal exactly when their order says so.
-            (Value::Num(m), Value::Num(n)) => m.cmp(n),
-            (Value::Text(s), Value::Text(t)) if matches!(op, Eq | Ne) => {
-                let same = std::ptr::eq(s.as_ptr(), t.as_ptr()) && s.len() == t.len() || s.as_bytes() == t.as_bytes();
-                return Ok(same == (op == Eq));
-            }
-            (Value::Enum(a, i), Value::Enum(b, j)) if matches!(op, Eq | Ne) => {
-                return Ok((a == b && i == j) == (op == Eq));
-            }
-            _ if matches!(op, Eq | Ne) => return Ok((x == y) == (op == Eq)),
-            _ => compare(x, y).ok_or(Stop::Halt)?,
-        };
-        Ok(match op {
-            Eq => ord.is_eq(),
-            Ne => ord.is_ne(),
-            Lt => ord.is_lt(),
-            Le => ord.is_le(),
-            Gt => ord.is_gt(),
-            _ => ord.is_ge(),
-        })
+        compare_held(op, x, y)
     }
 
     /// A call of a one-rule definition ([`Kind::CallOne`]): every argument evaluated (a
@@ -194,15 +175,15 @@ impl<'a> Run<'a> {
 
     /// [`super::Kind::FilterDispatch`]: each item's rule evaluated in turn (a halt ends it,
     /// a missing input makes it unknown once all are evaluated), the items kept in a list
-    /// of their exact size.
-    pub(super) fn filter_dispatch(&mut self, items: &'a [(Value, Option<RuleId>)], each: u32) -> Result<Value, Stop> {
-        let mut kept = Refs::new();
+    /// of their exact size, built once for each set of items kept and shared after.
+    pub(super) fn filter_dispatch(&mut self, u: &'a Unrolled) -> Result<Value, Stop> {
+        let mut kept = 0u64;
         let mut unknown = false;
-        for (x, r) in items.iter() {
-            self.count(u64::from(each))?;
+        for (i, (_, r)) in u.items.iter().enumerate() {
+            self.count(u64::from(u.each))?;
             let Some(r) = r else { return Err(Stop::Halt) };
             match self.dispatch_bool(*r) {
-                Ok(true) => kept.push(x),
+                Ok(true) => kept |= 1 << (i % 64),
                 Ok(false) => {}
                 Err(Stop::Unknown) => unknown = true,
                 Err(Stop::Halt) => return Err(Stop::Halt),
@@ -211,6 +192,128 @@ impl<'a> Run<'a> {
         if unknown {
             return Err(Stop::Unknown);
         }
-        Ok(Value::List((0..kept.len()).map(|i| kept.get(i).clone()).collect()))
+        let build = || -> Arc<[Value]> {
+            u.items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| kept & (1 << (i % 64)) != 0)
+                .map(|(_, (x, _))| x.clone())
+                .collect()
+        };
+        Ok(Value::List(match u.lists.get(kept as usize) {
+            Some(list) => list.get_or_init(build).clone(),
+            None => build(),
+        }))
     }
+
+    /// For a lambda comparing a field of its item with a value that does not read the
+    /// item (`s => s.bopæl == b`, `a => a.by == hjemby`), over at most 64 items held by
+    /// the program or the inputs: the value read (or evaluated) once, each item's field
+    /// compared where it is, with the lambda's steps counted for each item (and the
+    /// value's, as if read again). `None` when it does not apply or the value is not
+    /// decided; the caller then applies the lambda item by item.
+    pub(super) fn scan(&mut self, lam: &'a (u32, Box<Node>), xs: &Items<'a>) -> Option<Result<Truths, Stop>> {
+        use BinaryOp::*;
+        let slot = lam.0;
+        let (op, a, b) = match &lam.1.kind {
+            Kind::Cmp(op, ab) => (*op, &ab.0, &ab.1),
+            Kind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => (*op, &**a, &**b),
+            _ => return None,
+        };
+        let item_path = |n: &'a Node| -> Option<&'a [u32]> {
+            match &n.kind {
+                Kind::Local(s) if *s == slot => Some(&[]),
+                Kind::LocalPath(s, path) if *s == slot => Some(path),
+                _ => None,
+            }
+        };
+        let (path, other, item_first) = match (item_path(a), item_path(b)) {
+            (Some(path), None) => (path, b, true),
+            (None, Some(path)) => (path, a, false),
+            _ => return None,
+        };
+        let invariant = match &other.kind {
+            Kind::Const(_) | Kind::Fact(_) | Kind::FactPath(..) => true,
+            Kind::Local(s) | Kind::LocalPath(s, _) => *s != slot,
+            Kind::Call(_, args) => args.is_empty(),
+            _ => false,
+        };
+        if !invariant || xs.len() == 0 || xs.len() > 64 || xs.lent(0).is_none() {
+            return None;
+        }
+        let owned;
+        let v: &Value = match self.held_ref(other) {
+            Some(Ok(v)) => v,
+            Some(Err(_)) => return None,
+            None => {
+                let got = match &other.kind {
+                    Kind::Local(_) | Kind::LocalPath(..) => self.read(other).cloned(),
+                    // A definition without parameters: remembered once evaluated.
+                    _ => self.eval(other),
+                };
+                match got {
+                    Ok(v) => {
+                        owned = v;
+                        &owned
+                    }
+                    Err(_) => return None,
+                }
+            }
+        };
+        let step = lam.1.cost() + a.cost() + b.cost();
+        let mut t = Truths { trues: 0, falses: false, unknown: false };
+        for i in 0..xs.len() {
+            let Some(x) = xs.lent(i) else { return Some(Err(Stop::Halt)) };
+            if let Err(e) = self.count(step) {
+                return Some(Err(e));
+            }
+            let field = match follow(Some(x), path) {
+                Ok(f) => f,
+                Err(Stop::Unknown) => {
+                    t.unknown = true;
+                    continue;
+                }
+                Err(Stop::Halt) => return Some(Err(Stop::Halt)),
+            };
+            match if item_first { compare_held(op, field, v) } else { compare_held(op, v, field) } {
+                Ok(true) => t.trues |= 1 << i,
+                Ok(false) => t.falses = true,
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(Ok(t))
+    }
+}
+
+/// What a comparison lambda came to on each item ([`Run::scan`]): bit `i` of `trues` for
+/// item `i`.
+pub(super) struct Truths {
+    pub(super) trues: u64,
+    pub(super) falses: bool,
+    pub(super) unknown: bool,
+}
+
+/// `x op y` for a comparison operator: numbers by their order, texts by their bytes,
+/// enums by their variant, anything else as the interpreter compares.
+fn compare_held(op: BinaryOp, x: &Value, y: &Value) -> Result<bool, Stop> {
+    use BinaryOp::*;
+    let ord = match (x, y) {
+        // Numbers in lowest terms: equal exactly when their order says so.
+        (Value::Num(m), Value::Num(n)) => m.cmp(n),
+        (Value::Text(s), Value::Text(t)) if matches!(op, Eq | Ne) => {
+            let same = std::ptr::eq(s.as_ptr(), t.as_ptr()) && s.len() == t.len() || s.as_bytes() == t.as_bytes();
+            return Ok(same == (op == Eq));
+        }
+        (Value::Enum(a, i), Value::Enum(b, j)) if matches!(op, Eq | Ne) => return Ok((a == b && i == j) == (op == Eq)),
+        _ if matches!(op, Eq | Ne) => return Ok((x == y) == (op == Eq)),
+        _ => compare(x, y).ok_or(Stop::Halt)?,
+    };
+    Ok(match op {
+        Eq => ord.is_eq(),
+        Ne => ord.is_ne(),
+        Lt => ord.is_lt(),
+        Le => ord.is_le(),
+        Gt => ord.is_gt(),
+        _ => ord.is_ge(),
+    })
 }

@@ -57,6 +57,9 @@ pub struct Node {
     pub(crate) kind: Kind,
     /// The evaluation steps the interpreter counts for it (see [`Node::cost`]).
     steps: u32,
+    /// For a list: whether its items are all held by the program or the inputs, so that
+    /// an aggregate can read references to them (see [`refs_able`]).
+    pub(crate) refs: bool,
 }
 
 /// The compiled expressions: the interpreter's [`IrKind`] with slots and fact paths
@@ -85,7 +88,7 @@ pub(crate) enum Kind {
     /// (`filter(Flight, f => eligible(f))`): unrolled when compiled, each item with the
     /// rule its variant picks (`None`: no rule, a halt) and the steps the lambda's body and
     /// its argument count for each item; the result list built at its final size.
-    FilterDispatch(Box<[(Value, Option<RuleId>)]>, u32),
+    FilterDispatch(Box<Unrolled>),
     /// A comparison of two operands resolved at compile time to where their values are
     /// held (constants, locals, facts and fields of them): read in place, compared at once.
     Cmp(BinaryOp, Box<(Node, Node)>),
@@ -111,6 +114,20 @@ pub(crate) enum Kind {
     Draw(DecisionId, Box<Node>, Option<Box<Node>>),
     Order(Box<OrderNode>),
 }
+
+/// [`Kind::FilterDispatch`]: the items with their rules, the steps of each item, and the
+/// result lists, built once for each set of items kept (for lists of up to
+/// [`UNROLLED_CACHED`] items) and shared from then on.
+#[derive(Clone, Debug)]
+pub(crate) struct Unrolled {
+    pub(crate) items: Box<[(Value, Option<RuleId>)]>,
+    pub(crate) each: u32,
+    /// Indexed by the set of items kept (bit `i` for item `i`); empty for longer lists.
+    pub(crate) lists: Box<[OnceLock<Arc<[Value]>>]>,
+}
+
+/// The longest list whose results [`Unrolled`] keeps.
+const UNROLLED_CACHED: usize = 6;
 
 /// `sort …` / `rank …` compiled.
 #[derive(Clone, Debug)]
@@ -462,7 +479,7 @@ impl Lower<'_> {
                         .filter_map(|x| if let Kind::Const(v) = &x.kind { Some(v.clone()) } else { None })
                         .collect();
                     let steps = 1 + items.iter().map(|x| x.steps).sum::<u32>();
-                    return Node { kind: Kind::Const(Value::list(values)), steps };
+                    return Node { kind: Kind::Const(Value::list(values)), steps, refs: true };
                 }
                 Kind::List(items)
             }
@@ -500,8 +517,11 @@ impl Lower<'_> {
                 let args = self.nodes(args);
                 let lam = lam.as_ref().map(|l| (l.slot, self.boxed(&l.body)));
                 if let Some((items, each, list_steps)) = filter_dispatch(*b, &args, lam.as_ref()) {
+                    let sets = if items.len() <= UNROLLED_CACHED { 1 << items.len() } else { 0 };
+                    let lists = (0..sets).map(|_| OnceLock::new()).collect();
                     // The filter's own step and its list's, counted once; each item's in turn.
-                    return Node { kind: Kind::FilterDispatch(items, each), steps: 1 + list_steps };
+                    let kind = Kind::FilterDispatch(Box::new(Unrolled { items, each, lists }));
+                    return Node { kind, steps: 1 + list_steps, refs: false };
                 }
                 Kind::Builtin(*b, args, lam)
             }
@@ -523,7 +543,28 @@ impl Lower<'_> {
             Kind::FactPath(_, path) | Kind::LocalPath(_, path) => 1 + path.len() as u32,
             _ => 1,
         };
-        Node { kind, steps }
+        let refs = refs_able(&kind);
+        Node { kind, steps, refs }
+    }
+}
+
+/// Whether a list node's items are all held by the program or the inputs, so that an
+/// aggregate can read references to them (`Run::refs_into`): a constant or a fact, or
+/// `filter`, `distinct` or `map` (whose body reads the item, a field of it, a constant
+/// or a fact) over such a list.
+fn refs_able(kind: &Kind) -> bool {
+    match kind {
+        Kind::Const(_) | Kind::Fact(_) | Kind::FactPath(..) => true,
+        Kind::Builtin(Builtin::Filter, args, Some(_)) | Kind::Builtin(Builtin::Distinct, args, None) => args[0].refs,
+        Kind::Builtin(Builtin::Map, args, Some((slot, body))) => {
+            let reads_item = match &body.kind {
+                Kind::Const(_) | Kind::Fact(_) | Kind::FactPath(..) => true,
+                Kind::Local(s) | Kind::LocalPath(s, _) => s == slot,
+                _ => false,
+            };
+            reads_item && args[0].refs
+        }
+        _ => false,
     }
 }
 

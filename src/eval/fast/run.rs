@@ -234,7 +234,11 @@ impl<'a> Run<'a> {
     /// Rule `r` with its exceptions first: an exception that applies wins. The value of
     /// the rule that applies is written into `out`.
     fn rule_tree(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
-        let Some(m) = self.c.rules[r as usize].memo else { return self.rule_tree_once(r, out) };
+        let rule = &self.c.rules[r as usize];
+        let Some(m) = rule.memo else {
+            // A rule without exceptions is the rule alone.
+            return if rule.exceptions.is_empty() { self.rule_alone(r, out) } else { self.rule_tree_once(r, out) };
+        };
         let m = m as usize;
         let (generation, result, value, steps) = &self.s.rule_memo[m];
         if *generation == self.s.generation {
@@ -499,7 +503,7 @@ impl<'a> Run<'a> {
                 result
             }
             Kind::CallOne(d, r, args) => self.call_one(*d, *r, args, |me, n| me.eval(n)),
-            Kind::FilterDispatch(items, each) => self.filter_dispatch(items, *each),
+            Kind::FilterDispatch(u) => self.filter_dispatch(u),
             Kind::Cmp(op, ab) => self.cmp(*op, ab).map(Value::Bool),
             Kind::Field(x, i) => match self.eval(x)? {
                 Value::Record(_, fields) => fields.get(*i as usize).cloned().flatten().ok_or(Stop::Unknown),
