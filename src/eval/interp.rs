@@ -347,7 +347,7 @@ impl<'a> Interp<'a> {
         match decided {
             Some((value, rule, overridden)) => {
                 if self.tracing() {
-                    let because = self.because(rule, args);
+                    let because = self.because(rule, args, &value);
                     let working = self.working_of(rule, args);
                     self.with_node(|n| {
                         n.decided_by = Some(rule);

@@ -10,35 +10,59 @@ use std::collections::HashMap;
 #[derive(Default)]
 pub(super) struct Memos {
     /// Each called definition's results.
-    memos: Vec<Memo>,
+    memos: Vec<(DefId, Memo)>,
     /// Where each definition's results are in `memos` (its place + 1; 0 when not called yet):
-    /// made on the first result, zeroed, so that a ruling that calls a few of a rulebook's
-    /// hundreds of definitions neither fills nor drops a table of them all.
+    /// taken on the first result from the thread's spare table, and given back with only
+    /// the called definitions' places zeroed, so that a ruling that calls a few of a
+    /// rulebook's hundreds of definitions neither fills nor clears a table of them all.
     at: Vec<u32>,
+}
+
+thread_local! {
+    /// A table of places given back by the last ruling on this thread, all zero.
+    static SPARE: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl Memos {
     pub(super) fn get(&self, def: DefId, args: &[Value]) -> Option<&Entry> {
         match self.at.get(def as usize) {
-            Some(&i) if i > 0 => self.memos[i as usize - 1].get(args),
+            Some(&i) if i > 0 => self.memos[i as usize - 1].1.get(args),
             _ => None,
         }
     }
 
     /// Keeps a result of `def`, one of `defs` definitions.
     pub(super) fn insert(&mut self, defs: usize, def: DefId, args: Vec<Value>, v: Entry) {
-        if self.at.is_empty() {
-            self.at = vec![0; defs];
+        if self.at.len() != defs {
+            self.at = SPARE.with(|s| s.take());
+            if self.at.len() != defs {
+                self.at.clear();
+                self.at.resize(defs, 0);
+            }
         }
         let i = match self.at[def as usize] {
             0 => {
-                self.memos.push(Memo::default());
+                self.memos.push((def, Memo::default()));
                 self.at[def as usize] = self.memos.len() as u32;
                 self.memos.len() - 1
             }
             i => i as usize - 1,
         };
-        self.memos[i].insert(args, v);
+        self.memos[i].1.insert(args, v);
+    }
+}
+
+impl Drop for Memos {
+    fn drop(&mut self) {
+        if self.at.is_empty() {
+            return;
+        }
+        for (def, _) in &self.memos {
+            self.at[*def as usize] = 0;
+        }
+        let at = std::mem::take(&mut self.at);
+        // A thread being torn down keeps no spare.
+        let _ = SPARE.try_with(|s| s.set(at));
     }
 }
 

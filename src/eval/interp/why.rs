@@ -4,8 +4,9 @@
 use super::*;
 
 impl Interp<'_> {
-    /// The deciding rule's conditions (and a boolean value's reasons), with values.
-    pub(super) fn because(&mut self, r: RuleId, args: &[Value]) -> Vec<Atom> {
+    /// The deciding rule's conditions (and a boolean value's reasons), with values; `value` is
+    /// the rule's value, as the ruling found it.
+    pub(super) fn because(&mut self, r: RuleId, args: &[Value], value: &Value) -> Vec<Atom> {
         let p = self.p;
         let rule = &p.rules[r as usize];
         let mut frame = self.frame_for(rule.frame, args);
@@ -19,7 +20,7 @@ impl Interp<'_> {
             }
             if rule.value.ty == Type::Bool
                 && !matches!(rule.value.kind, IrKind::Const(_))
-                && let Ok(Value::Bool(b)) = me.quietly(|me| me.eval(&rule.value, &mut frame.clone()))
+                && let Value::Bool(b) = *value
             {
                 out.extend(me.atoms(&rule.value, &mut frame, b));
             }
@@ -75,26 +76,41 @@ impl Interp<'_> {
                 }
             }
             IrKind::Not(x) => self.atoms_inner(x, frame, !value),
-            IrKind::Binary(op, a, b) if op.is_comparison() => vec![Atom {
-                left: a.span,
-                left_value: self.eval(a, frame).ok(),
-                left_ty: a.ty.clone(),
-                op: Some(AtomOp::Cmp(*op)),
-                right: Some(b.span),
-                right_value: self.eval(b, frame).ok(),
-                holds: value,
-                work: self.work(ir, frame),
-            }],
-            IrKind::InRange { x, .. } | IrKind::InList(x, _) => vec![Atom {
-                left: x.span,
-                left_value: self.eval(x, frame).ok(),
-                left_ty: x.ty.clone(),
-                op: Some(AtomOp::In),
-                right: Some(Span { start: x.span.end, ..ir.span }),
-                right_value: None,
-                holds: value,
-                work: self.work(ir, frame),
-            }],
+            IrKind::Binary(op, a, b) if op.is_comparison() => {
+                // The sides' values are those of the working's sides, evaluated once.
+                let work = self.work(ir, frame);
+                let (left_value, right_value) = match work.as_ref().map(|w| &w.kind) {
+                    Some(WorkKind::Binary(_, wa, wb)) => (wa.value.clone(), wb.value.clone()),
+                    _ => (self.eval(a, frame).ok(), self.eval(b, frame).ok()),
+                };
+                vec![Atom {
+                    left: a.span,
+                    left_value,
+                    left_ty: a.ty.clone(),
+                    op: Some(AtomOp::Cmp(*op)),
+                    right: Some(b.span),
+                    right_value,
+                    holds: value,
+                    work,
+                }]
+            }
+            IrKind::InRange { x, .. } | IrKind::InList(x, _) => {
+                let work = self.work(ir, frame);
+                let left_value = match work.as_ref().map(|w| &w.kind) {
+                    Some(WorkKind::InRange { x, .. } | WorkKind::InList(x, _)) => x.value.clone(),
+                    _ => self.eval(x, frame).ok(),
+                };
+                vec![Atom {
+                    left: x.span,
+                    left_value,
+                    left_ty: x.ty.clone(),
+                    op: Some(AtomOp::In),
+                    right: Some(Span { start: x.span.end, ..ir.span }),
+                    right_value: None,
+                    holds: value,
+                    work,
+                }]
+            }
             _ => vec![Atom {
                 left: ir.span,
                 left_value: Some(Value::Bool(value)),
