@@ -247,7 +247,7 @@ pub fn time(t: super::time::Time, lang: Lang) -> String {
 
 /// A value as a person reads it, in `lang`.
 pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(24);
     value_into(&mut out, p, v, ty, lang);
     out
 }

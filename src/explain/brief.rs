@@ -265,7 +265,7 @@ impl Walk<'_, '_> {
         let dv = &self.views.defs[n.def as usize];
         let kids = self.children(idx);
         // The arguments as shown, one after the other, and where each ends.
-        let mut args = Args::default();
+        let mut args = Args { text: String::with_capacity(16 * n.args.len()), ends: Vec::with_capacity(n.args.len()) };
         for (a, (_, t)) in n.args.iter().zip(&info.params) {
             show::value_into(&mut args.text, p, a, t, lang);
             args.ends.push(args.text.len());

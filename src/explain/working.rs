@@ -23,7 +23,7 @@ impl Explainer<'_> {
     }
 
     fn val(&self, w: &Work) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(24);
         self.val_into(&mut out, w);
         out
     }
@@ -551,26 +551,44 @@ impl Explainer<'_> {
         ))
     }
 
+    /// "the fee (DKK 125)": a named value with its value.
+    fn named(&self, label: &str, x: &Work) -> String {
+        let mut s = String::with_capacity(label.len() + 24);
+        s.push_str(label);
+        s.push_str(" (");
+        self.val_into(&mut s, x);
+        s.push(')');
+        s
+    }
+
+    /// A value as worked out: "2 × 142 km = 284 km", or the value alone when the working
+    /// says no more.
+    fn worked(&self, x: &Work, notes: &mut Vec<String>) -> String {
+        if matches!(x.kind, WorkKind::Leaf | WorkKind::Param(..)) {
+            return self.val(x);
+        }
+        let mut e = self.expr(x, notes, None);
+        let v = self.val(x);
+        if e == v {
+            return v;
+        }
+        e.push_str(" = ");
+        e.push_str(&v);
+        e
+    }
+
     /// A condition as a sentence: `2,150 … is not less than 2,000`.
     fn condition(&self, w: &Work, holds: bool) -> Option<String> {
         let mut notes = Vec::new();
         // "the masterpoints … is 2,150" — or the bare value when it has no name of its own.
         let named_as = |x: &Work, label: Option<String>, notes: &mut Vec<String>| match label {
             Some(l) => self.m("subject", &[("left", Arg::Text(&l)), ("value", Arg::Text(&self.val(x)))]),
-            None => {
-                let e = self.expr(x, notes, None);
-                let v = self.val(x);
-                if e == v { v } else { format!("{e} = {v}") }
-            }
+            None => self.worked(x, notes),
         };
         let named = |x: &Work, notes: &mut Vec<String>| named_as(x, self.label(x), notes);
         let right_as = |x: &Work, label: Option<String>, notes: &mut Vec<String>| match label {
-            Some(l) => format!("{l} ({})", self.val(x)),
-            None => {
-                let e = self.expr(x, notes, None);
-                let v = self.val(x);
-                if e == v { v } else { format!("{e} = {v}") }
-            }
+            Some(l) => self.named(&l, x),
+            None => self.worked(x, notes),
         };
         let right = |x: &Work, notes: &mut Vec<String>| right_as(x, self.label(x), notes);
         let yes = if holds { "yes" } else { "no" };
@@ -591,8 +609,8 @@ impl Explainer<'_> {
                     // Two bare values: "70 is more than 40".
                     let l = named_as(a, la, &mut notes);
                     let op = if holds { *op } else { complement(*op) };
-                    let id = if op == BinaryOp::Ne { "bare-ne".to_string() } else { format!("rel-{}", cmp_name(op)) };
-                    self.m(&id, &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))])
+                    let id = if op == BinaryOp::Ne { "bare-ne" } else { rel_id(op) };
+                    self.m(id, &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))])
                 } else {
                     let l = named_as(a, la, &mut notes);
                     let equal = (*op == BinaryOp::Eq && holds) || (*op == BinaryOp::Ne && !holds);
@@ -600,8 +618,7 @@ impl Explainer<'_> {
                     if same {
                         l
                     } else {
-                        let id = format!("cmp-{}-{yes}", cmp_name(*op));
-                        self.m(&id, &[("subject", Arg::Text(&l)), ("right", Arg::Text(&r))])
+                        self.m(cmp_id(*op, holds), &[("subject", Arg::Text(&l)), ("right", Arg::Text(&r))])
                     }
                 }
             }
@@ -630,11 +647,14 @@ impl Explainer<'_> {
                     }
                     _ => right(list, &mut notes),
                 };
-                self.m(&format!("among-{yes}"), &[("subject", Arg::Text(&l)), ("list", Arg::Text(&items))])
+                self.m(
+                    if holds { "among-yes" } else { "among-no" },
+                    &[("subject", Arg::Text(&l)), ("list", Arg::Text(&items))],
+                )
             }
             _ => {
                 let l = self.label(w).unwrap_or_else(|| self.expr(w, &mut notes, None));
-                self.m(&format!("holds-{yes}"), &[("left", Arg::Text(&l))])
+                self.m(if holds { "holds-yes" } else { "holds-no" }, &[("left", Arg::Text(&l))])
             }
         };
         if notes.is_empty() {
@@ -653,12 +673,8 @@ impl Explainer<'_> {
             None => self.expr(x, notes, None),
         };
         let right = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
-            Some(l) => format!("{l} ({})", self.val(x)),
-            None => {
-                let e = self.expr(x, notes, None);
-                let v = self.val(x);
-                if e == v { v } else { format!("{e} = {v}") }
-            }
+            Some(l) => self.named(&l, x),
+            None => self.worked(x, notes),
         };
         let here = |x: &Work| self.m("here", &[("value", Arg::Text(&self.val(x)))]);
         let s = match &w.kind {
@@ -675,8 +691,7 @@ impl Explainer<'_> {
                 let a_named = la.is_some();
                 let l = la.unwrap_or_else(|| self.expr(a, &mut notes, None));
                 let r = right(b, &mut notes);
-                let rel =
-                    self.m(&format!("rel-{}", cmp_name(op)), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
+                let rel = self.m(rel_id(op), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
                 if a_named { format!("{rel} {}", here(a)) } else { rel }
             }
             WorkKind::InRange { x, lo, hi, inclusive } => {
@@ -807,13 +822,32 @@ fn complement(op: BinaryOp) -> BinaryOp {
     }
 }
 
-fn cmp_name(op: BinaryOp) -> &'static str {
+/// The message of a comparison stated as a relation (`rel-lt`).
+fn rel_id(op: BinaryOp) -> &'static str {
     match op {
-        BinaryOp::Lt => "lt",
-        BinaryOp::Le => "le",
-        BinaryOp::Gt => "gt",
-        BinaryOp::Ge => "ge",
-        BinaryOp::Eq => "eq",
-        _ => "ne",
+        BinaryOp::Lt => "rel-lt",
+        BinaryOp::Le => "rel-le",
+        BinaryOp::Gt => "rel-gt",
+        BinaryOp::Ge => "rel-ge",
+        BinaryOp::Eq => "rel-eq",
+        _ => "rel-ne",
+    }
+}
+
+/// The message of a comparison of a named value that holds or not (`cmp-lt-yes`).
+fn cmp_id(op: BinaryOp, holds: bool) -> &'static str {
+    match (op, holds) {
+        (BinaryOp::Lt, true) => "cmp-lt-yes",
+        (BinaryOp::Lt, false) => "cmp-lt-no",
+        (BinaryOp::Le, true) => "cmp-le-yes",
+        (BinaryOp::Le, false) => "cmp-le-no",
+        (BinaryOp::Gt, true) => "cmp-gt-yes",
+        (BinaryOp::Gt, false) => "cmp-gt-no",
+        (BinaryOp::Ge, true) => "cmp-ge-yes",
+        (BinaryOp::Ge, false) => "cmp-ge-no",
+        (BinaryOp::Eq, true) => "cmp-eq-yes",
+        (BinaryOp::Eq, false) => "cmp-eq-no",
+        (_, true) => "cmp-ne-yes",
+        (_, false) => "cmp-ne-no",
     }
 }
