@@ -401,8 +401,9 @@ pub enum Format {
 pub struct Outcome<'f> {
     facts: &'f Facts,
     ruling: crate::eval::Ruling,
-    /// The same ruling with its derivation, made when first explained.
-    traced: std::sync::OnceLock<crate::eval::Ruling>,
+    /// The same ruling with its derivation, made when first explained (boxed: an outcome
+    /// that is never explained stays small to build and to move).
+    traced: std::sync::OnceLock<Box<crate::eval::Ruling>>,
 }
 
 impl fmt::Debug for Outcome<'_> {
@@ -420,7 +421,7 @@ impl<'f> Outcome<'f> {
     fn report(&self, lang: Lang, full: bool) -> Report {
         let traced = self.traced.get_or_init(|| {
             let (p, inputs) = (&self.facts.book.book.program, &self.facts.inputs);
-            crate::eval::needed::refine(p, inputs, crate::eval::rule(p, inputs, self.ruling.def, true))
+            Box::new(crate::eval::needed::refine(p, inputs, crate::eval::rule(p, inputs, self.ruling.def, true)))
         });
         self.explainer(lang).report(traced, full)
     }

@@ -26,13 +26,13 @@ fn book(name: &str, clauses: &str) -> PathBuf {
     dir
 }
 
-fn checked(dir: &PathBuf) -> conditions::check::Checked {
+fn checked(dir: &std::path::Path) -> conditions::check::Checked {
     let b = find_rulebooks(dir).expect("a rulebook").remove(0);
     let (sources, problems) = read_rulebook(&b);
     check_read(sources, problems)
 }
 
-fn lints(dir: &PathBuf) -> Vec<(String, String)> {
+fn lints(dir: &std::path::Path) -> Vec<(String, String)> {
     let c = checked(dir);
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
     conditions::lint::for_rulebook(dir, &c, None)

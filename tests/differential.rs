@@ -100,9 +100,11 @@ fn check_cases(c: &Checked, name: &str, reported: &BTreeSet<(String, String)>) -
     (ruled, met)
 }
 
-fn bundled(name: &str) -> &'static (Checked, BTreeSet<(String, String)>, Constants) {
-    static BOOKS: std::sync::OnceLock<Vec<(String, (Checked, BTreeSet<(String, String)>, Constants))>> =
-        std::sync::OnceLock::new();
+/// A bundled rulebook checked, the (ruling, fact) pairs it reads, and its constants.
+type Bundled = (Checked, BTreeSet<(String, String)>, Constants);
+
+fn bundled(name: &str) -> &'static Bundled {
+    static BOOKS: std::sync::OnceLock<Vec<(String, Bundled)>> = std::sync::OnceLock::new();
     let books = BOOKS.get_or_init(|| {
         ["gnt", "dbf"]
             .into_iter()

@@ -6,7 +6,7 @@ use conditions::diagnostic::render;
 use conditions::loader::{find_rulebooks, read_rulebook};
 use std::path::PathBuf;
 
-fn lint(path: &PathBuf) -> (Vec<conditions::diagnostic::Diagnostic>, String) {
+fn lint(path: &std::path::Path) -> (Vec<conditions::diagnostic::Diagnostic>, String) {
     let book = find_rulebooks(path).expect("a rulebook").remove(0);
     let (sources, problems) = read_rulebook(&book);
     let checked = check_read(sources, problems);

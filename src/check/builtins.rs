@@ -166,7 +166,6 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 }
             } else if b == Builtin::Sum && !elem.is_numeric() {
                 let d = l.describe(&elem);
-                let list = list;
                 let _ = list;
                 l.diags.push(
                     Diagnostic::error("conditions::type_mismatch", format!("sum adds numbers, found a list of `{d}`"))

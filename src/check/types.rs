@@ -136,7 +136,7 @@ impl Type {
     /// The common type of two branches, if any.
     pub fn join(&self, other: &Type) -> Option<Type> {
         if self.fits(other) {
-            Some(if *self == Type::Error { other.clone() } else { other.clone() })
+            Some(other.clone())
         } else if other.fits(self) {
             Some(self.clone())
         } else {

@@ -20,6 +20,9 @@ pub struct TieBreak {
     pub by: Option<(usize, Vec<Value>)>,
 }
 
+/// An ordered list's items and its tied groups, best first (each an index list into the items).
+type Groups = (std::sync::Arc<[Value]>, Vec<Vec<usize>>);
+
 impl Interp<'_> {
     /// Evaluates an ordering: the tied groups, best first (`rank`), or the items in order (`sort`).
     pub(crate) fn order(&mut self, o: &OrderIr, frame: &mut Vec<Value>) -> R {
@@ -39,7 +42,7 @@ impl Interp<'_> {
         o: &OrderIr,
         frame: &mut Vec<Value>,
         mut breaks: Option<&mut Vec<TieBreak>>,
-    ) -> Result<(std::sync::Arc<[Value]>, Vec<Vec<usize>>), Halt> {
+    ) -> Result<Groups, Halt> {
         let xs = match self.eval(&o.list, frame)? {
             Value::List(xs) => xs,
             _ => return Err(error("not a list", o.list.span)),

@@ -82,10 +82,10 @@ pub fn normalise(text: &str, session: Option<Lang>) -> Result<Option<String>, St
     let t = text.trim();
     for st in units().values() {
         for (word, unit) in &st.prefix {
-            if let Some(rest) = t.strip_prefix(word.as_str()) {
-                if let Some(n) = digits(rest.trim(), st) {
-                    return Ok(Some(format!("{n} {unit}")));
-                }
+            if let Some(rest) = t.strip_prefix(word.as_str())
+                && let Some(n) = digits(rest.trim(), st)
+            {
+                return Ok(Some(format!("{n} {unit}")));
             }
         }
         if let Some((num, word)) = t.split_once(' ') {

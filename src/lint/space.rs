@@ -126,7 +126,7 @@ pub fn pieces(p: &Program, ty: &Type, patterns: &[&PatIr]) -> Option<Vec<Piece>>
             }
             let one = Num::ONE;
             if !bounded_below || lowest.is_none() {
-                let below = if integral { points[0].sub(one)? } else { points[0].sub(one)? };
+                let below = points[0].sub(one)?;
                 out.push(Piece {
                     value: make(below),
                     label: format!("..={}", shown(if integral { below } else { points[0] }, ty)),

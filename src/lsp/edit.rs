@@ -47,6 +47,8 @@ pub fn code_actions(uri: &lt::Uri, text: &str, diagnostics: &[Value]) -> Vec<lt:
             continue;
         }
         let diagnostic = serde_json::from_value::<lt::Diagnostic>(d.clone()).ok();
+        // lsp-types keys a workspace edit by `Uri`, whose parsed parts are cached in a cell.
+        #[allow(clippy::mutable_key_type)]
         let mut changes = HashMap::new();
         changes.insert(uri.clone(), vec![lt::TextEdit { range, new_text }]);
         out.push(lt::CodeActionOrCommand::CodeAction(lt::CodeAction {

@@ -39,7 +39,7 @@ impl Shift {
     }
 
     /// The analysed offset of an offset now, unless it is inside the change or touches it.
-    pub fn to_old(&self, now: usize) -> Option<usize> {
+    pub fn to_old(self, now: usize) -> Option<usize> {
         if now < self.prefix {
             Some(now)
         } else if now > self.new_tail {
@@ -50,7 +50,7 @@ impl Shift {
     }
 
     /// The offsets now of an analysed range, unless it touches the change.
-    pub fn to_new(&self, start: usize, end: usize) -> Option<(usize, usize)> {
+    pub fn to_new(self, start: usize, end: usize) -> Option<(usize, usize)> {
         if end < self.prefix {
             Some((start, end))
         } else if start > self.old_tail {

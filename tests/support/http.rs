@@ -58,8 +58,7 @@ impl Response {
 
 fn dechunk(mut body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    loop {
-        let Some(i) = body.windows(2).position(|w| w == b"\r\n") else { break };
+    while let Some(i) = body.windows(2).position(|w| w == b"\r\n") {
         let size = usize::from_str_radix(std::str::from_utf8(&body[..i]).unwrap_or("0").trim(), 16).unwrap_or(0);
         if size == 0 {
             break;

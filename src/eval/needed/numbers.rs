@@ -325,6 +325,30 @@ pub fn representatives(thresholds: &mut Vec<Num>, whole: bool) -> Option<Vec<Val
     Some(out.into_iter().map(Value::Num).collect())
 }
 
+/// Where a hole's number is read, following its steps through the fact's type.
+pub fn target_of(p: &Program, hole: &super::Hole) -> Option<Target> {
+    match &hole.kind {
+        super::HoleKind::Fact(f) => Some(Target::Fact(*f)),
+        super::HoleKind::Field { fact, steps } => {
+            let mut ty = p.facts[*fact as usize].ty.clone();
+            let mut last = None;
+            for s in steps {
+                match (s, &ty) {
+                    (super::Step::Index(_), Type::List(e)) => ty = (**e).clone(),
+                    (super::Step::Field(i), Type::Record(t)) => {
+                        let TypeKind::Record(fs) = &p.types[*t as usize].kind else { return None };
+                        last = Some(Target::Field(*t, *i));
+                        ty = fs.get(*i as usize)?.ty.clone();
+                    }
+                    _ => return None,
+                }
+            }
+            last
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,29 +376,5 @@ mod tests {
         // whole numbers: 2 (below 2.5), 3 (above)
         assert_eq!(nums(&representatives(&mut t, true).unwrap()), ["2", "3"]);
         assert_eq!(nums(&representatives(&mut Vec::new(), true).unwrap()), ["0"]);
-    }
-}
-
-/// Where a hole's number is read, following its steps through the fact's type.
-pub fn target_of(p: &Program, hole: &super::Hole) -> Option<Target> {
-    match &hole.kind {
-        super::HoleKind::Fact(f) => Some(Target::Fact(*f)),
-        super::HoleKind::Field { fact, steps } => {
-            let mut ty = p.facts[*fact as usize].ty.clone();
-            let mut last = None;
-            for s in steps {
-                match (s, &ty) {
-                    (super::Step::Index(_), Type::List(e)) => ty = (**e).clone(),
-                    (super::Step::Field(i), Type::Record(t)) => {
-                        let TypeKind::Record(fs) = &p.types[*t as usize].kind else { return None };
-                        last = Some(Target::Field(*t, *i));
-                        ty = fs.get(*i as usize)?.ty.clone();
-                    }
-                    _ => return None,
-                }
-            }
-            last
-        }
-        _ => None,
     }
 }
