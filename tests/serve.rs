@@ -67,6 +67,25 @@ fn every_page_kind_of_both_rulebooks() {
     assert!(found.contains("304"), "{found}");
 }
 
+/// A clause page says in words what each fact takes, as the ruling page's form asks it: an
+/// enum by its labels in the reader's language (conditions/dbf/glosses.cond), never the type's
+/// name or `bool`; a list's field descriptions on the ruling page are glossed too.
+#[test]
+fn clause_and_ruling_pages_word_what_each_fact_takes() {
+    let c = ok_html("/dbf/clause/304?lang=en");
+    assert!(c.contains("one of: the Division League, the Women's Division League, the Cup, another tournament"), "{c}");
+    assert!(c.contains("<span class=\"question\">The tournament the travel refund is for</span>"), "{c}");
+    assert!(!c.contains("Forbundsturnering") && !c.contains(": bool"), "type syntax on the page: {c}");
+    let c = ok_html("/dbf/clause/304?lang=da");
+    assert!(c.contains("en af: Divisionsturneringen, Damedivisionsturneringen, Pokalturneringen"), "{c}");
+    // A decision: who decides, in words.
+    let c = ok_html("/dbf/clause/304a2b?lang=en");
+    assert!(c.contains("Decided by the team"), "{c}");
+    let r = ok_html(&format!("/dbf/ruling/{}?lang=en", enc("s304.transportgodtgørelse")));
+    assert!(r.contains("the distance from the town to the venue, one way, by route planning on www.krak.dk"), "{r}");
+    assert!(!r.contains("afstanden fra byen til spillestedet"), "a Danish field description on the English page");
+}
+
 #[test]
 fn every_clause_page_of_gnt_and_a_sample_of_dbf() {
     let list = get(server(), "/api/rulebooks/gnt").json();

@@ -269,7 +269,7 @@ fn render(b: &Rulebook, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: 
 }
 
 /// A description as a heading: its first letter upper case (`the team's …` → `The team's …`).
-fn heading_case(s: &str) -> String {
+pub(super) fn heading_case(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(first) => first.to_uppercase().chain(c).collect(),
@@ -419,7 +419,7 @@ fn list_rows(ctx: &Ctx, p: &Program, path: &str, elem: &Type, form: &Form) -> Ma
                     @let name = format!("l.{path}|{i}|{f}");
                     @let value = form.get(&name).unwrap_or("");
                     div.field {
-                        @if !f.is_empty() { label for=(name) { code { (f) } } @if let Some(d) = doc { span.hint { (d) } } }
+                        @if !f.is_empty() { label for=(name) { code { (f) } } @if let Some(d) = doc { span.hint { (p.gloss(d, ctx.lang.code())) } } }
                         @match ty {
                             Type::Record(_) | Type::List(_) => textarea name=(name) id=(name) rows="2" { (value) },
                             _ => (scalar(ctx, p, &name, &name, ty, value, &crate::discover::write::how_in(p, ty, ctx.lang), w)),

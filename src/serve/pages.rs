@@ -5,10 +5,12 @@
 //! the static site ([`super::site`]).
 
 use super::Shelf;
+use super::forms::heading_case;
 use super::layout::{Ctx, error_page, lang_of, page, respond, slug_in};
 use super::shelf::{Book, Diag, State};
 use crate::api::Rulebook;
 use crate::check::program::{ClauseId, DefId, Program};
+use crate::discover::write::{how_in, variants};
 use crate::eval::show::Lang;
 use axum::extract::{Path, Query, State as Ext};
 use axum::http::StatusCode;
@@ -245,6 +247,18 @@ pub async fn rulebook(Ext(shelf): Ext<Arc<Shelf>>, Path(name): Path<String>, Que
     respond(StatusCode::OK, m)
 }
 
+/// What kind of value a fact or decision takes, in words: an enum's values by their glossed
+/// labels (as the ruling page's form offers them), anything else as a facts file writes it.
+fn kind_in_words(ctx: &Ctx, p: &Program, ty: &crate::check::types::Type) -> String {
+    let labels: Vec<String> =
+        variants(p, ty).into_iter().map(|(n, l)| l.map_or(n, |l| p.gloss(&l, ctx.lang.code()).to_string())).collect();
+    if labels.is_empty() {
+        return how_in(p, ty, ctx.lang);
+    }
+    let words = crate::ask::words::words(ctx.lang);
+    words.fill(&words.hints.variants, &[("values", labels.join(", "))])
+}
+
 /// The page of one clause.
 pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
     let p = &b.checked().program;
@@ -274,8 +288,9 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
             ul.plain {
                 @for (i, f) in p.facts.iter().enumerate().filter(|(_, f)| f.clause == Some(c)) {
                     li {
-                        code { (f.name) } ": " (p.describe(&f.ty))
-                        @if let Some(d) = &f.doc { " — " (p.gloss(d, ctx.lang.code())) }
+                        // What the fact is, in words; its name in a facts file and how to give it below.
+                        @if let Some(d) = &f.doc { span.question { (heading_case(p.gloss(d, ctx.lang.code()))) } br; }
+                        code { (f.name) } " " span.how { "(" (kind_in_words(ctx, p, &f.ty)) ")" }
                         @let by = names(b.fact_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
@@ -285,9 +300,9 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
                 }
                 @for (i, d) in p.decisions.iter().enumerate().filter(|(_, d)| d.clause == Some(c)) {
                     li {
-                        code { (d.name) } ": " (p.describe(&d.ty))
-                        " " span.who { "(" (w.fill("decided_by", &[("who", p.gloss(&d.by, ctx.lang.code()))])) ")" }
-                        @if let Some(x) = &d.doc { " — " (p.gloss(x, ctx.lang.code())) }
+                        @if let Some(x) = &d.doc { span.question { (heading_case(p.gloss(x, ctx.lang.code()))) } br; }
+                        span.who { (heading_case(&w.fill("decided_by", &[("who", p.gloss(&d.by, ctx.lang.code()))]))) } br;
+                        code { (d.name) } " " span.how { "(" (kind_in_words(ctx, p, &d.ty)) ")" }
                         @let by = names(b.decision_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
