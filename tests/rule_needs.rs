@@ -152,7 +152,10 @@ fn printed_values_are_read_back_and_ambiguous_ones_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("player.masterpoints") && err.contains("is ambiguous") && err.contains("\"125 kr.\""),
+        err.contains("player.masterpoints")
+            && err.contains("is ambiguous")
+            && err.contains("in `da` 1.095,50 before")
+            && err.contains("`kr.`"),
         "{err}"
     );
 }

@@ -69,9 +69,29 @@ fn digits(s: &str, st: &Style) -> Option<String> {
     Some(out)
 }
 
-/// The forms accepted, for an error message.
-pub fn accepted() -> &'static str {
-    "2150, 2.5, \"1/3\", \"125 DKK\", \"2.00 DKK per km\", \"8 hours\"; as printed: \"125 kr.\", \"474,60 kr.\", \"1.095 minutter\", \"8 timer\", \"DKK 474.60\", \"2,150 minutes\""
+/// The forms accepted, for an error message: a facts file's, then each language's printed
+/// form as `units.toml` has it (its separators and unit words).
+pub fn accepted() -> String {
+    let mut out = String::from("2150, 2.5, \"1/3\", a number and its unit (`8 hours`); as printed:");
+    for (i, (code, st)) in units().iter().enumerate() {
+        let words = |m: &BTreeMap<String, String>| m.keys().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ");
+        out.push_str(&format!("{} in `{code}` 1{}095{}50", if i > 0 { ";" } else { "" }, st.thousands, st.decimal));
+        if !st.prefix.is_empty() {
+            out.push_str(&format!(" after {}", words(&st.prefix)));
+        }
+        if !st.suffix.is_empty() {
+            let or = if st.prefix.is_empty() { "" } else { " or" };
+            out.push_str(&format!("{or} before {}", words(&st.suffix)));
+        }
+    }
+    out
+}
+
+/// The languages of `units.toml` whose thousands separator is `sep`, and those whose decimal
+/// point it is, by tag.
+fn reading_of(sep: &str) -> (Vec<&'static str>, Vec<&'static str>) {
+    let of = |f: fn(&Style) -> &str| units().iter().filter(|(_, st)| f(st) == sep).map(|(c, _)| c.as_str()).collect();
+    (of(|st| st.thousands.as_str()), of(|st| st.decimal.as_str()))
 }
 
 /// `text` in the facts-file form (`1095 minutes`, `474.60 DKK`) when it is written as
@@ -114,8 +134,12 @@ pub fn normalise(text: &str, session: Option<Lang>) -> Result<Option<String>, St
         }));
     }
     if num.contains(',') {
+        let (grouping, decimal) = reading_of(",");
+        let tags = |v: &[&str]| v.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
         return Err(format!(
-            "`{t}` is ambiguous: a comma groups thousands in English (2,150 = 2150) but is the decimal point in Danish (2,150 = 2.15); write the number without separators, with `.` as the decimal point, or with a unit word that names the language; accepted forms: {}",
+            "`{t}` is ambiguous: a comma groups thousands in {} (2,150 = 2150) but is the decimal point in {} (2,150 = 2.15); write the number without separators, with `.` as the decimal point, or with a unit word that names the language; accepted forms: {}",
+            tags(&grouping),
+            tags(&decimal),
             accepted()
         ));
     }
@@ -154,6 +178,13 @@ mod tests {
     #[test]
     fn ambiguous_forms_are_refused_unless_the_language_is_named() {
         assert!(n("2,150").unwrap_err().contains("ambiguous"));
+        // The languages named are those of the unit words' file, each with its own separators.
+        let e = n("2,150").unwrap_err();
+        assert!(e.contains("thousands in `en`") && e.contains("decimal point in `da`, `nb`, `sv`"), "{e}");
+        assert!(
+            e.contains("in `da` 1.095,50") && e.contains("`kr.`") && e.contains("in `en` 1,095.50 after `$`, `DKK`"),
+            "{e}"
+        );
         assert!(n("2,150 km").unwrap_err().contains("ambiguous"));
         // "1.095" with a Danish unit word is 1095; with an English one it is the decimal 1.095.
         assert_eq!(n("1.095 minutes").unwrap().as_deref(), Some("1.095 minutes"));
