@@ -440,6 +440,35 @@ pub enum Symbol {
     Def(DefId),
 }
 
+/// The glosses of a rulebook by the text they gloss ([`Program::glosses`]): looked up for
+/// every text an explanation shows (a player's name, a town), most of which have none, so
+/// hashed by FNV-1a rather than SipHash. The keys are the rulebook's own texts; a text
+/// looked up cannot make the table slower than its longest chain of the rulebook's keys.
+pub type Glosses = IndexMap<String, String, std::hash::BuildHasherDefault<TextHasher>>;
+
+/// FNV-1a over the bytes written (see [`Glosses`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TextHasher(u64);
+
+impl Default for TextHasher {
+    fn default() -> Self {
+        TextHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for TextHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
 /// A checked rulebook.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
@@ -455,7 +484,7 @@ pub struct Program {
     pub citations: IndexMap<String, ClauseId>,
     /// English glosses of descriptions, questions, labels, `says` phrases and text answers,
     /// keyed by the text in the rulebook's language.
-    pub glosses: IndexMap<String, String>,
+    pub glosses: Glosses,
     /// The rulebook's sections and their names ([`super::resolve`]).
     pub sections: super::resolve::Sections,
     /// The program compiled for evaluation, built on first use ([`crate::eval::fast`]).

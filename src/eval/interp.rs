@@ -137,8 +137,7 @@ impl<'a> Interp<'a> {
             inputs,
             memo: Memos::default(),
             pool: Vec::new(),
-            // Room for the steps of most rulings, so that the nodes are not moved as they grow.
-            trace: tracing.then(|| Trace { nodes: Vec::with_capacity(16) }),
+            trace: tracing.then(Trace::new),
             stack: Vec::new(),
             quiet: 0,
             steps: 0,

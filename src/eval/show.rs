@@ -58,6 +58,22 @@ fn push_grouped(out: &mut String, int_part: &str, sep: char) {
         }
         None => int_part,
     };
+    if digits.is_ascii() && !digits.is_empty() {
+        // Digits are bytes: the first group, then a separator before every three.
+        let first = match digits.len() % 3 {
+            0 => 3,
+            n => n,
+        };
+        out.reserve(digits.len() + digits.len() / 3 * sep.len_utf8());
+        out.push_str(&digits[..first]);
+        let mut i = first;
+        while i < digits.len() {
+            out.push(sep);
+            out.push_str(&digits[i..i + 3]);
+            i += 3;
+        }
+        return;
+    }
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
             out.push(sep);
@@ -469,6 +485,37 @@ mod tests {
             assert_eq!(int_text(v, &mut [0; 40]), v.to_string());
         }
     }
+
+    #[test]
+    fn digits_grouped_in_threes() {
+        let cases = [
+            ("7", "7"),
+            ("12", "12"),
+            ("999", "999"),
+            ("1000", "1,000"),
+            ("12345", "12,345"),
+            ("123456", "123,456"),
+            ("1234567", "1,234,567"),
+            ("-1000", "−1,000"),
+        ];
+        for (digits, grouped) in cases {
+            let mut out = String::new();
+            push_grouped(&mut out, digits, ',');
+            assert_eq!(out, grouped);
+        }
+        let mut out = String::new();
+        push_grouped(&mut out, "1234567", '\u{a0}');
+        assert_eq!(out, "1\u{a0}234\u{a0}567");
+    }
+
+    #[test]
+    fn texts_made_visible() {
+        assert!(matches!(visible("Kolding"), std::borrow::Cow::Borrowed("Kolding")));
+        assert!(matches!(visible("Børge"), std::borrow::Cow::Borrowed("Børge")));
+        assert_eq!(visible("a\nb"), "a\\nb");
+        assert_eq!(visible("x\u{7f}"), "x\\u{7f}");
+        assert_eq!(visible("x\u{202e}y"), "x\\u{202e}y");
+    }
 }
 
 /// Text from a facts file made safe to print: control characters (a newline, an
@@ -480,7 +527,8 @@ pub fn visible(t: &str) -> std::borrow::Cow<'_, str> {
         c.is_control()
             || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
     };
-    if !t.chars().any(hidden) {
+    // Printable ASCII (most texts) hides nothing; other texts are read character by character.
+    if t.bytes().all(|b| (0x20..0x7f).contains(&b)) || !t.chars().any(hidden) {
         return std::borrow::Cow::Borrowed(t);
     }
     let mut out = String::with_capacity(t.len() + 8);

@@ -286,9 +286,10 @@ impl Interp<'_> {
             (Count, _, None) => (WorkKind::Leaf, None),
             (Count | Filter | All | Any, [list, ..], Some(l)) => {
                 let listed = self.list_or_none(list, frame);
-                let xs = listed.clone().unwrap_or_default();
+                let known = listed.is_some();
+                let xs = listed.unwrap_or_default();
                 let results = self.lambda_results(l, &xs, frame);
-                let value = listed.is_some().then(|| truth_value(b, &xs, &results)).flatten();
+                let value = known.then(|| truth_value(b, &xs, &results)).flatten();
                 let truth = results.into_iter().map(|r| r.ok().and_then(|v| v.as_bool()));
                 let items = xs.into_iter().zip(truth).collect();
                 (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(value))
@@ -301,31 +302,34 @@ impl Interp<'_> {
             }
             (Sum, [list, ..], _) => {
                 let listed = self.list_or_none(list, frame);
-                let xs = listed.clone().unwrap_or_default();
+                let known = listed.is_some();
+                let xs = listed.unwrap_or_default();
                 let vals: Vec<Option<Value>> = match lam {
                     Some(l) => self.lambda_values(l, &xs, frame),
                     None => xs.iter().cloned().map(Some).collect(),
                 };
-                let value = listed.and_then(|_| {
+                let total = || {
                     let mut total = Num::ZERO;
                     for v in &vals {
                         total = total.add(v.as_ref()?.as_num()?)?;
                     }
                     Some(Value::Num(total))
-                });
+                };
+                let value = if known { total() } else { None };
                 let of = lam.map_or_else(|| elem(&list.ty), |l| l.body.ty.clone());
                 (WorkKind::Sum { items: xs.into_iter().zip(vals).collect(), elem: elem(&list.ty), of }, Some(value))
             }
             (Top | Most | Least, [list, rest @ ..], Some(l)) => {
                 let listed = self.list_or_none(list, frame);
-                let xs = listed.clone().unwrap_or_default();
+                let known = listed.is_some();
+                let xs = listed.unwrap_or_default();
                 let keys = self.lambda_values(l, &xs, frame);
                 if keys.iter().any(Option::is_none) {
                     return (WorkKind::Leaf, None);
                 }
                 let keys: Vec<Value> = keys.into_iter().flatten().collect();
-                let value = match (b, listed) {
-                    (Most | Least, Some(_)) => Some(Some(best_of(b, &xs, &keys))),
+                let value = match (b, known) {
+                    (Most | Least, true) => Some(Some(best_of(b, &xs, &keys))),
                     _ => None,
                 };
                 let places = rest.first().and_then(|n| self.eval(n, frame).ok());
