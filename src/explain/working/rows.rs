@@ -1,0 +1,245 @@
+//! The working of orderings and shares in words: a ranking or standings as its rows (each
+//! item with its keys, ties and how they were broken) and an apportionment as each share's
+//! quota, whole part and remainder. Frame words come from the message files.
+
+use super::super::Explainer;
+use super::super::messages::{Arg, word_ref as word};
+use super::LIST_MAX;
+use crate::check::types::Type;
+use crate::eval::num::Num;
+use crate::eval::show;
+use crate::eval::trace::{KeyName, Work, WorkKind};
+use crate::eval::value::Value;
+use std::cmp::Ordering;
+
+impl Explainer<'_> {
+    pub(super) fn ranking(
+        &self,
+        b: crate::check::program::Builtin,
+        items: &[(Value, Value)],
+        elem: &Type,
+        key: &Type,
+        places: Option<&Value>,
+        w: &Work,
+    ) -> Option<String> {
+        if items.len() < 2 {
+            return None;
+        }
+        let cmp = |a: &Value, c: &Value| crate::eval::interp::compare(a, c).unwrap_or(Ordering::Equal);
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        let desc = b != crate::check::program::Builtin::Least;
+        order.sort_by(|&i, &j| if desc { cmp(&items[j].1, &items[i].1) } else { cmp(&items[i].1, &items[j].1) });
+        let rank = |i: usize| {
+            1 + items
+                .iter()
+                .filter(|(_, k)| if desc { cmp(k, &items[i].1).is_gt() } else { cmp(k, &items[i].1).is_lt() })
+                .count()
+        };
+        let taken: Vec<&Value> = match &w.value {
+            Some(Value::List(xs)) => xs.iter().collect(),
+            _ => Vec::new(),
+        };
+        let places_n = places.and_then(|p| p.as_num()).and_then(|n| n.as_i64());
+        let rows: Vec<String> = order
+            .iter()
+            .map(|&i| {
+                let r = rank(i);
+                let tied = items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() > 1;
+                let at_cut = places_n.is_some_and(|p| {
+                    tied && r as i64 <= p
+                        && r as i64 + items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() as i64 - 1 > p
+                });
+                let row = self.m(
+                    "ranking-row",
+                    &[
+                        ("rank", Arg::Num(r as i64)),
+                        ("item", Arg::Text(&self.show(&items[i].0, elem))),
+                        ("key", Arg::Text(&self.show(&items[i].1, key))),
+                    ],
+                );
+                if at_cut { format!("{row} {}", word(self.lang, "tied-at-cut")) } else { row }
+            })
+            .collect();
+        let table = rows.join(" · ");
+        Some(match places {
+            Some(p) => {
+                let left_out: Vec<&Value> = items.iter().map(|(x, _)| x).filter(|x| !taken.contains(x)).collect();
+                let mut s = self.m(
+                    "ranking-top",
+                    &[
+                        ("table", Arg::Text(&table)),
+                        ("places", Arg::Text(&self.show(p, &Type::Int))),
+                        ("n", Arg::Num(taken.len() as i64)),
+                    ],
+                );
+                if let Some(first_out) = left_out.first() {
+                    let i = items.iter().position(|(x, _)| x == *first_out).unwrap_or(0);
+                    s.push_str("; ");
+                    s.push_str(&self.m(
+                        "ranking-first-out",
+                        &[
+                            ("item", Arg::Text(&self.show(first_out, elem))),
+                            ("rank", Arg::Num(rank(i) as i64)),
+                            ("key", Arg::Text(&self.show(&items[i].1, key))),
+                        ],
+                    ));
+                }
+                s
+            }
+            None => self.m("ranking-best", &[("table", Arg::Text(&table))]),
+        })
+    }
+
+    /// How a key of an ordering is named in a sentence.
+    fn key_label(&self, k: &KeyName) -> String {
+        match k {
+            KeyName::Def(d) => self.def_label(*d),
+            KeyName::Field(t, i) => match &self.p.types[*t as usize].kind {
+                crate::check::program::TypeKind::Record(fs) => fs.get(*i as usize).map_or_else(String::new, |f| {
+                    f.doc.as_deref().map_or_else(|| f.name.replace('_', " "), |d| self.gloss(d))
+                }),
+                _ => String::new(),
+            },
+            KeyName::Nth(n) => self.m("order-key", &[("n", Arg::Num(*n as i64))]),
+        }
+    }
+
+    /// An ordering in words: each key's values, every tie broken among the tied (which
+    /// criterion separated whom, with the values), and the standings with shared places.
+    pub(super) fn standings(
+        &self,
+        items: &[Value],
+        elem: &Type,
+        keys: &[(KeyName, Type, Vec<Value>)],
+        among: &[(KeyName, Type)],
+        breaks: &[crate::eval::order::TieBreak],
+        groups: &[Vec<Value>],
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let valued = |xs: &[Value], vals: &[Value], ty: &Type| {
+            let parts: Vec<String> =
+                xs.iter().zip(vals).map(|(x, v)| format!("{} {}", self.show(x, elem), self.show(v, ty))).collect();
+            parts.join(", ")
+        };
+        if items.len() <= LIST_MAX {
+            for (name, ty, vals) in keys {
+                out.push(self.m(
+                    "ordered-by",
+                    &[("key", Arg::Text(&self.key_label(name))), ("values", Arg::Text(&valued(items, vals, ty)))],
+                ));
+            }
+        }
+        for b in breaks {
+            let members = self.list(&b.group.iter().collect::<Vec<_>>(), elem);
+            out.push(match &b.by {
+                Some((k, vals)) => {
+                    let (name, ty) = &among[*k];
+                    let (id, shown) = if b.group.len() <= LIST_MAX {
+                        ("tie-broken", valued(&b.group, vals, ty))
+                    } else {
+                        ("tie-broken-bare", String::new())
+                    };
+                    self.m(
+                        id,
+                        &[
+                            ("items", Arg::Text(&members)),
+                            ("key", Arg::Text(&self.key_label(name))),
+                            ("values", Arg::Text(&shown)),
+                        ],
+                    )
+                }
+                None => self.m("tie-kept", &[("items", Arg::Text(&members))]),
+            });
+        }
+        let mut place = 1;
+        let rows: Vec<String> = groups
+            .iter()
+            .map(|g| {
+                let id = if g.len() > 1 { "standings-shared" } else { "standings-row" };
+                let row = self.m(
+                    id,
+                    &[
+                        ("place", Arg::Num(place)),
+                        ("items", Arg::Text(&self.list(&g.iter().collect::<Vec<_>>(), elem))),
+                    ],
+                );
+                place += g.len() as i64;
+                row
+            })
+            .collect();
+        out.push(self.m("standings", &[("table", Arg::Text(&rows.join(" · ")))]));
+        out
+    }
+
+    /// An apportionment's answer beside its items: "Nordjylland: 8; Vestjylland: 5; …".
+    pub(crate) fn apportioned(&self, w: &Work) -> Option<String> {
+        let WorkKind::Apportion { items, elem, .. } = &w.kind else { return None };
+        let Some(Value::List(xs)) = &w.value else { return None };
+        if xs.len() != items.len() {
+            return None;
+        }
+        let rows: Vec<String> = items
+            .iter()
+            .zip(xs.iter())
+            .map(|((x, _), n)| {
+                self.m(
+                    "apportioned",
+                    &[("item", Arg::Text(&self.show(x, elem))), ("seats", Arg::Text(&self.show(n, &Type::Int)))],
+                )
+            })
+            .collect();
+        Some(rows.join("; "))
+    }
+
+    pub(super) fn apportion(&self, seats: &Value, items: &[(Value, Value)], elem: &Type, w: &Work) -> Option<String> {
+        let s = seats.as_num()?;
+        let weights: Vec<Num> = items.iter().map(|(_, v)| v.as_num()).collect::<Option<_>>()?;
+        let total = weights.iter().try_fold(Num::ZERO, |a, x| a.add(*x))?;
+        if total == Num::ZERO {
+            return None;
+        }
+        let quotas: Vec<Num> = weights.iter().map(|x| s.mul(*x).and_then(|y| y.div(total))).collect::<Option<_>>()?;
+        let floors = quotas.iter().try_fold(Num::ZERO, |a, q| a.add(q.floor()))?;
+        let left = s.sub(floors)?.as_i64()?.max(0) as usize;
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by(|&a, &b| quotas[b].fract().cmp(&quotas[a].fract()));
+        let tied: Vec<usize> = if left > 0 && left <= order.len() {
+            let cut = quotas[order[left - 1]].fract();
+            let t: Vec<usize> = order.iter().copied().filter(|&i| quotas[i].fract() == cut).collect();
+            let sure = order.iter().filter(|&&i| quotas[i].fract() > cut).count();
+            if t.len() > left - sure { t } else { Vec::new() }
+        } else {
+            Vec::new()
+        };
+        let given: Vec<String> = match &w.value {
+            Some(Value::List(xs)) => xs.iter().map(|x| self.show(x, &Type::Int)).collect(),
+            _ => vec!["?".into(); items.len()],
+        };
+        let rows: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(i, (x, wt))| {
+                let row = self.m(
+                    "apportion-row",
+                    &[
+                        ("item", Arg::Text(&self.show(x, elem))),
+                        ("weight", Arg::Text(&self.show(wt, &Type::Int))),
+                        ("quota", Arg::Text(&show::number(quotas[i], self.lang, 0))),
+                        ("whole", Arg::Text(&show::number(quotas[i].floor(), self.lang, 0))),
+                        ("seats", Arg::Text(given.get(i).map_or("?", String::as_str))),
+                    ],
+                );
+                if tied.contains(&i) { format!("{row} {}", word(self.lang, "tied-on-remainder")) } else { row }
+            })
+            .collect();
+        Some(self.m(
+            "apportion",
+            &[
+                ("seats", Arg::Text(&self.show(seats, &Type::Int))),
+                ("total", Arg::Text(&show::number(total, self.lang, 0))),
+                ("left", Arg::Num(left as i64)),
+                ("rows", Arg::Text(&rows.join(" · "))),
+            ],
+        ))
+    }
+}
