@@ -468,6 +468,32 @@ fn is_name_field(field: &str) -> bool {
         .any(|n| n == field)
 }
 
+/// Text from a facts file made safe to print: control characters (a newline, an
+/// escape sequence), bidirectional overrides and line separators are written as
+/// visible escapes (`\n`, `\u{1b}`), so a value cannot start a line of its own or
+/// restyle the terminal.
+pub fn visible(t: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+    };
+    // Printable ASCII (most texts) hides nothing; other texts are read character by character.
+    if t.bytes().all(|b| (0x20..0x7f).contains(&b)) || !t.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(t);
+    }
+    let mut out = String::with_capacity(t.len() + 8);
+    for c in t.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,30 +542,4 @@ mod tests {
         assert_eq!(visible("x\u{7f}"), "x\\u{7f}");
         assert_eq!(visible("x\u{202e}y"), "x\\u{202e}y");
     }
-}
-
-/// Text from a facts file made safe to print: control characters (a newline, an
-/// escape sequence), bidirectional overrides and line separators are written as
-/// visible escapes (`\n`, `\u{1b}`), so a value cannot start a line of its own or
-/// restyle the terminal.
-pub fn visible(t: &str) -> std::borrow::Cow<'_, str> {
-    let hidden = |c: char| {
-        c.is_control()
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
-    };
-    // Printable ASCII (most texts) hides nothing; other texts are read character by character.
-    if t.bytes().all(|b| (0x20..0x7f).contains(&b)) || !t.chars().any(hidden) {
-        return std::borrow::Cow::Borrowed(t);
-    }
-    let mut out = String::with_capacity(t.len() + 8);
-    for c in t.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
