@@ -91,6 +91,9 @@ pub enum CommentAt {
     InClause { item: usize, part: usize },
 }
 
+// Most items are declarations, so boxing them would add an allocation each to save
+// nothing; the tree is built once per file.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
     Rulebook(RulebookDecl),
@@ -114,6 +117,8 @@ pub struct Clause {
     pub span: Span,
 }
 
+// As for `Item`: a clause's parts are mostly declarations.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClausePart {
     Heading(Str),
