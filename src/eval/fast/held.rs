@@ -64,11 +64,10 @@ impl<'a> Run<'a> {
     /// on the value stack, anything computed).
     #[inline]
     pub(super) fn held_ref(&self, n: &'a Node) -> Option<Result<&'a Value, Stop>> {
-        let inputs = self.inputs;
         Some(match &n.kind {
             Kind::Const(v) => Ok(v),
-            Kind::Fact(f) => inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
-            Kind::FactPath(f, path) => follow(inputs.facts[*f as usize].as_ref(), path),
+            Kind::Fact(f) => self.fact(*f).as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(self.fact(*f).as_ref(), path),
             Kind::Local(s) => Ok(self.lent_at(*s)?),
             Kind::LocalPath(s, path) => follow(Some(self.lent_at(*s)?), path),
             _ => return None,
@@ -78,11 +77,10 @@ impl<'a> Run<'a> {
     /// The value of a node for which [`super::held`] holds, borrowed (no steps counted).
     #[inline]
     fn read(&self, n: &'a Node) -> Result<&Value, Stop> {
-        let inputs = self.inputs;
         match &n.kind {
             Kind::Const(v) => Ok(v),
-            Kind::Fact(f) => inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
-            Kind::FactPath(f, path) => follow(inputs.facts[*f as usize].as_ref(), path),
+            Kind::Fact(f) => self.fact(*f).as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(self.fact(*f).as_ref(), path),
             Kind::Local(s) => Ok(self.slot(*s)),
             Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path),
             _ => Err(Stop::Halt),
