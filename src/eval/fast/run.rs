@@ -206,6 +206,7 @@ impl<'a> Run<'a> {
 
     /// Evaluates `def` on the `argc` arguments on top of the stack in a frame of its own
     /// (and removes them), without the memo.
+    #[inline(always)]
     fn enter(&mut self, def: DefId, argc: usize) -> R {
         let base = self.s.stack.len() - argc;
         self.depth += 1;
@@ -225,6 +226,7 @@ impl<'a> Run<'a> {
         result
     }
 
+    #[inline(always)]
     fn rules(&mut self, d: &'a CDef) -> R {
         let candidates: &[RuleId] = match (&d.by_first, self.s.stack.get(self.base)) {
             (Some(index), Some(Value::Enum(_, v))) if d.params > 0 => index.get(*v as usize).unwrap_or(&d.top),
@@ -281,6 +283,7 @@ impl<'a> Run<'a> {
         Ok(result)
     }
 
+    #[inline(always)]
     fn rule_tree_once(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
         let c = self.c;
         let rule = &c.rules[r as usize];
@@ -306,6 +309,7 @@ impl<'a> Run<'a> {
 
     /// The definition's one candidate rule, without exceptions: its value, or silence when
     /// it does not apply (what [`Self::rules`] would find, without the rule tree).
+    #[inline(always)]
     fn only_rule(&mut self, r: RuleId) -> R {
         let c = self.c;
         let rule = &c.rules[r as usize];
@@ -366,6 +370,7 @@ impl<'a> Run<'a> {
         self.eval(&rule.value)
     }
 
+    #[inline(always)]
     fn rule_alone(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
         let c = self.c;
         let rule = &c.rules[r as usize];
