@@ -126,6 +126,10 @@ impl Num {
     }
     pub fn mul(self, o: Num) -> Option<Num> {
         if self.d == 1 && o.d == 1 {
+            if let (Ok(a), Ok(b)) = (i64::try_from(self.n), i64::try_from(o.n)) {
+                // Two 64-bit factors: their product always fits, one multiplication.
+                return Some(Num::int(i128::from(a) * i128::from(b)));
+            }
             return Some(Num::int(self.n.checked_mul(o.n)?));
         }
         let g1 = gcd(self.n, o.d).max(1);
@@ -326,6 +330,21 @@ mod tests {
         assert_eq!(Num::ratio(15, 4).unwrap().to_string(), "3.75");
         assert_eq!(Num::ratio(40, 3).unwrap().to_string(), "40/3");
         assert_eq!(Num::parse("4.00").unwrap().to_string(), "4");
+    }
+
+    #[test]
+    fn whole_products_at_the_edges() {
+        // Within 64 bits on both sides: (2^63 - 1)^2 and (-2^63)^2 = 2^126 fit in an i128.
+        let max = Num::int(i64::MAX.into());
+        let min = Num::int(i64::MIN.into());
+        assert_eq!(max.mul(max), Some(Num::int(85070591730234615847396907784232501249)));
+        assert_eq!(min.mul(min), Some(Num::int(1 << 126)));
+        assert_eq!(min.mul(max), Some(Num::int(-85070591730234615856620279821087277056)));
+        assert_eq!(Num::int(-142).mul(Num::int(2)), Some(Num::int(-284)));
+        // Past 64 bits: the checked product, and no value when it overflows.
+        assert_eq!(Num::int(1 << 100).mul(Num::int(4)), Some(Num::int(1 << 102)));
+        assert_eq!(Num::int(1 << 100).mul(Num::int(1 << 30)), None);
+        assert_eq!(Num::int(i128::MIN).mul(Num::int(-1)), None);
     }
 
     #[test]

@@ -76,6 +76,34 @@ impl Slots {
         }
     }
 
+    /// Where declaration `i`'s value is kept: 0 when it has none (or is out of range), else
+    /// one more than its place among the values made, for [`Slots::at`]. A reader that
+    /// reads the same declarations many times keeps the place rather than search again; a
+    /// place stays right while the slots are not changed.
+    #[inline]
+    pub fn place(&self, i: usize) -> u32 {
+        if i >= self.n {
+            return 0;
+        }
+        if self.index.is_empty() {
+            let made = self.values.len();
+            return match self.ids[..made].iter().position(|&id| id as usize == i) {
+                Some(k) => k as u32 + 1,
+                None => 0,
+            };
+        }
+        self.index[i]
+    }
+
+    /// The value at a place found by [`Slots::place`]: `None` for 0 or a place not made.
+    #[inline]
+    pub fn at(&self, place: u32) -> &Option<Value> {
+        match (place as usize).checked_sub(1).and_then(|k| self.values.get(k)) {
+            Some(v) => v,
+            None => &UNSET,
+        }
+    }
+
     /// Every declaration's value in declaration order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Option<Value>> + ExactSizeIterator + Clone + '_ {
         (0..self.len()).map(move |i| &self[i])
@@ -218,6 +246,25 @@ mod tests {
         assert_eq!(set, (0..n).rev().collect::<Vec<_>>());
         s.clear();
         assert!(s.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn a_place_reads_the_value_of_its_declaration() {
+        for n in [3, 3 * INLINE] {
+            let mut s = Slots::new(n);
+            s[2] = Some(Value::int(20));
+            s[0] = Some(Value::int(0));
+            for i in (3..n).step_by(2) {
+                s[i] = Some(Value::int(i as i128 * 10));
+            }
+            for i in 0..n {
+                assert_eq!(s.at(s.place(i)), &s[i], "declaration {i} of {n}");
+            }
+            assert_eq!(s.place(1), 0);
+            assert_eq!(s.place(n), 0);
+            assert_eq!(s.at(0), &None);
+            assert_eq!(s.at(u32::MAX), &None);
+        }
     }
 
     #[test]

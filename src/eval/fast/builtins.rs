@@ -6,7 +6,7 @@ use super::held::Refs;
 use super::run::{LENT, R, Run, Stop};
 use super::{Kind, Node};
 use crate::check::program::Builtin;
-use crate::eval::interp::{Inputs, compare};
+use crate::eval::interp::compare;
 use crate::eval::num::Num;
 use crate::eval::value::Value;
 use std::cmp::Ordering;
@@ -102,11 +102,10 @@ impl<'a> Run<'a> {
                 }
             };
         }
-        let inputs: &'a Inputs = self.inputs;
         let held = match &n.kind {
             Kind::Const(v) => Some(Ok(v)),
-            Kind::Fact(f) => Some(inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown)),
-            Kind::FactPath(f, path) => Some(super::run::follow(inputs.facts[*f as usize].as_ref(), path)),
+            Kind::Fact(f) => Some(self.fact(*f).as_ref().ok_or(Stop::Unknown)),
+            Kind::FactPath(f, path) => Some(super::run::follow(self.fact(*f).as_ref(), path)),
             _ => None,
         };
         if let Some(v) = held {

@@ -64,11 +64,10 @@ impl<'a> Run<'a> {
     /// on the value stack, anything computed).
     #[inline]
     pub(super) fn held_ref(&self, n: &'a Node) -> Option<Result<&'a Value, Stop>> {
-        let inputs = self.inputs;
         Some(match &n.kind {
             Kind::Const(v) => Ok(v),
-            Kind::Fact(f) => inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
-            Kind::FactPath(f, path) => follow(inputs.facts[*f as usize].as_ref(), path),
+            Kind::Fact(f) => self.fact(*f).as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(self.fact(*f).as_ref(), path),
             Kind::Local(s) => Ok(self.lent_at(*s)?),
             Kind::LocalPath(s, path) => follow(Some(self.lent_at(*s)?), path),
             _ => return None,
@@ -78,11 +77,10 @@ impl<'a> Run<'a> {
     /// The value of a node for which [`super::held`] holds, borrowed (no steps counted).
     #[inline]
     fn read(&self, n: &'a Node) -> Result<&Value, Stop> {
-        let inputs = self.inputs;
         match &n.kind {
             Kind::Const(v) => Ok(v),
-            Kind::Fact(f) => inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
-            Kind::FactPath(f, path) => follow(inputs.facts[*f as usize].as_ref(), path),
+            Kind::Fact(f) => self.fact(*f).as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(self.fact(*f).as_ref(), path),
             Kind::Local(s) => Ok(self.slot(*s)),
             Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path),
             _ => Err(Stop::Halt),
@@ -275,7 +273,7 @@ impl<'a> Run<'a> {
                 }
                 Err(Stop::Halt) => return Some(Err(Stop::Halt)),
             };
-            match if item_first { compare_held(op, field, v) } else { compare_held(op, v, field) } {
+            match if item_first { compare_here(op, field, v) } else { compare_here(op, v, field) } {
                 Ok(true) => t.trues |= 1 << i,
                 Ok(false) => t.falses = true,
                 Err(e) => return Some(Err(e)),
@@ -294,8 +292,16 @@ pub(super) struct Truths {
 }
 
 /// `x op y` for a comparison operator: numbers by their order, texts by their bytes,
-/// enums by their variant, anything else as the interpreter compares.
+/// enums by their variant, anything else as the interpreter compares. Kept out of line
+/// (where [`Run::cmp`] calls it, inlining made GNT flights slower).
+#[inline(never)]
 fn compare_held(op: BinaryOp, x: &Value, y: &Value) -> Result<bool, Stop> {
+    compare_here(op, x, y)
+}
+
+/// [`compare_held`] inlined where it is called: in the loop over a scan's items.
+#[inline(always)]
+fn compare_here(op: BinaryOp, x: &Value, y: &Value) -> Result<bool, Stop> {
     use BinaryOp::*;
     let ord = match (x, y) {
         // Numbers in lowest terms: equal exactly when their order says so.

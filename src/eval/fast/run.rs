@@ -8,6 +8,7 @@ use crate::eval::interp::{Inputs, MAX_STEPS, compare, in_range, matches_pattern}
 use crate::eval::num::Num;
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, Policy};
+use std::cell::Cell;
 
 pub(super) const MAX_DEPTH: u32 = 200;
 
@@ -35,6 +36,10 @@ pub struct Scratch {
     /// Results of the rules kept for one ruling (`CRule::memo`): the generation, what the
     /// rule tree came to, the value when it applies and the steps it took.
     rule_memo: Vec<(u32, RuleResult, Option<Value>, u64)>,
+    /// For each fact: the generation in which its place among the input set's values was
+    /// found, and that place ([`crate::eval::slots::Slots::place`]). A ruling reads the same
+    /// facts many times (§ 304B1 some thirty); each is searched for once.
+    facts: Vec<Cell<(u32, u32)>>,
     generation: u32,
 }
 
@@ -82,14 +87,35 @@ impl<'a> Run<'a> {
             s.rule_memo.clear();
             s.rule_memo.resize(c.rule_memos as usize, (0, RuleResult::NotApplicable, None, 0));
         }
+        if s.facts.len() != inputs.facts.len() {
+            s.facts.clear();
+            s.facts.resize(inputs.facts.len(), Cell::new((0, 0)));
+        }
         s.generation = s.generation.wrapping_add(1);
         if s.generation == 0 {
             // Wrapped: forget every entry rather than mistake an old one for new.
             s.memo.iter_mut().for_each(|m| *m = (0, Err(Stop::Halt)));
             s.rule_memo.iter_mut().for_each(|m| *m = (0, RuleResult::NotApplicable, None, 0));
+            s.facts.iter().for_each(|f| f.set((0, 0)));
             s.generation = 1;
         }
         Run { c, inputs, s, base: 0, steps: 0, depth: 0, lent: [(usize::MAX, &NOTHING); LENT], lent_n: 0 }
+    }
+
+    /// The value of fact `f`, its place in the input set found at its first read in this
+    /// ruling and kept ([`Scratch::facts`]).
+    #[inline]
+    pub(super) fn fact(&self, f: u32) -> &'a Option<Value> {
+        let inputs: &'a Inputs = self.inputs;
+        let facts = &inputs.facts;
+        let Some(known) = self.s.facts.get(f as usize) else { return facts.at(facts.place(f as usize)) };
+        let (generation, place) = known.get();
+        if generation == self.s.generation {
+            return facts.at(place);
+        }
+        let place = facts.place(f as usize);
+        known.set((self.s.generation, place));
+        facts.at(place)
     }
 
     /// The value of local `slot` of the current frame: a lent item, or the stack's.
@@ -180,6 +206,7 @@ impl<'a> Run<'a> {
 
     /// Evaluates `def` on the `argc` arguments on top of the stack in a frame of its own
     /// (and removes them), without the memo.
+    #[inline(always)]
     fn enter(&mut self, def: DefId, argc: usize) -> R {
         let base = self.s.stack.len() - argc;
         self.depth += 1;
@@ -199,6 +226,7 @@ impl<'a> Run<'a> {
         result
     }
 
+    #[inline(always)]
     fn rules(&mut self, d: &'a CDef) -> R {
         let candidates: &[RuleId] = match (&d.by_first, self.s.stack.get(self.base)) {
             (Some(index), Some(Value::Enum(_, v))) if d.params > 0 => index.get(*v as usize).unwrap_or(&d.top),
@@ -255,6 +283,7 @@ impl<'a> Run<'a> {
         Ok(result)
     }
 
+    #[inline(always)]
     fn rule_tree_once(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
         let c = self.c;
         let rule = &c.rules[r as usize];
@@ -280,6 +309,7 @@ impl<'a> Run<'a> {
 
     /// The definition's one candidate rule, without exceptions: its value, or silence when
     /// it does not apply (what [`Self::rules`] would find, without the rule tree).
+    #[inline(always)]
     fn only_rule(&mut self, r: RuleId) -> R {
         let c = self.c;
         let rule = &c.rules[r as usize];
@@ -340,6 +370,7 @@ impl<'a> Run<'a> {
         self.eval(&rule.value)
     }
 
+    #[inline(always)]
     fn rule_alone(&mut self, r: RuleId, out: &mut Option<Value>) -> Result<RuleResult, Stop> {
         let c = self.c;
         let rule = &c.rules[r as usize];
@@ -448,8 +479,8 @@ impl<'a> Run<'a> {
         match &node.kind {
             Kind::Const(v) => Ok(v),
             Kind::Local(s) => Ok(self.slot(*s)),
-            Kind::Fact(f) => self.inputs.facts[*f as usize].as_ref().ok_or(Stop::Unknown),
-            Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path),
+            Kind::Fact(f) => self.fact(*f).as_ref().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(self.fact(*f).as_ref(), path),
             Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path),
             Kind::Decision(d) => self.inputs.decisions[*d as usize].as_ref().ok_or(Stop::Unknown),
             Kind::Call(d, _) => self.s.memo[*d as usize].1.as_ref().map_err(|e| *e),
@@ -471,8 +502,8 @@ impl<'a> Run<'a> {
         match &node.kind {
             Kind::Const(v) => Ok(v.clone()),
             Kind::Local(s) => Ok(self.slot(*s).clone()),
-            Kind::Fact(f) => self.inputs.facts[*f as usize].clone().ok_or(Stop::Unknown),
-            Kind::FactPath(f, path) => follow(self.inputs.facts[*f as usize].as_ref(), path).cloned(),
+            Kind::Fact(f) => self.fact(*f).clone().ok_or(Stop::Unknown),
+            Kind::FactPath(f, path) => follow(self.fact(*f).as_ref(), path).cloned(),
             Kind::LocalPath(s, path) => follow(Some(self.slot(*s)), path).cloned(),
             Kind::Decision(d) => self.inputs.decisions[*d as usize].clone().ok_or(Stop::Unknown),
             Kind::Call(d, args) if args.is_empty() => self.call(*d, 0),
