@@ -29,6 +29,9 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
     a
 }
 
+// `add`, `sub`, `mul`, `div` and `neg` are checked: they return `None` on overflow (or a
+// division by zero) instead of a number, so they are not the operator traits.
+#[allow(clippy::should_implement_trait)]
 impl Num {
     pub const ZERO: Num = Num { n: 0, d: 1 };
     pub const ONE: Num = Num { n: 1, d: 1 };
