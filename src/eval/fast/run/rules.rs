@@ -190,14 +190,10 @@ impl<'a> Run<'a> {
 
     /// [`Self::only_rule`] for a rule without parameters that reads no local: evaluated in
     /// the caller's frame (see [`super::CDef::in_place`]).
+    #[inline]
     pub(super) fn only_rule_here(&mut self, r: RuleId) -> R {
-        let rule = &self.c.rules[r as usize];
-        if let Some(g) = &rule.guard
-            && !self.eval_bool(g)?
-        {
-            return Err(Stop::Halt);
-        }
-        self.eval(&rule.value)
+        // The same as a dispatched rule's: its guard, then its value, in the caller's frame.
+        self.rule_in_place(r)
     }
 
     #[inline(always)]
