@@ -147,7 +147,7 @@ impl<'a> Run<'a> {
                 } else {
                     let c = self.c;
                     let frame = c.defs[def as usize].frame as usize;
-                    self.s.stack.resize(start + frame.max(args.len()), Value::Bool(false));
+                    super::run::frame_to(&mut self.s.stack, start + frame.max(args.len()));
                     let saved = std::mem::replace(&mut self.base, start);
                     let rule = &c.rules[r as usize];
                     let result = match &rule.guard {

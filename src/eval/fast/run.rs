@@ -12,6 +12,8 @@ use std::cell::Cell;
 
 mod rules;
 
+pub(super) use rules::frame_to;
+
 pub(super) const MAX_DEPTH: u32 = 200;
 
 /// Why compiled evaluation did not produce a value.

@@ -47,7 +47,7 @@ impl<'a> Run<'a> {
         }
         let c = self.c;
         let d = &c.defs[def as usize];
-        self.s.stack.resize(base + d.frame as usize, Value::Bool(false));
+        frame_to(&mut self.s.stack, base + d.frame as usize);
         let saved = std::mem::replace(&mut self.base, base);
         let result = if d.table.is_some() { self.table(d) } else { self.rules(d) };
         self.base = saved;
@@ -266,5 +266,20 @@ impl<'a> Run<'a> {
                 }
             }
         }
+    }
+}
+
+/// Sizes the value stack to `len` for a frame: new slots hold a placeholder (a frame's
+/// locals are written before they are read), slots past it are dropped. A frame is a few
+/// slots, so they are pushed one by one rather than through `Vec::resize`'s general path.
+#[inline]
+pub(in crate::eval::fast) fn frame_to(stack: &mut Vec<Value>, len: usize) {
+    if len <= stack.len() {
+        stack.truncate(len);
+        return;
+    }
+    stack.reserve(len - stack.len());
+    while stack.len() < len {
+        stack.push(Value::Bool(false));
     }
 }
