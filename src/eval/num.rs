@@ -225,24 +225,17 @@ impl Num {
 }
 
 impl PartialOrd for Num {
-    #[inline]
     fn partial_cmp(&self, o: &Num) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
 
 impl Ord for Num {
-    /// Inlined where numbers are compared: whole numbers (or a common denominator) are
-    /// ordered by their numerators; other fractions by [`Num::cmp_fractions`].
-    #[inline]
     fn cmp(&self, o: &Num) -> Ordering {
-        if self.d == o.d { self.n.cmp(&o.n) } else { self.cmp_fractions(o) }
-    }
-}
-
-impl Num {
-    #[inline(never)]
-    fn cmp_fractions(&self, o: &Num) -> Ordering {
+        if self.d == o.d {
+            // Whole numbers (or a common denominator): the numerators decide.
+            return self.n.cmp(&o.n);
+        }
         // Compare n1/d1 with n2/d2 without overflow: by integer part, then by fraction.
         let (i1, i2) = (self.n.div_euclid(self.d), o.n.div_euclid(o.d));
         if i1 != i2 {
