@@ -526,9 +526,9 @@ impl<'f> Outcome<'f> {
 /// let gnt = Rulebook::bundled("gnt")?;
 /// let facts = gnt.facts(&serde_json::json!({ "player": { "masterpoints": 2150, "life_master": true } }))?;
 /// let flights = gnt.ruling("flights")?.rule(&facts)?;
-/// let page = Page::with_header(Some("District 17 GNT".into()), Some("1 December 2026".into()), None);
+/// let page = Page::with_header(Some("Spring regional".into()), Some("1 December 2026".into()), None);
 /// let html = conditions::api::html_page(&[flights], Lang::En, &page);
-/// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("District 17 GNT"));
+/// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("Spring regional"));
 /// # Ok::<(), conditions::api::Error>(())
 /// ```
 pub fn html_page(outcomes: &[Outcome<'_>], lang: Lang, page: &Page) -> String {

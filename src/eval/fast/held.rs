@@ -314,12 +314,5 @@ fn compare_here(op: BinaryOp, x: &Value, y: &Value) -> Result<bool, Stop> {
         _ if matches!(op, Eq | Ne) => return Ok((x == y) == (op == Eq)),
         _ => compare(x, y).ok_or(Stop::Halt)?,
     };
-    Ok(match op {
-        Eq => ord.is_eq(),
-        Ne => ord.is_ne(),
-        Lt => ord.is_lt(),
-        Le => ord.is_le(),
-        Gt => ord.is_gt(),
-        _ => ord.is_ge(),
-    })
+    Ok(super::run::holds(op, ord))
 }

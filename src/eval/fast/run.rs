@@ -42,7 +42,7 @@ pub struct Scratch {
     rule_memo: Vec<(u32, RuleResult, Option<Value>, u64)>,
     /// For each fact: the generation in which its place among the input set's values was
     /// found, and that place ([`crate::eval::slots::Slots::place`]). A ruling reads the same
-    /// facts many times (§ 304B1 some thirty); each is searched for once.
+    /// facts many times (some rulings thirty and more); each is searched for once.
     facts: Vec<Cell<(u32, u32)>>,
     generation: u32,
 }
@@ -597,6 +597,20 @@ impl<'a> Run<'a> {
     }
 }
 
+/// Whether a comparison `op` holds of two values in order `ord`.
+#[inline(always)]
+pub(super) fn holds(op: BinaryOp, ord: std::cmp::Ordering) -> bool {
+    use BinaryOp::*;
+    match op {
+        Eq => ord.is_eq(),
+        Ne => ord.is_ne(),
+        Lt => ord.is_lt(),
+        Le => ord.is_le(),
+        Gt => ord.is_gt(),
+        _ => ord.is_ge(),
+    }
+}
+
 /// Follows record fields from a value: a missing value or field is unknown, a field of
 /// something else a halt.
 pub(super) fn follow<'v>(start: Option<&'v Value>, path: &[u32]) -> Result<&'v Value, Stop> {
@@ -625,15 +639,7 @@ fn comparison(op: BinaryOp, x: &Value, y: &Value) -> Result<bool, Stop> {
     use BinaryOp::*;
     if let (Value::Num(m), Value::Num(n)) = (x, y) {
         // Numbers in lowest terms: equal exactly when their order says so.
-        let ord = m.cmp(n);
-        return Ok(match op {
-            Eq => ord.is_eq(),
-            Ne => ord.is_ne(),
-            Lt => ord.is_lt(),
-            Le => ord.is_le(),
-            Gt => ord.is_gt(),
-            _ => ord.is_ge(),
-        });
+        return Ok(holds(op, m.cmp(n)));
     }
     Ok(match op {
         Eq => x == y,
