@@ -95,6 +95,14 @@ impl Slots {
         self.index[i]
     }
 
+    /// While the declarations set are found by their numbers alone (no index of their own):
+    /// those numbers, in the order of their values, so that a reader that reads many of them
+    /// can note each one's place (one more than its position, for [`Slots::at`]) at once.
+    #[inline]
+    pub fn inline_ids(&self) -> Option<&[u32]> {
+        self.index.is_empty().then(|| &self.ids[..self.values.len()])
+    }
+
     /// The value at a place found by [`Slots::place`]: `None` for 0 or a place not made.
     #[inline]
     pub fn at(&self, place: u32) -> &Option<Value> {

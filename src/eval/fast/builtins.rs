@@ -1,535 +1,554 @@
-//! The builtin functions on compiled code, with the interpreter's semantics
-//! (`super::super::builtins`): aggregates absorb missing items where one decided item
+//! The builtin functions of compiled code, with the interpreter's semantics
+//! (`crate::eval::builtins`): every item evaluated in order, a halt ends it at once, a
+//! missing item makes it unknown once all are evaluated, except where one decided item
 //! settles the answer (`all` with a false item, `any` with a true one).
+//!
+//! What it owns: lists read as items pushed on the stack of locals ([`Lower::items`]):
+//! `map`, `filter` and `distinct` inside an aggregate turn the items there in place and
+//! never become lists of their own, and an item held by the program, the inputs or a definition's result is lent, not
+//! copied; `filter` over a constant list of enum values whose lambda calls a dispatched
+//! definition, unrolled when compiled with its result lists kept ([`Unrolled`]).
 
-use super::held::Refs;
-use super::run::{LENT, R, Run, Stop};
-use super::{Kind, Node};
-use crate::check::program::Builtin;
+use super::code::{Bool, Items, NumC, Val, boolean, items, number, val};
+use super::cx::{Cx, R, Stop, truth_value};
+use super::lower::Lower;
+use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
 use crate::eval::interp::compare;
 use crate::eval::num::Num;
 use crate::eval::value::Value;
 use std::cmp::Ordering;
-use std::sync::Arc;
+use std::sync::OnceLock;
 
-type Lam<'n> = Option<&'n (u32, Box<Node>)>;
-
-fn num(v: &Value) -> Result<Num, Stop> {
-    v.as_num().ok_or(Stop::Halt)
+/// `filter(L, x => d(x))` over a constant list of enum values with a dispatched body
+/// (`filter(Flight, f => eligible(f))`): each item with the rule its variant picks (`None`:
+/// no rule, a halt), and the result lists, built once for each set of items kept (for
+/// lists of up to [`UNROLLED_CACHED`] items) and lent from then on.
+pub(crate) struct Unrolled {
+    items: Box<[Value]>,
+    rules: Box<[Option<RuleId>]>,
+    /// Indexed by the set of items kept (bit `i` for item `i`); empty for longer lists.
+    lists: Box<[OnceLock<Value>]>,
 }
 
-/// A list's items while an aggregate reads them: shared with the list's value, built
-/// in one of the scratch buffers (an inner `map`, `filter` or `distinct`, never made a
-/// list of its own), or references to items held by the program or the inputs (the same
-/// inner builtins over such items). Give a buffer back with [`Run::release`].
-pub(super) enum Items<'a> {
-    /// A list held by the program (a constant) or the inputs (a fact), read in place.
-    Borrowed(&'a [Value]),
-    /// Items held by the program or the inputs, picked by an inner `filter`, `map` or
-    /// `distinct`: read in place, lent to lambdas.
-    Refs(Refs<'a>),
-    Shared(Arc<[Value]>),
-    Owned(Vec<Value>),
+/// The longest list whose results [`Unrolled`] keeps.
+const UNROLLED_CACHED: usize = 6;
+
+/// Pushes `src`'s items on the stack, runs `f` on them (they are the stack from `start`
+/// on) and cuts the stack back.
+#[inline]
+fn over<'r, T>(cx: &mut Cx<'r>, src: &Items, f: impl FnOnce(&mut Cx<'r>, usize) -> R<T>) -> R<T> {
+    let start = cx.locals.len();
+    let r = match src(cx) {
+        Ok(()) => f(cx, start),
+        Err(e) => Err(e),
+    };
+    cx.cut(start);
+    r
 }
 
-impl<'a> Items<'a> {
-    /// Item `i` when the list is held by the program or the inputs: lent to a lambda
-    /// rather than copied (see [`Run::with_item`]).
-    pub(super) fn lent(&self, i: usize) -> Option<&'a Value> {
-        match self {
-            Items::Borrowed(xs) => {
-                let xs: &'a [Value] = xs;
-                xs.get(i)
-            }
-            Items::Refs(r) => (i < r.len()).then(|| r.get(i)),
-            Items::Shared(_) | Items::Owned(_) => None,
+/// Pushes the items of a list value.
+#[inline]
+fn spread<'r>(cx: &mut Cx<'r>, l: &'r Value) -> R<()> {
+    match l {
+        Value::List(xs) => {
+            cx.locals.extend(xs.iter());
+            Ok(())
         }
-    }
-
-    pub(super) fn len(&self) -> usize {
-        match self {
-            Items::Borrowed(xs) => xs.len(),
-            Items::Refs(r) => r.len(),
-            Items::Shared(xs) => xs.len(),
-            Items::Owned(xs) => xs.len(),
-        }
-    }
-
-    /// Item `i` (which must exist).
-    #[inline]
-    pub(super) fn at(&self, i: usize) -> &Value {
-        match self {
-            Items::Borrowed(xs) => &xs[i],
-            Items::Refs(r) => r.get(i),
-            Items::Shared(xs) => &xs[i],
-            Items::Owned(xs) => &xs[i],
-        }
-    }
-
-    pub(super) fn iter(&self) -> impl Iterator<Item = &Value> + '_ {
-        (0..self.len()).map(move |i| self.at(i))
-    }
-
-    pub(super) fn contains(&self, v: &Value) -> bool {
-        self.iter().any(|x| x == v)
+        _ => Err(Stop::Halt),
     }
 }
 
-/// Whether a builtin can write its items into a buffer ([`Run::items_into`]).
-fn streams(b: Builtin, lam: Lam) -> bool {
-    matches!((b, lam), (Builtin::Map | Builtin::Filter, Some(_)) | (Builtin::Distinct, None))
+/// A list of the stack's values from `start` on, kept for the ruling.
+fn listed<'r>(cx: &mut Cx<'r>, start: usize) -> &'r Value {
+    // Built in one allocation of its final size.
+    let list = Value::List(cx.locals[start..].iter().map(|v| (*v).clone()).collect());
+    cx.keep_value(list)
 }
 
-impl<'a> Run<'a> {
-    /// The items of a list-valued node.
-    pub(super) fn list(&mut self, n: &'a Node) -> Result<Items<'a>, Stop> {
-        if let Kind::Builtin(b, args, lam) = &n.kind
-            && streams(*b, lam.as_ref())
-        {
-            if n.refs && self.lent_n < LENT {
-                self.count(n.cost())?;
-                let mut out = Refs::new();
-                self.refs_into(*b, args, lam.as_ref(), &mut out)?;
-                return Ok(Items::Refs(out));
-            }
-            self.count(n.cost())?;
-            let mut out = self.buffer();
-            return match self.items_into(*b, args, lam.as_ref(), &mut out) {
-                Ok(()) => Ok(Items::Owned(out)),
-                Err(e) => {
-                    self.give_back(out);
-                    Err(e)
-                }
-            };
-        }
-        let held = match &n.kind {
-            Kind::Const(v) => Some(Ok(v)),
-            Kind::Fact(f) => Some(self.fact(*f).as_ref().ok_or(Stop::Unknown)),
-            Kind::FactPath(f, path) => Some(super::run::follow(self.fact(*f).as_ref(), path)),
-            _ => None,
-        };
-        if let Some(v) = held {
-            self.count(n.cost())?;
-            return match v? {
-                Value::List(xs) => Ok(Items::Borrowed(xs)),
-                _ => Err(Stop::Halt),
-            };
-        }
-        match self.eval(n)? {
-            Value::List(xs) => Ok(Items::Shared(xs)),
-            _ => Err(Stop::Halt),
+/// A list of the items for which `keep` says so, built in one allocation of its size.
+fn listed_where(items: &[&Value], keep: impl Iterator<Item = bool> + Clone) -> Value {
+    let n = keep.clone().filter(|k| *k).count();
+    let mut kept = items.iter().zip(keep).filter(|(_, k)| *k).map(|(x, _)| (*x).clone());
+    Value::List((0..n).map(|_| kept.next().unwrap_or(Value::Bool(false))).collect())
+}
+
+/// Evaluates a lambda for each item of the stack from `start` to its top, in turn (the
+/// item bound to its slot), handing each result and the item's place to `each`; a halt
+/// ends it, a missing value makes it unknown once all are evaluated.
+#[inline]
+fn apply_each<'r, T>(
+    cx: &mut Cx<'r>,
+    start: usize,
+    slot: u32,
+    cost: u64,
+    body: impl Fn(&mut Cx<'r>) -> R<T>,
+    mut each: impl FnMut(&mut Cx<'r>, usize, T),
+) -> R<()> {
+    let end = cx.locals.len();
+    let mut unknown = false;
+    for at in start..end {
+        let x = cx.locals[at];
+        cx.bind(slot, x);
+        cx.count(cost)?;
+        match body(cx) {
+            Ok(v) => each(cx, at, v),
+            Err(Stop::Unknown) => unknown = true,
+            Err(Stop::Halt) => return Err(Stop::Halt),
         }
     }
+    if unknown { Err(Stop::Unknown) } else { Ok(()) }
+}
 
-    /// [`Self::items_into`] when the items are held by the program or the inputs
-    /// ([`Node::refs`]): references to them, not copies; `map` reads its body in place with
-    /// the item lent.
-    fn refs_into(&mut self, b: Builtin, args: &'a [Node], lam: Lam<'a>, out: &mut Refs<'a>) -> Result<(), Stop> {
-        let xs = self.list(&args[0])?;
-        if let (Builtin::Filter, Some(lam)) = (b, lam)
-            && let Some(t) = self.scan(lam, &xs)
-        {
-            let t = t?;
-            for i in 0..xs.len() {
-                if t.trues & (1 << i) != 0 {
-                    out.push(xs.lent(i).ok_or(Stop::Halt)?);
-                }
-            }
-            return if t.unknown { Err(Stop::Unknown) } else { Ok(()) };
-        }
-        let mut unknown = false;
-        for i in 0..xs.len() {
-            // Held by `Node::refs`; anything else is left to the interpreter.
-            let Some(x) = xs.lent(i) else { return Err(Stop::Halt) };
-            match (b, lam) {
-                (Builtin::Map, Some(lam)) => {
-                    if self.lent_n >= LENT {
-                        return Err(Stop::Halt);
+impl Lower<'_> {
+    /// Code pushing the items of the list `ir` on the stack.
+    pub(crate) fn items(&self, ir: &Ir) -> Items {
+        match &ir.kind {
+            IrKind::Builtin(Builtin::Map, args, Some(lam)) => {
+                let (src, slot, body, cost) =
+                    (self.items(&args[0]), lam.slot, self.val(&lam.body), self.cost(&lam.body));
+                items(move |cx| {
+                    let start = cx.locals.len();
+                    src(cx)?;
+                    // Each item replaced by its value.
+                    let r = apply_each(cx, start, slot, cost, |cx| body(cx), |cx, at, v| cx.locals[at] = v);
+                    if r.is_err() {
+                        cx.cut(start);
                     }
-                    let body: &'a Node = &lam.1;
-                    let got = self.with_item(lam.0, x, Some(x), |me| {
-                        me.count(body.cost())?;
-                        me.held_ref(body).unwrap_or(Err(Stop::Halt))
-                    });
-                    match got {
-                        Ok(v) => out.push(v),
-                        Err(Stop::Unknown) => unknown = true,
-                        Err(Stop::Halt) => return Err(Stop::Halt),
-                    }
-                }
-                (Builtin::Filter, Some(lam)) => match self.apply_bool(lam, x, Some(x)) {
-                    Ok(true) => out.push(x),
-                    Ok(false) => {}
-                    Err(Stop::Unknown) => unknown = true,
-                    Err(Stop::Halt) => return Err(Stop::Halt),
-                },
-                _ => {
-                    if !out.contains(x) {
-                        out.push(x);
-                    }
-                }
-            }
-        }
-        if unknown { Err(Stop::Unknown) } else { Ok(()) }
-    }
-
-    /// Gives a list's buffer back for reuse.
-    pub(super) fn release(&mut self, xs: Items<'a>) {
-        if let Items::Owned(b) = xs {
-            self.give_back(b);
-        }
-    }
-
-    /// `map`, `filter` (with a lambda) or `distinct`, its items appended to `out`, with the
-    /// interpreter's semantics: every item is evaluated, a halt ends it at once, a missing
-    /// item makes it unknown once all are evaluated.
-    fn items_into(&mut self, b: Builtin, args: &'a [Node], lam: Lam<'a>, out: &mut Vec<Value>) -> Result<(), Stop> {
-        let xs = self.list(&args[0])?;
-        let mut unknown = false;
-        match (b, lam) {
-            (Builtin::Map, Some(lam)) => {
-                for (i, x) in xs.iter().enumerate() {
-                    match self.apply(lam, x, xs.lent(i)) {
-                        Ok(v) => out.push(v),
-                        Err(Stop::Unknown) => unknown = true,
-                        Err(Stop::Halt) => return Err(Stop::Halt),
-                    }
-                }
-            }
-            (Builtin::Filter, Some(lam)) => {
-                for (i, x) in xs.iter().enumerate() {
-                    match self.apply_bool(lam, x, xs.lent(i)) {
-                        Ok(true) => out.push(x.clone()),
-                        Ok(false) => {}
-                        Err(Stop::Unknown) => unknown = true,
-                        Err(Stop::Halt) => return Err(Stop::Halt),
-                    }
-                }
-            }
-            _ => {
-                let start = out.len();
-                for x in xs.iter() {
-                    if !out[start..].contains(x) {
-                        out.push(x.clone());
-                    }
-                }
-            }
-        }
-        self.release(xs);
-        if unknown { Err(Stop::Unknown) } else { Ok(()) }
-    }
-
-    /// The lambda on item `x` (lent when `lent`, see [`Run::with_item`]).
-    fn apply(&mut self, lam: &'a (u32, Box<Node>), x: &Value, lent: Option<&'a Value>) -> R {
-        self.with_item(lam.0, x, lent, |me| me.eval(&lam.1))
-    }
-
-    /// [`Self::apply`] for a lambda of `filter`, `count`, `all` or `any`: its truth, with
-    /// no value built. A lambda that only passes its item to a dispatched definition
-    /// (`f => eligible(f)`) picks the rule by the item's variant without binding it.
-    fn apply_bool(&mut self, lam: &'a (u32, Box<Node>), x: &Value, lent: Option<&'a Value>) -> Result<bool, Stop> {
-        if let Kind::Dispatch(arg, by) = &lam.1.kind
-            && matches!(arg.kind, Kind::Local(s) if s == lam.0)
-        {
-            self.count(lam.1.cost() + arg.cost())?;
-            let Value::Enum(_, i) = x else { return Err(Stop::Halt) };
-            let Some(&Some(r)) = by.get(*i as usize) else { return Err(Stop::Halt) };
-            return self.dispatch_bool(r);
-        }
-        if let Kind::Cmp(op, ab) = &lam.1.kind {
-            // A comparison (`s => s.bopæl == b`): read in place, without the dispatch.
-            let steps = lam.1.cost();
-            return self.with_item(lam.0, x, lent, |me| {
-                me.count(steps)?;
-                me.cmp(*op, ab)
-            });
-        }
-        self.with_item(lam.0, x, lent, |me| me.eval_bool(&lam.1))
-    }
-
-    /// The lambda on every item, in order, into `out`; a halt ends it, a missing value
-    /// makes it unknown once all are evaluated.
-    fn each_known(&mut self, lam: &'a (u32, Box<Node>), xs: &Items<'a>, out: &mut Vec<Value>) -> Result<(), Stop> {
-        let mut unknown = false;
-        for (i, x) in xs.iter().enumerate() {
-            match self.apply(lam, x, xs.lent(i)) {
-                Ok(v) => out.push(v),
-                Err(Stop::Unknown) => unknown = true,
-                Err(Stop::Halt) => return Err(Stop::Halt),
-            }
-        }
-        if unknown { Err(Stop::Unknown) } else { Ok(()) }
-    }
-
-    pub(super) fn builtin(&mut self, b: Builtin, args: &'a [Node], lam: Lam<'a>) -> R {
-        match b {
-            Builtin::Map | Builtin::Filter | Builtin::Distinct if streams(b, lam) => {
-                let mut out = self.buffer();
-                let r = self.items_into(b, args, lam, &mut out);
-                let v = r.map(|()| Value::List(out.drain(..).collect()));
-                self.give_back(out);
-                v
-            }
-            Builtin::Count | Builtin::Filter | Builtin::All | Builtin::Any => {
-                let xs = self.list(&args[0])?;
-                let Some(lam) = lam else {
-                    let n = xs.len();
-                    self.release(xs);
-                    return Ok(Value::int(n as i128));
-                };
-                // One pass without an intermediate list: a halt ends it, as in the interpreter.
-                let (mut trues, mut falses, mut unknown) = (0usize, false, false);
-                let mut kept = Vec::new();
-                if let Some(t) = self.scan(lam, &xs) {
-                    let t = t?;
-                    (trues, falses, unknown) = (t.trues.count_ones() as usize, t.falses, t.unknown);
-                    if b == Builtin::Filter {
-                        let picked = xs.iter().enumerate().filter(|(i, _)| t.trues & (1 << i) != 0);
-                        kept.extend(picked.map(|(_, x)| x.clone()));
-                    }
-                } else {
-                    for (i, x) in xs.iter().enumerate() {
-                        match self.apply_bool(lam, x, xs.lent(i)) {
-                            Ok(true) => {
-                                trues += 1;
-                                if b == Builtin::Filter {
-                                    kept.push(x.clone());
-                                }
-                            }
-                            Ok(false) => falses = true,
-                            Err(Stop::Unknown) => unknown = true,
-                            Err(Stop::Halt) => return Err(Stop::Halt),
-                        }
-                    }
-                }
-                self.release(xs);
-                match b {
-                    Builtin::All if falses => return Ok(Value::Bool(false)),
-                    Builtin::Any if trues > 0 => return Ok(Value::Bool(true)),
-                    _ => {}
-                }
-                if unknown {
-                    return Err(Stop::Unknown);
-                }
-                Ok(match b {
-                    Builtin::All => Value::Bool(true),
-                    Builtin::Any => Value::Bool(false),
-                    Builtin::Count => Value::int(trues as i128),
-                    _ => Value::list(kept),
+                    r
                 })
             }
-            Builtin::Map => Err(Stop::Halt),
-            Builtin::Sum => {
-                let xs = self.list(&args[0])?;
-                let mut total = Num::ZERO;
-                match lam {
-                    Some(lam) => {
-                        // As the interpreter: every item evaluated, then summed.
-                        let (mut unknown, mut bad) = (false, false);
-                        for (i, x) in xs.iter().enumerate() {
-                            match self.apply(lam, x, xs.lent(i)) {
-                                Ok(v) if !bad => match v.as_num().and_then(|n| total.add(n)) {
-                                    Some(t) => total = t,
-                                    None => bad = true,
-                                },
-                                Ok(_) => {}
-                                Err(Stop::Unknown) => unknown = true,
-                                Err(Stop::Halt) => return Err(Stop::Halt),
+            IrKind::Builtin(Builtin::Filter, args, Some(lam)) if self.unrolled(&args[0], lam).is_none() => {
+                let (src, slot, body, cost) =
+                    (self.items(&args[0]), lam.slot, self.boolean(&lam.body), self.cost(&lam.body));
+                items(move |cx| {
+                    let start = cx.locals.len();
+                    src(cx)?;
+                    // The items kept moved down over those dropped.
+                    let mut kept = start;
+                    let r = apply_each(
+                        cx,
+                        start,
+                        slot,
+                        cost,
+                        |cx| body(cx),
+                        |cx, at, t| {
+                            if t {
+                                cx.locals[kept] = cx.locals[at];
+                                kept += 1;
                             }
+                        },
+                    );
+                    match r {
+                        Ok(()) => {
+                            cx.cut(kept);
+                            Ok(())
                         }
-                        if unknown {
-                            return Err(Stop::Unknown);
-                        }
-                        if bad {
-                            return Err(Stop::Halt);
+                        Err(e) => {
+                            cx.cut(start);
+                            Err(e)
                         }
                     }
-                    None => {
-                        for v in xs.iter() {
-                            total = total.add(num(v)?).ok_or(Stop::Halt)?;
+                })
+            }
+            IrKind::Builtin(Builtin::Distinct, args, None) => {
+                let src = self.items(&args[0]);
+                items(move |cx| {
+                    let start = cx.locals.len();
+                    src(cx)?;
+                    let mut kept = start;
+                    for i in start..cx.locals.len() {
+                        let x = cx.locals[i];
+                        if !cx.locals[start..kept].contains(&x) {
+                            cx.locals[kept] = x;
+                            kept += 1;
                         }
                     }
-                }
-                self.release(xs);
-                Ok(Value::Num(total))
+                    cx.cut(kept);
+                    Ok(())
+                })
             }
-            Builtin::Most | Builtin::Least | Builtin::Top => {
-                let xs = self.list(&args[0])?;
-                let lam = lam.ok_or(Stop::Halt)?;
-                let mut keys = self.buffer();
-                self.each_known(lam, &xs, &mut keys)?;
-                let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
-                if b == Builtin::Top {
-                    let n = num(&self.eval(&args[1])?)?;
-                    let mut sorted: Vec<&Value> = keys.iter().collect();
-                    sorted.sort_by(|a, c| cmp(a, c));
-                    let out = xs
-                        .iter()
-                        .zip(&keys)
-                        .filter(|(_, k)| {
-                            let better = sorted.len() - sorted.partition_point(|o| cmp(o, k) != Ordering::Greater);
-                            Num::int(better as i128 + 1) <= n
-                        })
-                        .map(|(x, _)| x.clone())
-                        .collect();
-                    return Ok(Value::list(out));
-                }
-                let mut best: Option<usize> = None;
-                for (i, k) in keys.iter().enumerate() {
-                    best = match best {
-                        None => Some(i),
-                        Some(a) => {
-                            let o = cmp(k, &keys[a]);
-                            if (b == Builtin::Most && o == Ordering::Greater)
-                                || (b == Builtin::Least && o == Ordering::Less)
-                            {
-                                Some(i)
-                            } else {
-                                Some(a)
-                            }
-                        }
-                    };
-                }
-                let mut out = self.buffer();
-                if let Some(best) = best {
-                    let best = &keys[best];
-                    let picked = xs.iter().zip(keys.iter()).filter(|(_, k)| cmp(k, best) == Ordering::Equal);
-                    out.extend(picked.map(|(x, _)| x.clone()));
-                }
-                let v = Value::List(out.drain(..).collect());
-                self.give_back(out);
-                self.give_back(keys);
-                self.release(xs);
-                Ok(v)
+            _ => {
+                let v = self.val(ir);
+                items(move |cx| {
+                    let l = v(cx)?;
+                    spread(cx, l)
+                })
             }
-            Builtin::Distinct => {
-                let xs = self.list(&args[0])?;
-                let mut out: Vec<Value> = Vec::new();
-                for x in xs.iter() {
-                    if !out.contains(x) {
-                        out.push(x.clone());
-                    }
-                }
-                Ok(Value::list(out))
-            }
-            Builtin::First | Builtin::Only => {
-                let xs = self.list(&args[0])?;
-                let v = match (b, xs.len()) {
-                    (_, 0) => Err(Stop::Halt),
-                    (Builtin::Only, n) if n > 1 => Err(Stop::Halt),
-                    _ => Ok(xs.at(0).clone()),
-                };
-                self.release(xs);
-                v
-            }
-            Builtin::At => {
-                let xs = self.list(&args[0])?;
-                let n = num(&self.eval(&args[1])?)?;
-                n.as_i64()
-                    .filter(|&i| i >= 1 && (i as usize) <= xs.len())
-                    .map(|i| xs.at(i as usize - 1).clone())
-                    .ok_or(Stop::Halt)
-            }
-            Builtin::Position => {
-                let xs = self.list(&args[0])?;
-                let x = self.eval(&args[1])?;
-                xs.iter().position(|y| *y == x).map(|i| Value::int(i as i128 + 1)).ok_or(Stop::Halt)
-            }
-            Builtin::Place => {
-                let groups = self.list(&args[0])?;
-                let x = self.eval(&args[1])?;
-                let mut ahead = 0usize;
-                for g in groups.iter() {
-                    let g = g.as_list().ok_or(Stop::Halt)?;
-                    if g.contains(&x) {
-                        return Ok(Value::int(ahead as i128 + 1));
-                    }
-                    ahead += g.len();
-                }
-                Err(Stop::Halt)
-            }
-            Builtin::Quotient => {
-                let a = num(&self.eval(&args[0])?)?;
-                let d = num(&self.eval(&args[1])?)?;
-                if d == Num::ZERO {
-                    return self.eval(&args[2]);
-                }
-                a.div(d).map(Value::Num).ok_or(Stop::Halt)
-            }
-            Builtin::Concat => {
-                let mut out = Vec::new();
-                for a in args {
-                    out.extend(self.list(a)?.iter().cloned());
-                }
-                Ok(Value::list(out))
-            }
-            Builtin::Contains => {
-                let xs = self.list(&args[0])?;
-                let x = self.eval(&args[1])?;
-                Ok(Value::Bool(xs.contains(&x)))
-            }
-            Builtin::Min | Builtin::Max => {
-                let want = if b == Builtin::Min { Ordering::Less } else { Ordering::Greater };
-                let pick = |vals: &mut dyn Iterator<Item = Value>| {
-                    vals.reduce(|a, c| if compare(&c, &a) == Some(want) { c } else { a }).ok_or(Stop::Halt)
-                };
-                if args.len() == 1 {
-                    let xs = self.list(&args[0])?;
-                    let v = pick(&mut xs.iter().cloned());
-                    self.release(xs);
-                    return v;
-                }
-                // Every argument evaluated, the best kept as they come (the same left fold).
-                let mut best: Option<Value> = None;
-                let mut unknown = false;
-                for a in args {
-                    match self.eval(a) {
-                        Ok(c) => {
-                            best = Some(match best {
-                                Some(a) if compare(&c, &a) != Some(want) => a,
-                                _ => c,
-                            })
-                        }
-                        Err(Stop::Unknown) => unknown = true,
-                        Err(Stop::Halt) => return Err(Stop::Halt),
-                    }
-                }
-                if unknown {
-                    return Err(Stop::Unknown);
-                }
-                best.ok_or(Stop::Halt)
-            }
-            Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs => {
-                let n = num(&self.eval(&args[0])?)?;
-                Ok(Value::Num(match b {
-                    Builtin::Ceil => n.ceil(),
-                    Builtin::Floor => n.floor(),
-                    Builtin::Round => n.round(),
-                    _ if n.is_negative() => n.neg().ok_or(Stop::Halt)?,
-                    _ => n,
-                }))
-            }
-            Builtin::Age => {
-                let (Value::Date(born), Value::Date(on)) = (self.eval(&args[0])?, self.eval(&args[1])?) else {
-                    return Err(Stop::Halt);
-                };
-                Ok(Value::int(born.age_on(on) as i128))
-            }
-            // Largest-remainder apportionment (ties, lots, their wording) is left to the
-            // interpreter: rare, and never on a hot path.
-            Builtin::Apportion => Err(Stop::Halt),
-            // Dates built and taken apart: left to the interpreter for now (correct, slower).
-            Builtin::Date
-            | Builtin::Year
-            | Builtin::Month
-            | Builtin::Day
-            | Builtin::Weekday
-            | Builtin::NextWeekday
-            | Builtin::PreviousWeekday
-            | Builtin::AddMonths
-            | Builtin::AddYears => Err(Stop::Halt),
-            // Draws are their own node ([`super::Kind::Draw`]).
-            Builtin::Draw | Builtin::Choose => Err(Stop::Halt),
         }
     }
+
+    /// [`Unrolled`] for `filter(list, lam)`, when it applies: its index among the program's
+    /// and the steps of the lambda's body.
+    fn unrolled(&self, list: &Ir, lam: &Lambda) -> Option<(u32, u64)> {
+        let IrKind::Const(Value::List(xs)) = &list.kind else { return None };
+        let IrKind::Call(d, args) = &lam.body.kind else { return None };
+        let [arg] = args.as_slice() else { return None };
+        if !matches!(arg.kind, IrKind::Local(s) if s == lam.slot) {
+            return None;
+        }
+        let by = self.dispatch(*d)?;
+        let rules = xs
+            .iter()
+            .map(|x| match x {
+                Value::Enum(_, i) => Some(by.get(*i as usize).copied().flatten()),
+                _ => None,
+            })
+            .collect::<Option<Box<[_]>>>()?;
+        let sets = if xs.len() <= UNROLLED_CACHED { 1 << xs.len() } else { 0 };
+        let lists = (0..sets).map(|_| OnceLock::new()).collect();
+        let mut all = self.unrolled.borrow_mut();
+        all.push(Unrolled { items: xs.iter().cloned().collect(), rules, lists });
+        Some((all.len() as u32 - 1, self.cost(&lam.body)))
+    }
+
+    /// Code giving the value of a builtin's call.
+    pub(crate) fn builtin(&self, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: &Ir) -> Val {
+        match (b, lam) {
+            (Builtin::Filter, Some(lam)) if let Some((u, each)) = self.unrolled(&args[0], lam) => {
+                val(move |cx| unrolled(cx, u, each))
+            }
+            (Builtin::Map | Builtin::Filter, Some(_)) | (Builtin::Distinct, None) => {
+                let src = self.items(ir);
+                val(move |cx| over(cx, &src, |cx, start| Ok(listed(cx, start))))
+            }
+            (Builtin::All | Builtin::Any, Some(_)) => {
+                let t = self.boolean(ir);
+                val(move |cx| Ok(truth_value(t(cx)?)))
+            }
+            (Builtin::Count | Builtin::Sum | Builtin::Quotient, _)
+            | (Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs, _) => {
+                let n = self.number_of(b, args, lam);
+                val(move |cx| {
+                    let n = n(cx)?;
+                    Ok(cx.keep_value(Value::Num(n)))
+                })
+            }
+            (Builtin::Most | Builtin::Least | Builtin::Top, Some(lam)) => self.best(b, args, lam),
+            (Builtin::First | Builtin::Only, _) => {
+                let src = self.items(&args[0]);
+                val(move |cx| {
+                    over(cx, &src, |cx, start| match (b, cx.locals.len() - start) {
+                        (_, 0) => Err(Stop::Halt),
+                        (Builtin::Only, n) if n > 1 => Err(Stop::Halt),
+                        _ => Ok(cx.locals[start]),
+                    })
+                })
+            }
+            (Builtin::At, _) => {
+                let (src, n) = (self.items(&args[0]), self.num(&args[1]));
+                val(move |cx| {
+                    over(cx, &src, |cx, start| {
+                        let n = n(cx)?;
+                        match n.as_i64() {
+                            Some(i) if i >= 1 && (i as usize) <= cx.locals.len() - start => {
+                                Ok(cx.locals[start + i as usize - 1])
+                            }
+                            _ => Err(Stop::Halt),
+                        }
+                    })
+                })
+            }
+            (Builtin::Position, _) => {
+                let (src, x) = (self.items(&args[0]), self.val(&args[1]));
+                val(move |cx| {
+                    over(cx, &src, |cx, start| {
+                        let x = x(cx)?;
+                        match cx.locals[start..].iter().position(|y| *y == x) {
+                            Some(i) => Ok(cx.keep_value(Value::int(i as i128 + 1))),
+                            None => Err(Stop::Halt),
+                        }
+                    })
+                })
+            }
+            (Builtin::Place, _) => {
+                let (src, x) = (self.items(&args[0]), self.val(&args[1]));
+                val(move |cx| {
+                    over(cx, &src, |cx, start| {
+                        let x = x(cx)?;
+                        let mut ahead = 0usize;
+                        for g in cx.locals[start..].iter() {
+                            let g = g.as_list().ok_or(Stop::Halt)?;
+                            if g.contains(x) {
+                                return Ok(cx.keep_value(Value::int(ahead as i128 + 1)));
+                            }
+                            ahead += g.len();
+                        }
+                        Err(Stop::Halt)
+                    })
+                })
+            }
+            (Builtin::Concat, _) => {
+                let srcs: Box<[Items]> = args.iter().map(|a| self.items(a)).collect();
+                val(move |cx| {
+                    let mut out = Vec::new();
+                    for src in srcs.iter() {
+                        over(cx, src, |cx, start| {
+                            out.extend(cx.locals[start..].iter().map(|v| (*v).clone()));
+                            Ok(())
+                        })?;
+                    }
+                    Ok(cx.keep_value(Value::list(out)))
+                })
+            }
+            (Builtin::Contains, _) => {
+                let (src, x) = (self.items(&args[0]), self.val(&args[1]));
+                val(move |cx| {
+                    over(cx, &src, |cx, start| {
+                        let x = x(cx)?;
+                        Ok(truth_value(cx.locals[start..].contains(&x)))
+                    })
+                })
+            }
+            (Builtin::Min | Builtin::Max, _) => self.min_max(b, args),
+            (Builtin::Age, _) => {
+                let (a, o) = (self.val(&args[0]), self.val(&args[1]));
+                val(move |cx| {
+                    let (born, on) = (a(cx)?, o(cx)?);
+                    match (born, on) {
+                        (Value::Date(born), Value::Date(on)) => Ok(cx.keep_value(Value::int(born.age_on(*on) as i128))),
+                        _ => Err(Stop::Halt),
+                    }
+                })
+            }
+            // Left to the interpreter: apportionments (ties, lots and their wording), dates
+            // built and taken apart (rare, never on a hot path), and forms the checker
+            // does not let through (a lambda missing or given where none is taken); draws
+            // are their own expression.
+            _ => val(|_| Err(Stop::Halt)),
+        }
+    }
+
+    /// `all` / `any` with a lambda: every item evaluated; a false item (`all`) or a true
+    /// one (`any`) decides even when others wait for an input.
+    pub(crate) fn all_any(&self, b: Builtin, list: &Ir, lam: &Lambda) -> Bool {
+        let (src, slot, body, cost) = (self.items(list), lam.slot, self.boolean(&lam.body), self.cost(&lam.body));
+        let all = b == Builtin::All;
+        boolean(move |cx| {
+            over(cx, &src, |cx, start| {
+                let (mut trues, mut falses) = (false, false);
+                let r = apply_each(
+                    cx,
+                    start,
+                    slot,
+                    cost,
+                    |cx| body(cx),
+                    |_, _, t| {
+                        if t { trues = true } else { falses = true }
+                    },
+                );
+                match r {
+                    Err(Stop::Halt) => Err(Stop::Halt),
+                    _ if all && falses => Ok(false),
+                    _ if !all && trues => Ok(true),
+                    Err(e) => Err(e),
+                    Ok(()) => Ok(all),
+                }
+            })
+        })
+    }
+
+    /// `count` of a list, or of the items a lambda holds true for.
+    pub(crate) fn count(&self, list: &Ir, lam: Option<&Lambda>) -> NumC {
+        let Some(lam) = lam else {
+            if let Some(p) = self.place(list) {
+                return super::code::num(move |cx| match p.get(cx)? {
+                    Value::List(xs) => Ok(Num::int(xs.len() as i128)),
+                    _ => Err(Stop::Halt),
+                });
+            }
+            let src = self.items(list);
+            return super::code::num(move |cx| {
+                over(cx, &src, |cx, start| Ok(Num::int((cx.locals.len() - start) as i128)))
+            });
+        };
+        let (src, slot, body, cost) = (self.items(list), lam.slot, self.boolean(&lam.body), self.cost(&lam.body));
+        super::code::num(move |cx| {
+            over(cx, &src, |cx, start| {
+                let mut trues = 0i128;
+                apply_each(cx, start, slot, cost, |cx| body(cx), |_, _, t| trues += i128::from(t))?;
+                Ok(Num::int(trues))
+            })
+        })
+    }
+
+    /// The builtins that give a number.
+    fn number_of(&self, b: Builtin, args: &[Ir], lam: Option<&Lambda>) -> NumC {
+        match b {
+            Builtin::Count => self.count(&args[0], lam),
+            Builtin::Sum => {
+                let src = self.items(&args[0]);
+                match lam {
+                    Some(lam) => {
+                        let (slot, body, cost) = (lam.slot, self.val(&lam.body), self.cost(&lam.body));
+                        super::code::num(move |cx| {
+                            over(cx, &src, |cx, start| {
+                                // As the interpreter: every item evaluated, then summed.
+                                let mut total = Some(Num::ZERO);
+                                apply_each(
+                                    cx,
+                                    start,
+                                    slot,
+                                    cost,
+                                    |cx| body(cx),
+                                    |_, _, v| {
+                                        total = total.and_then(|t| v.as_num().and_then(|n| t.add(n)));
+                                    },
+                                )?;
+                                total.ok_or(Stop::Halt)
+                            })
+                        })
+                    }
+                    None => super::code::num(move |cx| {
+                        over(cx, &src, |cx, start| {
+                            let mut total = Num::ZERO;
+                            for x in cx.locals[start..].iter() {
+                                total = total.add(number(x)?).ok_or(Stop::Halt)?;
+                            }
+                            Ok(total)
+                        })
+                    }),
+                }
+            }
+            Builtin::Quotient => {
+                let (a, d, z) = (self.num(&args[0]), self.num(&args[1]), self.num(&args[2]));
+                super::code::num(move |cx| {
+                    let a = a(cx)?;
+                    let d = d(cx)?;
+                    if d == Num::ZERO {
+                        return z(cx);
+                    }
+                    a.div(d).ok_or(Stop::Halt)
+                })
+            }
+            _ => {
+                let x = self.num(&args[0]);
+                super::code::num(move |cx| {
+                    let n = x(cx)?;
+                    Ok(match b {
+                        Builtin::Ceil => n.ceil(),
+                        Builtin::Floor => n.floor(),
+                        Builtin::Round => n.round(),
+                        _ if n.is_negative() => n.neg().ok_or(Stop::Halt)?,
+                        _ => n,
+                    })
+                })
+            }
+        }
+    }
+
+    /// `most`, `least` and `top`: every item's key worked out, then the items with the best
+    /// key (`top`: those ranked within the first n).
+    fn best(&self, b: Builtin, args: &[Ir], lam: &Lambda) -> Val {
+        let (src, slot, body, cost) = (self.items(&args[0]), lam.slot, self.val(&lam.body), self.cost(&lam.body));
+        let n = (b == Builtin::Top).then(|| self.num(&args[1]));
+        val(move |cx| {
+            over(cx, &src, |cx, start| {
+                // Each item's key pushed above the items: the items from `start`, their
+                // keys from `end`.
+                let end = cx.locals.len();
+                apply_each(cx, start, slot, cost, |cx| body(cx), |cx, _, k| cx.locals.push(k))?;
+                let (items, keys) = cx.locals[start..].split_at(end - start);
+                let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
+                if let Some(n) = &n {
+                    // `top`: the items ranked within the first n (1 + the number of items
+                    // strictly better, counted in the sorted keys).
+                    let (items, keys) = (items.to_vec(), keys.to_vec());
+                    let mut sorted = keys.clone();
+                    sorted.sort_by(|a, c| cmp(a, c));
+                    let n = n(cx)?;
+                    let picked = keys.iter().map(|k| {
+                        let better = sorted.len() - sorted.partition_point(|o| cmp(o, k) != Ordering::Greater);
+                        Num::int(better as i128 + 1) <= n
+                    });
+                    let list = listed_where(&items, picked);
+                    return Ok(cx.keep_value(list));
+                }
+                let want = if b == Builtin::Most { Ordering::Greater } else { Ordering::Less };
+                let mut best: Option<&Value> = None;
+                for &k in keys.iter() {
+                    if best.is_none_or(|a| cmp(k, a) == want) {
+                        best = Some(k);
+                    }
+                }
+                let list = match best {
+                    Some(best) => listed_where(items, keys.iter().map(|k| cmp(k, best) == Ordering::Equal)),
+                    None => Value::list(Vec::new()),
+                };
+                Ok(cx.keep_value(list))
+            })
+        })
+    }
+
+    /// `min` / `max` of a list, or of several values (every one evaluated, the best kept as
+    /// they come: the interpreter's left fold).
+    fn min_max(&self, b: Builtin, args: &[Ir]) -> Val {
+        let want = if b == Builtin::Min { Ordering::Less } else { Ordering::Greater };
+        if let [list] = args {
+            let src = self.items(list);
+            return val(move |cx| {
+                over(cx, &src, |cx, start| {
+                    let mut best: Option<usize> = None;
+                    for i in start..cx.locals.len() {
+                        if best.is_none_or(|a| compare(cx.locals[i], cx.locals[a]) == Some(want)) {
+                            best = Some(i);
+                        }
+                    }
+                    match best {
+                        Some(i) => Ok(cx.locals[i]),
+                        None => Err(Stop::Halt),
+                    }
+                })
+            });
+        }
+        let xs = self.boxed_vals(args);
+        val(move |cx| {
+            let mut best: Option<&Value> = None;
+            let mut unknown = false;
+            for x in xs.iter() {
+                match x(cx) {
+                    Ok(c) => {
+                        best = Some(match best {
+                            Some(a) if compare(c, a) != Some(want) => a,
+                            _ => c,
+                        })
+                    }
+                    Err(Stop::Unknown) => unknown = true,
+                    Err(Stop::Halt) => return Err(Stop::Halt),
+                }
+            }
+            if unknown {
+                return Err(Stop::Unknown);
+            }
+            best.ok_or(Stop::Halt)
+        })
+    }
+}
+
+/// [`Unrolled`] run: each item's rule in turn, the result list lent from those kept.
+fn unrolled<'r>(cx: &mut Cx<'r>, u: u32, each: u64) -> R<&'r Value> {
+    let c: &'r super::Compiled = cx.c;
+    let u = &c.unrolled[u as usize];
+    let mut kept = 0u64;
+    let mut unknown = false;
+    for (i, r) in u.rules.iter().enumerate() {
+        cx.count(each)?;
+        let Some(r) = r else { return Err(Stop::Halt) };
+        match cx.in_place_bool(&c.rules[*r as usize]) {
+            Ok(true) => kept |= 1 << (i % 64),
+            Ok(false) => {}
+            Err(Stop::Unknown) => unknown = true,
+            Err(Stop::Halt) => return Err(Stop::Halt),
+        }
+    }
+    if unknown {
+        return Err(Stop::Unknown);
+    }
+    let build = || {
+        let picked = u.items.iter().enumerate().filter(|(i, _)| kept & (1 << (i % 64)) != 0);
+        Value::list(picked.map(|(_, x)| x.clone()).collect())
+    };
+    Ok(match u.lists.get(kept as usize) {
+        Some(list) => list.get_or_init(build),
+        None => cx.keep_value(build()),
+    })
 }

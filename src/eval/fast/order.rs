@@ -1,30 +1,61 @@
-//! Orderings on compiled code (`sort …`, `rank …`), with the interpreter's semantics
+//! Orderings of compiled code (`sort …`, `rank …`), with the interpreter's semantics
 //! (`crate::eval::order`): keys compared in turn, equal items tied in list order, ties
 //! broken among the tied group by the tie-break keys, starting again in each smaller group.
 
-use super::run::{R, Run, Stop};
-use super::{Node, OrderNode};
+use super::code::{Items, Val, val};
+use super::cx::{Cx, R, Stop};
+use super::lower::Lower;
+use crate::check::program::{KeyIr, OrderIr};
 use crate::eval::interp::compare;
 use crate::eval::value::Value;
 use std::cmp::Ordering;
 
-/// A key of an ordering: its expression and direction.
-#[derive(Clone, Debug)]
-pub(crate) struct Key {
-    pub(crate) key: Node,
-    pub(crate) descending: bool,
+/// A key of an ordering: its code, its steps (counted for each item) and its direction.
+struct Key {
+    key: Val,
+    cost: u64,
+    descending: bool,
 }
 
-impl<'a> Run<'a> {
-    pub(super) fn order(&mut self, o: &'a OrderNode) -> R {
-        let Value::List(xs) = self.eval(&o.list)? else { return Err(Stop::Halt) };
+/// `sort …` / `rank …` compiled.
+struct OrderCode {
+    rank: bool,
+    list: Items,
+    item: u32,
+    keys: Box<[Key]>,
+    among: Option<(u32, Box<[Key]>)>,
+}
+
+impl Lower<'_> {
+    pub(crate) fn order(&self, o: &OrderIr) -> Val {
+        let keys = |ks: &[KeyIr]| -> Box<[Key]> {
+            ks.iter()
+                .map(|k| Key { key: self.val(&k.key), cost: self.cost(&k.key), descending: k.descending })
+                .collect()
+        };
+        let code = OrderCode {
+            rank: o.rank,
+            list: self.items(&o.list),
+            item: o.item,
+            keys: keys(&o.keys),
+            among: o.among.as_ref().map(|(slot, ks)| (*slot, keys(ks))),
+        };
+        val(move |cx| code.run(cx))
+    }
+}
+
+impl OrderCode {
+    fn run<'r>(&self, cx: &mut Cx<'r>) -> R<&'r Value> {
+        let start = cx.locals.len();
+        (self.list)(cx)?;
+        let xs: Vec<&'r Value> = cx.locals.drain(start..).collect();
         let all: Vec<usize> = (0..xs.len()).collect();
-        let mut groups = self.split(o.item, &o.keys, &xs, &all)?;
-        if let Some((slot, keys)) = &o.among {
+        let mut groups = self.split(cx, &self.keys, &xs, &all)?;
+        if let Some((slot, keys)) = &self.among {
             let mut out = Vec::new();
             for g in groups {
                 if g.len() > 1 {
-                    self.break_tie(o.item, *slot, keys, &xs, g, &mut out)?;
+                    self.break_tie(cx, *slot, keys, &xs, g, &mut out)?;
                 } else {
                     out.push(g);
                 }
@@ -32,33 +63,29 @@ impl<'a> Run<'a> {
             groups = out;
         }
         let pick = |g: &[usize]| g.iter().map(|&i| xs[i].clone()).collect::<Vec<_>>();
-        Ok(if o.rank {
+        let ordered = if self.rank {
             Value::list(groups.iter().map(|g| Value::list(pick(g))).collect())
         } else {
             Value::list(groups.iter().flat_map(|g| pick(g)).collect())
-        })
+        };
+        Ok(cx.keep_value(ordered))
     }
 
-    fn split(&mut self, item: u32, keys: &'a [Key], xs: &[Value], group: &[usize]) -> Result<Vec<Vec<usize>>, Stop> {
-        let vals = self.key_values(item, keys, xs, group)?;
+    fn split<'r>(&self, cx: &mut Cx<'r>, keys: &[Key], xs: &[&'r Value], group: &[usize]) -> R<Vec<Vec<usize>>> {
+        let vals = self.key_values(cx, keys, xs, group)?;
         runs(group, &vals, keys)
     }
 
-    fn key_values(
-        &mut self,
-        item: u32,
-        keys: &'a [Key],
-        xs: &[Value],
-        group: &[usize],
-    ) -> Result<Vec<Vec<Value>>, Stop> {
+    fn key_values<'r>(&self, cx: &mut Cx<'r>, keys: &[Key], xs: &[&'r Value], group: &[usize]) -> R<Vec<Vec<Value>>> {
         let mut out = Vec::with_capacity(group.len());
         let mut unknown = false;
         for &i in group {
-            *self.local(item) = xs[i].clone();
+            cx.bind(self.item, xs[i]);
             let mut row = Vec::with_capacity(keys.len());
             for k in keys {
-                match self.eval(&k.key) {
-                    Ok(v) => row.push(v),
+                cx.count(k.cost)?;
+                match (k.key)(cx) {
+                    Ok(v) => row.push(v.clone()),
                     Err(Stop::Unknown) => unknown = true,
                     Err(Stop::Halt) => return Err(Stop::Halt),
                 }
@@ -68,25 +95,26 @@ impl<'a> Run<'a> {
         if unknown { Err(Stop::Unknown) } else { Ok(out) }
     }
 
-    fn break_tie(
-        &mut self,
-        item: u32,
+    fn break_tie<'r>(
+        &self,
+        cx: &mut Cx<'r>,
         slot: u32,
-        keys: &'a [Key],
-        xs: &[Value],
+        keys: &[Key],
+        xs: &[&'r Value],
         group: Vec<usize>,
         out: &mut Vec<Vec<usize>>,
-    ) -> Result<(), Stop> {
+    ) -> R<()> {
         let members: Vec<Value> = group.iter().map(|&i| xs[i].clone()).collect();
         for key in keys {
-            *self.local(slot) = Value::list(members.clone());
+            let tied = cx.keep_value(Value::list(members.clone()));
+            cx.bind(slot, tied);
             let one = std::slice::from_ref(key);
-            let vals = self.key_values(item, one, xs, &group)?;
+            let vals = self.key_values(cx, one, xs, &group)?;
             let parts = runs(&group, &vals, one)?;
             if parts.len() > 1 {
                 for part in parts {
                     if part.len() > 1 {
-                        self.break_tie(item, slot, keys, xs, part, out)?;
+                        self.break_tie(cx, slot, keys, xs, part, out)?;
                     } else {
                         out.push(part);
                     }
@@ -100,7 +128,7 @@ impl<'a> Run<'a> {
 }
 
 /// Orders `group` by its key values (stably) and cuts it into runs equal on every key.
-fn runs(group: &[usize], vals: &[Vec<Value>], keys: &[Key]) -> Result<Vec<Vec<usize>>, Stop> {
+fn runs(group: &[usize], vals: &[Vec<Value>], keys: &[Key]) -> R<Vec<Vec<usize>>> {
     let cmp = |a: &[Value], b: &[Value]| -> Option<Ordering> {
         for ((x, y), k) in a.iter().zip(b).zip(keys) {
             let o = compare(x, y)?;

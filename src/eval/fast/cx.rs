@@ -1,0 +1,335 @@
+//! The state of one compiled ruling ([`Cx`]) and the buffers kept from one ruling to the
+//! next ([`Scratch`]).
+//!
+//! What it owns: where a ruling's values live. Every value code passes around is a
+//! reference with the ruling's lifetime: to where the program or the inputs hold it (a
+//! constant, a fact, a field of one, an item of a list among them), to a definition's
+//! result, or to a value the ruling built, kept in the ruling's arena until the ruling
+//! ends. Nothing is copied to be read, and nothing on the stack needs dropping. Results of
+//! definitions without parameters sit in one cell a definition ([`Scratch`]'s memo), and
+//! the values a ruling builds in the cells of its pile, each set once a ruling and emptied
+//! at the start of the next (so that keeping a value allocates nothing). Locals (parameters, bindings,
+//! lambda items) live on one stack of references; a frame is a stretch of it from
+//! [`Cx::base`], and the items of a list an aggregate reads are pushed above the current
+//! frame and cut off when it is done.
+//!
+//! Steps are counted by blocks, not by node: a rule's guard and value count all their
+//! nodes when the rule is entered, a lambda's body all its nodes for each item. That is
+//! never fewer than the interpreter counts (it counts the nodes it evaluates, one each), so
+//! a ruling the interpreter would stop at [`MAX_STEPS`] is stopped here too (and ruled by
+//! the interpreter, which words the limit).
+
+use super::Compiled;
+use crate::check::program::DefId;
+use crate::eval::interp::{Inputs, MAX_STEPS};
+use crate::eval::value::Value;
+use std::cell::{Cell, OnceCell};
+use typed_arena::Arena;
+
+/// Why compiled evaluation did not produce a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// An input is missing: the interpreter's *undetermined*. Absorbed where the
+    /// interpreter absorbs it (`false and ?`, an aggregate's decided items, an exception).
+    Unknown,
+    /// Silence, an error in the rulebook or a limit: evaluation ends and the interpreter
+    /// rules instead.
+    Halt,
+}
+
+pub(crate) type R<T> = Result<T, Stop>;
+
+/// What a frame's slots hold before they are written.
+pub(crate) static UNSET: Value = Value::Bool(false);
+pub(crate) static TRUE: Value = Value::Bool(true);
+pub(crate) static FALSE: Value = Value::Bool(false);
+
+/// A truth value as a value, without building one.
+#[inline(always)]
+pub(crate) fn truth_value(b: bool) -> &'static Value {
+    if b { &TRUE } else { &FALSE }
+}
+
+/// The result of a rule kept for the ruling when several rule trees reach it
+/// ([`super::rules::RuleCode::memo`]): what it came to, its value when it applies, and the
+/// steps counted for it (counted again at every later reach, as the interpreter, which
+/// keeps no such result, counts them).
+#[derive(Clone, Debug)]
+pub(crate) struct Kept {
+    pub(crate) tree: super::rules::Tree0,
+    pub(crate) value: Option<Value>,
+    pub(crate) steps: u64,
+}
+
+/// Buffers reused from one ruling to the next: the cells of definitions' results and of
+/// shared rules' results, the places of facts in the input set and the stack of locals.
+#[derive(Default)]
+pub struct Scratch {
+    memo: Vec<OnceCell<R<Value>>>,
+    /// The definitions whose cell is set (emptied at the start of the next ruling).
+    used: Vec<DefId>,
+    rules: Vec<OnceCell<Kept>>,
+    used_rules: Vec<u32>,
+    /// For each fact: the generation in which its place in the input set was noted, and
+    /// that place ([`crate::eval::slots::Slots::place`]).
+    places: Vec<Cell<(u32, u32)>>,
+    generation: u32,
+    locals: Vec<&'static Value>,
+    /// Cells for the values a ruling builds, and how many the last ruling set.
+    pile: Vec<OnceCell<Value>>,
+    piled: usize,
+}
+
+/// How many values a ruling keeps in its pile before it keeps them in an arena of its own.
+const PILE: usize = 64;
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scratch").field("definitions", &self.memo.len()).finish_non_exhaustive()
+    }
+}
+
+/// An emptied stack of references with another lifetime, keeping its allocation: the stack
+/// is kept from one ruling to the next, and each ruling lends values for its own lifetime
+/// (a vector collected in place from its own iterator keeps its buffer).
+fn recycle<'y>(mut v: Vec<&Value>) -> Vec<&'y Value> {
+    v.clear();
+    v.into_iter().map(|_| &UNSET).collect()
+}
+
+/// One ruling's state (see the module documentation).
+pub(crate) struct Cx<'r> {
+    pub(crate) c: &'r Compiled,
+    pub(crate) inputs: &'r Inputs,
+    memo: &'r [OnceCell<R<Value>>],
+    used: &'r mut Vec<DefId>,
+    rules: &'r [OnceCell<Kept>],
+    used_rules: &'r mut Vec<u32>,
+    places: &'r [Cell<(u32, u32)>],
+    generation: u32,
+    /// Whether the input set finds a fact by an index of its own (no place noted).
+    indexed: bool,
+    pile: &'r [OnceCell<Value>],
+    piled: usize,
+    /// Values past the pile's cells.
+    arena: &'r OnceCell<Arena<Value>>,
+    pub(crate) locals: Vec<&'r Value>,
+    /// Where the current frame starts in [`Self::locals`].
+    pub(crate) base: usize,
+    steps: u64,
+}
+
+/// Runs `f` on a fresh ruling state over `scratch`, and keeps the buffers after.
+pub(crate) fn with_cx<T>(
+    c: &Compiled,
+    inputs: &Inputs,
+    scratch: &mut Scratch,
+    f: impl for<'r> FnOnce(&mut Cx<'r>) -> T,
+) -> T {
+    let s = scratch;
+    // Cells set by the last ruling (or by one that ended half-way) are emptied first.
+    if s.memo.len() != c.defs.len() {
+        s.memo = (0..c.defs.len()).map(|_| OnceCell::new()).collect();
+        s.used.clear();
+    }
+    for d in s.used.drain(..) {
+        if let Some(cell) = s.memo.get_mut(d as usize) {
+            cell.take();
+        }
+    }
+    if s.rules.len() != c.rule_memos as usize {
+        s.rules = (0..c.rule_memos).map(|_| OnceCell::new()).collect();
+        s.used_rules.clear();
+    }
+    for r in s.used_rules.drain(..) {
+        if let Some(cell) = s.rules.get_mut(r as usize) {
+            cell.take();
+        }
+    }
+    if s.places.len() != inputs.facts.len() {
+        s.places = vec![Cell::new((0, 0)); inputs.facts.len()];
+        s.generation = 0;
+    }
+    s.generation = s.generation.wrapping_add(1);
+    if s.generation == 0 {
+        // Wrapped: forget every place rather than mistake an old one for new.
+        s.places.iter().for_each(|p| p.set((0, 0)));
+        s.generation = 1;
+    }
+    if s.pile.len() != PILE {
+        s.pile = (0..PILE).map(|_| OnceCell::new()).collect();
+        s.piled = 0;
+    }
+    for cell in s.pile.iter_mut().take(s.piled) {
+        cell.take();
+    }
+    // The places of the facts given, noted at once: a fact without a place is not given.
+    let indexed = match inputs.facts.inline_ids() {
+        Some(ids) => {
+            for (k, &id) in ids.iter().enumerate() {
+                if let Some(p) = s.places.get(id as usize) {
+                    p.set((s.generation, k as u32 + 1));
+                }
+            }
+            false
+        }
+        None => true,
+    };
+    let arena = OnceCell::new();
+    let mut cx = Cx {
+        c,
+        inputs,
+        memo: &s.memo,
+        used: &mut s.used,
+        rules: &s.rules,
+        used_rules: &mut s.used_rules,
+        places: &s.places,
+        generation: s.generation,
+        indexed,
+        pile: &s.pile,
+        piled: 0,
+        arena: &arena,
+        locals: recycle(std::mem::take(&mut s.locals)),
+        base: 0,
+        steps: 0,
+    };
+    let out = f(&mut cx);
+    let Cx { locals, piled, .. } = cx;
+    s.locals = recycle(locals);
+    s.piled = piled;
+    out
+}
+
+impl<'r> Cx<'r> {
+    /// The value of fact `f`.
+    #[inline]
+    pub(crate) fn fact(&self, f: u32) -> &'r Option<Value> {
+        let facts: &'r crate::eval::slots::Slots = &self.inputs.facts;
+        if self.indexed {
+            return facts.at(facts.place(f as usize));
+        }
+        match self.places.get(f as usize).map(Cell::get) {
+            Some((generation, place)) if generation == self.generation => facts.at(place),
+            _ => facts.at(0),
+        }
+    }
+
+    /// The value of decision `d`.
+    #[inline]
+    pub(crate) fn decision(&self, d: u32) -> &'r Option<Value> {
+        let decisions: &'r crate::eval::slots::Slots = &self.inputs.decisions;
+        &decisions[d as usize]
+    }
+
+    /// Local `slot` of the current frame.
+    #[inline(always)]
+    pub(crate) fn local(&self, slot: u32) -> &'r Value {
+        self.locals[self.base + slot as usize]
+    }
+
+    /// Binds local `slot` of the current frame.
+    #[inline(always)]
+    pub(crate) fn bind(&mut self, slot: u32, v: &'r Value) {
+        let at = self.base + slot as usize;
+        self.locals[at] = v;
+    }
+
+    /// Keeps a value the ruling built until the ruling ends, and lends it.
+    #[inline]
+    pub(crate) fn keep_value(&mut self, v: Value) -> &'r Value {
+        let pile: &'r [OnceCell<Value>] = self.pile;
+        if let Some(cell) = pile.get(self.piled) {
+            self.piled += 1;
+            // A cell of the pile is set once a ruling: this one is empty.
+            return cell.get_or_init(|| v);
+        }
+        let arena: &'r OnceCell<Arena<Value>> = self.arena;
+        arena.get_or_init(|| Arena::with_capacity(PILE)).alloc(v)
+    }
+
+    /// Counts `n` steps; a halt past the limit.
+    #[inline(always)]
+    pub(crate) fn count(&mut self, n: u64) -> R<()> {
+        self.steps += n;
+        if self.steps > MAX_STEPS { Err(Stop::Halt) } else { Ok(()) }
+    }
+
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The result of definition `def` (without parameters) when it is worked out already.
+    #[inline(always)]
+    pub(crate) fn known(&self, def: DefId) -> Option<&'r R<Value>> {
+        let memo: &'r [OnceCell<R<Value>>] = self.memo;
+        memo[def as usize].get()
+    }
+
+    /// Keeps the result of definition `def` for the ruling and lends it.
+    #[inline]
+    pub(crate) fn keep(&mut self, def: DefId, r: R<&'r Value>) -> R<&'r Value> {
+        let memo: &'r [OnceCell<R<Value>>] = self.memo;
+        let cell = &memo[def as usize];
+        if cell.set(r.cloned()).is_ok() {
+            self.used.push(def);
+        }
+        match cell.get() {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(e)) => Err(*e),
+            None => Err(Stop::Halt),
+        }
+    }
+
+    /// The result kept for shared rule `m`, if any.
+    #[inline]
+    pub(crate) fn kept_rule(&self, m: u32) -> Option<&'r Kept> {
+        let rules: &'r [OnceCell<Kept>] = self.rules;
+        rules[m as usize].get()
+    }
+
+    /// Keeps the result of shared rule `m` for the ruling.
+    pub(crate) fn keep_rule(&mut self, m: u32, k: Kept) {
+        if self.rules[m as usize].set(k).is_ok() {
+            self.used_rules.push(m);
+        }
+    }
+
+    /// Opens a frame of `size` slots for a call whose `argc` arguments are on top of the
+    /// stack; returns the caller's base, for [`Self::close`].
+    #[inline]
+    pub(crate) fn open(&mut self, argc: usize, size: usize) -> usize {
+        let start = self.locals.len() - argc;
+        if size > argc {
+            self.locals.resize(start + size, &UNSET);
+        }
+        std::mem::replace(&mut self.base, start)
+    }
+
+    /// Cuts the stack of locals back to `len`.
+    #[inline(always)]
+    pub(crate) fn cut(&mut self, len: usize) {
+        self.locals.truncate(len);
+    }
+
+    /// Closes the frame opened by [`Self::open`].
+    #[inline]
+    pub(crate) fn close(&mut self, saved: usize) {
+        let start = self.base;
+        self.locals.truncate(start);
+        self.base = saved;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recycled_stack_keeps_its_buffer() {
+        let mut v: Vec<&'static Value> = Vec::with_capacity(32);
+        v.push(&TRUE);
+        let w: Vec<&Value> = recycle(v);
+        assert!(w.is_empty());
+        assert!(w.capacity() >= 32);
+    }
+}

@@ -1,0 +1,290 @@
+//! Truth values and numbers of compiled code: conditions, comparisons, `and`/`or`/`not`
+//! with the interpreter's three-valued logic, sums, differences and products of numbers.
+//!
+//! What it owns: [`Lower::boolean`] and [`Lower::num`], which give a truth value or a
+//! number as itself rather than as a [`Value`]; comparisons of two held operands read both
+//! in place and compare them as their types say (numbers by their order, texts by their
+//! bytes, enums by their variant); and [`combine`], the other binary operations on values.
+
+use super::code::{self, Bool, NumC, boolean, both, number, truth};
+use super::cx::{R, Stop};
+use super::lower::{Lower, numeric};
+use crate::check::program::{Builtin, Ir, IrKind};
+use crate::check::types::Type;
+use crate::eval::interp::{compare, in_range};
+use crate::eval::num::Num;
+use crate::eval::value::Value;
+use crate::syntax::ast::BinaryOp;
+use std::cmp::Ordering;
+
+impl Lower<'_> {
+    /// Code giving the truth value of `ir`.
+    pub(crate) fn boolean(&self, ir: &Ir) -> Bool {
+        use BinaryOp::*;
+        match &ir.kind {
+            IrKind::Const(Value::Bool(b)) => {
+                let b = *b;
+                boolean(move |_| Ok(b))
+            }
+            IrKind::Binary(op @ (And | Or), a, b) => {
+                let (a, b, short) = (self.boolean(a), self.boolean(b), *op == Or);
+                boolean(move |cx| {
+                    // The value that decides on its own; the interpreter prefers an error to
+                    // a missing input and a missing input to silence: any halt is left to it.
+                    let left = a(cx);
+                    if left == Ok(short) {
+                        return Ok(short);
+                    }
+                    match (left, b(cx)) {
+                        (_, Ok(y)) if y == short => Ok(short),
+                        (Ok(_), Ok(_)) => Ok(!short),
+                        (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => Err(Stop::Halt),
+                        _ => Err(Stop::Unknown),
+                    }
+                })
+            }
+            IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => self.compare(*op, a, b),
+            IrKind::Not(x) => {
+                let x = self.boolean(x);
+                boolean(move |cx| Ok(!x(cx)?))
+            }
+            IrKind::Call(d, args) if args.len() == 1 && self.alias(*d).is_none() => match self.dispatch(*d) {
+                Some(by) => {
+                    let pick = self.variant(&args[0], by);
+                    boolean(move |cx| {
+                        let r = pick(cx)?;
+                        let c: &super::Compiled = cx.c;
+                        cx.in_place_bool(&c.rules[r as usize])
+                    })
+                }
+                None => super::lower::as_truth(self.val(ir)),
+            },
+            IrKind::InRange { x, lo, hi, inclusive } => {
+                let (x, inclusive) = (self.val(x), *inclusive);
+                let lo = lo.as_ref().map(|l| self.val(l));
+                let hi = hi.as_ref().map(|h| self.val(h));
+                boolean(move |cx| {
+                    let v = x(cx)?;
+                    let lo = match &lo {
+                        Some(l) => Some(l(cx)?),
+                        None => None,
+                    };
+                    let hi = match &hi {
+                        Some(h) => Some(h(cx)?),
+                        None => None,
+                    };
+                    Ok(in_range(v, lo, hi, inclusive))
+                })
+            }
+            IrKind::InList(x, list) => {
+                let (x, list) = (self.val(x), self.val(list));
+                boolean(move |cx| {
+                    let v = x(cx)?;
+                    match list(cx)? {
+                        Value::List(items) => Ok(items.contains(v)),
+                        _ => Err(Stop::Halt),
+                    }
+                })
+            }
+            IrKind::If(c, t, e) => {
+                let (c, t, e) = (self.boolean(c), self.boolean(t), self.boolean(e));
+                boolean(move |cx| if c(cx)? { t(cx) } else { e(cx) })
+            }
+            IrKind::Builtin(b @ (Builtin::All | Builtin::Any), args, Some(lam)) => self.all_any(*b, &args[0], lam),
+            _ => match self.place(ir) {
+                Some(p) if p.is_plain() => boolean(move |cx| truth(p.read(cx)?)),
+                Some(p) => boolean(move |cx| truth(p.get(cx)?)),
+                None => super::lower::as_truth(self.val(ir)),
+            },
+        }
+    }
+
+    /// Code giving the number `ir` is.
+    pub(crate) fn num(&self, ir: &Ir) -> NumC {
+        use BinaryOp::*;
+        match &ir.kind {
+            IrKind::Const(Value::Num(n)) => {
+                let n = *n;
+                code::num(move |_| Ok(n))
+            }
+            IrKind::Binary(op @ (Add | Sub | Mul), a, b) if numeric(&a.ty) && numeric(&b.ty) => {
+                let (a, b) = (self.num(a), self.num(b));
+                match op {
+                    Add => code::num(move |cx| {
+                        let (m, n) = both(a(cx), b(cx))?;
+                        m.add(n).ok_or(Stop::Halt)
+                    }),
+                    Sub => code::num(move |cx| {
+                        let (m, n) = both(a(cx), b(cx))?;
+                        m.sub(n).ok_or(Stop::Halt)
+                    }),
+                    _ => code::num(move |cx| {
+                        let (m, n) = both(a(cx), b(cx))?;
+                        m.mul(n).ok_or(Stop::Halt)
+                    }),
+                }
+            }
+            IrKind::Neg(x) => {
+                let x = self.num(x);
+                code::num(move |cx| x(cx)?.neg().ok_or(Stop::Halt))
+            }
+            IrKind::Builtin(Builtin::Count, args, lam) => self.count(&args[0], lam.as_ref()),
+            _ => match self.place(ir) {
+                Some(p) if p.is_plain() => code::num(move |cx| number(p.read(cx)?)),
+                Some(p) => code::num(move |cx| number(p.get(cx)?)),
+                None => {
+                    let v = self.val(ir);
+                    code::num(move |cx| number(v(cx)?))
+                }
+            },
+        }
+    }
+
+    /// `a op b` for a comparison operator: both operands evaluated (a halt before an
+    /// unknown), held ones read in place, numbers compared as numbers.
+    fn compare(&self, op: BinaryOp, a: &Ir, b: &Ir) -> Bool {
+        if numeric(&a.ty) && numeric(&b.ty) {
+            let (x, y) = (self.num(a), self.num(b));
+            return boolean(move |cx| {
+                let (m, n) = both(x(cx), y(cx))?;
+                Ok(holds(op, m.cmp(&n)))
+            });
+        }
+        let text = matches!(a.ty, Type::Text) && matches!(op, BinaryOp::Eq | BinaryOp::Ne);
+        let variant = matches!(a.ty, Type::Enum(_)) && matches!(op, BinaryOp::Eq | BinaryOp::Ne);
+        let (x, y) = (self.operand(a), self.operand(b));
+        let eq = op == BinaryOp::Eq;
+        if text {
+            return boolean(move |cx| {
+                let (v, w) = both(x.get(cx), y.get(cx))?;
+                Ok(same_text(v, w)? == eq)
+            });
+        }
+        if variant {
+            return boolean(move |cx| {
+                let (v, w) = both(x.get(cx), y.get(cx))?;
+                match (v, w) {
+                    (Value::Enum(a, i), Value::Enum(b, j)) => Ok((a == b && i == j) == eq),
+                    _ => values(op, v, w),
+                }
+            });
+        }
+        boolean(move |cx| {
+            let (v, w) = both(x.get(cx), y.get(cx))?;
+            values(op, v, w)
+        })
+    }
+
+    /// An operand of a comparison: read in place when it is held.
+    fn operand(&self, ir: &Ir) -> Operand {
+        match self.place(ir) {
+            Some(p) if p.is_plain() => Operand::Held(p),
+            Some(p) => Operand::Worked(p),
+            None => Operand::Code(self.val(ir)),
+        }
+    }
+}
+
+/// An operand of a comparison (see [`Lower::operand`]).
+enum Operand {
+    /// Held where it is, read without working anything out.
+    Held(super::code::Place),
+    /// A definition's result (or a field of it), worked out at its first read.
+    Worked(super::code::Place),
+    Code(super::code::Val),
+}
+
+impl Operand {
+    #[inline(always)]
+    fn get<'r>(&self, cx: &mut super::cx::Cx<'r>) -> R<&'r Value> {
+        match self {
+            Operand::Held(p) => p.read(cx),
+            Operand::Worked(p) => p.get(cx),
+            Operand::Code(v) => v(cx),
+        }
+    }
+}
+
+/// Whether a comparison `op` holds of two values in order `ord`.
+#[inline(always)]
+pub(crate) fn holds(op: BinaryOp, ord: Ordering) -> bool {
+    use BinaryOp::*;
+    match op {
+        Eq => ord.is_eq(),
+        Ne => ord.is_ne(),
+        Lt => ord.is_lt(),
+        Le => ord.is_le(),
+        Gt => ord.is_gt(),
+        _ => ord.is_ge(),
+    }
+}
+
+/// Whether two texts are the same (a halt for anything else).
+#[inline(always)]
+fn same_text(x: &Value, y: &Value) -> R<bool> {
+    match (x, y) {
+        (Value::Text(s), Value::Text(t)) => {
+            Ok(std::ptr::eq(s.as_ptr(), t.as_ptr()) && s.len() == t.len() || s.as_bytes() == t.as_bytes())
+        }
+        _ => Err(Stop::Halt),
+    }
+}
+
+/// `x op y` for a comparison operator: numbers by their order, texts by their bytes,
+/// enums by their variant, anything else as the interpreter compares.
+pub(crate) fn values(op: BinaryOp, x: &Value, y: &Value) -> R<bool> {
+    use BinaryOp::*;
+    let ord = match (x, y) {
+        // Numbers in lowest terms: equal exactly when their order says so.
+        (Value::Num(m), Value::Num(n)) => m.cmp(n),
+        (Value::Text(_), Value::Text(_)) if matches!(op, Eq | Ne) => return Ok(same_text(x, y)? == (op == Eq)),
+        (Value::Enum(a, i), Value::Enum(b, j)) if matches!(op, Eq | Ne) => return Ok((a == b && i == j) == (op == Eq)),
+        _ if matches!(op, Eq | Ne) => return Ok((x == y) == (op == Eq)),
+        _ => compare(x, y).ok_or(Stop::Halt)?,
+    };
+    Ok(holds(op, ord))
+}
+
+/// A binary operation other than `and`, `or` and the comparisons on its operands' values
+/// (a halt where the interpreter reports an error).
+pub(crate) fn combine(op: BinaryOp, x: &Value, y: &Value) -> R<Value> {
+    use BinaryOp::*;
+    match op {
+        Eq | Ne | Lt | Le | Gt | Ge => values(op, x, y).map(Value::Bool),
+        And | Or => match (x, y) {
+            (Value::Bool(a), Value::Bool(b)) => Ok(Value::Bool(if op == And { *a && *b } else { *a || *b })),
+            _ => Err(Stop::Halt),
+        },
+        Add | Sub | Mul | Div | IntDiv | Mod => match (x, y) {
+            (Value::Num(m), Value::Num(n)) => {
+                let (m, n) = (*m, *n);
+                let r = match op {
+                    Add => m.add(n),
+                    Sub => m.sub(n),
+                    Mul => m.mul(n),
+                    Div | IntDiv | Mod if n == Num::ZERO => return Err(Stop::Halt),
+                    Div => m.div(n),
+                    IntDiv => m.div(n).map(|q| q.floor()),
+                    _ => m.div(n).map(|q| q.floor()).and_then(|q| q.mul(n)).and_then(|b| m.sub(b)),
+                };
+                r.map(Value::Num).ok_or(Stop::Halt)
+            }
+            (Value::Date(d), Value::Num(n)) => {
+                let days = n.div(Num::int(1440)).ok_or(Stop::Halt)?;
+                if !days.is_integer() {
+                    return Err(Stop::Halt);
+                }
+                let k = days.as_i64().ok_or(Stop::Halt)?;
+                let k = if op == Sub { -k } else { k };
+                d.add_days(k).map(Value::Date).ok_or(Stop::Halt)
+            }
+            (Value::Date(d1), Value::Date(d2)) => {
+                Ok(Value::Num(Num::int((d1.days() - d2.days()) as i128).mul(Num::int(1440)).ok_or(Stop::Halt)?))
+            }
+            // Past midnight or by part of a minute: the interpreter words the error.
+            (Value::Time(t), Value::Num(n)) => t.add(*n, op == Sub).map(Value::Time).map_err(|_| Stop::Halt),
+            (Value::Time(t1), Value::Time(t2)) => Ok(Value::Num(t1.since(*t2))),
+            _ => Err(Stop::Halt),
+        },
+    }
+}
