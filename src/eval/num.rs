@@ -108,11 +108,17 @@ impl Num {
         if self.d == 1 { i64::try_from(self.n).ok() } else { None }
     }
 
+    #[inline]
     pub fn add(self, o: Num) -> Option<Num> {
         if self.d == 1 && o.d == 1 {
             // Whole numbers: no common denominator to find.
             return Some(Num::int(self.n.checked_add(o.n)?));
         }
+        self.add_fractions(o)
+    }
+    /// [`Num::add`] of a fraction, kept out of line.
+    #[inline(never)]
+    fn add_fractions(self, o: Num) -> Option<Num> {
         let g = gcd(self.d, o.d).max(1);
         let d = (self.d / g).checked_mul(o.d)?;
         let n = self.n.checked_mul(o.d / g)?.checked_add(o.n.checked_mul(self.d / g)?)?;
@@ -121,18 +127,27 @@ impl Num {
     pub fn neg(self) -> Option<Num> {
         Some(Num { n: self.n.checked_neg()?, d: self.d })
     }
+    #[inline]
     pub fn sub(self, o: Num) -> Option<Num> {
         if self.d == 1 && o.d == 1 {
             return Some(Num::int(self.n.checked_sub(o.n)?));
         }
         self.add(o.neg()?)
     }
+    #[inline]
     pub fn mul(self, o: Num) -> Option<Num> {
         if self.d == 1 && o.d == 1 {
             if let (Ok(a), Ok(b)) = (i64::try_from(self.n), i64::try_from(o.n)) {
                 // Two 64-bit factors: their product always fits, one multiplication.
                 return Some(Num::int(i128::from(a) * i128::from(b)));
             }
+        }
+        self.mul_wide(o)
+    }
+    /// [`Num::mul`] of fractions or of factors past 64 bits, kept out of line.
+    #[inline(never)]
+    fn mul_wide(self, o: Num) -> Option<Num> {
+        if self.d == 1 && o.d == 1 {
             return Some(Num::int(self.n.checked_mul(o.n)?));
         }
         let g1 = gcd(self.n, o.d).max(1);
@@ -231,11 +246,20 @@ impl PartialOrd for Num {
 }
 
 impl Ord for Num {
+    #[inline]
     fn cmp(&self, o: &Num) -> Ordering {
         if self.d == o.d {
             // Whole numbers (or a common denominator): the numerators decide.
             return self.n.cmp(&o.n);
         }
+        self.cmp_fractions(o)
+    }
+}
+
+impl Num {
+    /// [`Ord::cmp`] of two numbers with different denominators, kept out of line.
+    #[inline(never)]
+    fn cmp_fractions(&self, o: &Num) -> Ordering {
         // Compare n1/d1 with n2/d2 without overflow: by integer part, then by fraction.
         let (i1, i2) = (self.n.div_euclid(self.d), o.n.div_euclid(o.d));
         if i1 != i2 {

@@ -9,7 +9,7 @@
 //! copied; `filter` over a constant list of enum values whose lambda calls a dispatched
 //! definition, unrolled when compiled with its result lists kept ([`Unrolled`]).
 
-use super::code::{Bool, Items, NumC, Val, boolean, items, number, val};
+use super::code::{Bool, Items, NumC, Val, boolean, follow, items, number, val};
 use super::cx::{Cx, R, Stop, truth_value};
 use super::lower::Lower;
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
@@ -76,7 +76,7 @@ fn listed_where(items: &[&Value], keep: impl Iterator<Item = bool> + Clone) -> V
 /// item bound to its slot), handing each result and the item's place to `each`; a halt
 /// ends it, a missing value makes it unknown once all are evaluated.
 #[inline]
-fn apply_each<'r, T>(
+pub(crate) fn apply_each<'r, T>(
     cx: &mut Cx<'r>,
     start: usize,
     slot: u32,
@@ -103,6 +103,31 @@ impl Lower<'_> {
     /// Code pushing the items of the list `ir` on the stack.
     pub(crate) fn items(&self, ir: &Ir) -> Items {
         match &ir.kind {
+            IrKind::Builtin(Builtin::Map, args, Some(lam)) if let Some(path) = self.projection(lam) => {
+                // `s => s.field`: each item replaced by its field, read where it is.
+                let (src, cost) = (self.items(&args[0]), self.cost(&lam.body));
+                items(move |cx| {
+                    let start = cx.locals.len();
+                    src(cx)?;
+                    let mut unknown = false;
+                    for at in start..cx.locals.len() {
+                        let r = cx.count(cost).and_then(|()| follow(cx.locals[at], &path));
+                        match r {
+                            Ok(v) => cx.locals[at] = v,
+                            Err(Stop::Unknown) => unknown = true,
+                            Err(Stop::Halt) => {
+                                cx.cut(start);
+                                return Err(Stop::Halt);
+                            }
+                        }
+                    }
+                    if unknown {
+                        cx.cut(start);
+                        return Err(Stop::Unknown);
+                    }
+                    Ok(())
+                })
+            }
             IrKind::Builtin(Builtin::Map, args, Some(lam)) => {
                 let (src, slot, body, cost) =
                     (self.items(&args[0]), lam.slot, self.val(&lam.body), self.cost(&lam.body));
@@ -118,26 +143,18 @@ impl Lower<'_> {
                 })
             }
             IrKind::Builtin(Builtin::Filter, args, Some(lam)) if self.unrolled(&args[0], lam).is_none() => {
-                let (src, slot, body, cost) =
-                    (self.items(&args[0]), lam.slot, self.boolean(&lam.body), self.cost(&lam.body));
+                let (src, test) = (self.items(&args[0]), self.test(lam));
                 items(move |cx| {
                     let start = cx.locals.len();
                     src(cx)?;
                     // The items kept moved down over those dropped.
                     let mut kept = start;
-                    let r = apply_each(
-                        cx,
-                        start,
-                        slot,
-                        cost,
-                        |cx| body(cx),
-                        |cx, at, t| {
-                            if t {
-                                cx.locals[kept] = cx.locals[at];
-                                kept += 1;
-                            }
-                        },
-                    );
+                    let r = test.each(cx, start, |cx, at, t| {
+                        if t {
+                            cx.locals[kept] = cx.locals[at];
+                            kept += 1;
+                        }
+                    });
                     match r {
                         Ok(()) => {
                             cx.cut(kept);
@@ -174,6 +191,14 @@ impl Lower<'_> {
                     spread(cx, l)
                 })
             }
+        }
+    }
+
+    /// For a lambda that reads a field of its item (`s => s.bopæl`): the field's path.
+    fn projection(&self, lam: &Lambda) -> Option<Box<[u32]>> {
+        match self.place(&lam.body)? {
+            super::code::Place::Local(s, path) if s == lam.slot => Some(path),
+            _ => None,
         }
     }
 
@@ -361,11 +386,11 @@ impl Lower<'_> {
                 over(cx, &src, |cx, start| Ok(Num::int((cx.locals.len() - start) as i128)))
             });
         };
-        let (src, slot, body, cost) = (self.items(list), lam.slot, self.boolean(&lam.body), self.cost(&lam.body));
+        let (src, test) = (self.items(list), self.test(lam));
         super::code::num(move |cx| {
             over(cx, &src, |cx, start| {
                 let mut trues = 0i128;
-                apply_each(cx, start, slot, cost, |cx| body(cx), |_, _, t| trues += i128::from(t))?;
+                test.each(cx, start, |_, _, t| trues += i128::from(t))?;
                 Ok(Num::int(trues))
             })
         })

@@ -62,6 +62,8 @@ pub(crate) enum Place {
     Local(u32, Box<[u32]>),
     /// The result of a definition without parameters, or a field of it.
     Memo(DefId, Box<[u32]>),
+    /// The same, for a definition a ruling works out at most once: not kept.
+    Once(DefId, Box<[u32]>),
     Decision(DecisionId),
 }
 
@@ -71,6 +73,7 @@ impl Place {
     pub(crate) fn get<'r>(&self, cx: &mut Cx<'r>) -> R<&'r Value> {
         match self {
             Place::Memo(d, path) => follow(cx.result(*d)?, path),
+            Place::Once(d, path) => follow(cx.call(*d, 0)?, path),
             _ => self.read(cx),
         }
     }
@@ -91,12 +94,13 @@ impl Place {
                 None => Err(Stop::Halt),
             },
             Place::Decision(d) => cx.decision(*d).as_ref().ok_or(Stop::Unknown),
+            Place::Once(..) => Err(Stop::Halt),
         }
     }
 
     /// Whether reading it needs nothing worked out first.
     pub(crate) fn is_plain(&self) -> bool {
-        !matches!(self, Place::Memo(..))
+        !matches!(self, Place::Memo(..) | Place::Once(..))
     }
 }
 

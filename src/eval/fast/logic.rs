@@ -27,15 +27,15 @@ impl Lower<'_> {
                 boolean(move |_| Ok(b))
             }
             IrKind::Binary(op @ (And | Or), a, b) => {
-                let (a, b, short) = (self.boolean(a), self.boolean(b), *op == Or);
+                let (a, b, short) = (self.bool_operand(a), self.bool_operand(b), *op == Or);
                 boolean(move |cx| {
                     // The value that decides on its own; the interpreter prefers an error to
                     // a missing input and a missing input to silence: any halt is left to it.
-                    let left = a(cx);
+                    let left = a.get(cx);
                     if left == Ok(short) {
                         return Ok(short);
                     }
-                    match (left, b(cx)) {
+                    match (left, b.get(cx)) {
                         (_, Ok(y)) if y == short => Ok(short),
                         (Ok(_), Ok(_)) => Ok(!short),
                         (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => Err(Stop::Halt),
@@ -45,8 +45,8 @@ impl Lower<'_> {
             }
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => self.compare(*op, a, b),
             IrKind::Not(x) => {
-                let x = self.boolean(x);
-                boolean(move |cx| Ok(!x(cx)?))
+                let x = self.bool_operand(x);
+                boolean(move |cx| Ok(!x.get(cx)?))
             }
             IrKind::Call(d, args) if args.len() == 1 && self.alias(*d).is_none() => match self.dispatch(*d) {
                 Some(by) => {
@@ -108,18 +108,18 @@ impl Lower<'_> {
                 code::num(move |_| Ok(n))
             }
             IrKind::Binary(op @ (Add | Sub | Mul), a, b) if numeric(&a.ty) && numeric(&b.ty) => {
-                let (a, b) = (self.num(a), self.num(b));
+                let (a, b) = (self.num_operand(a), self.num_operand(b));
                 match op {
                     Add => code::num(move |cx| {
-                        let (m, n) = both(a(cx), b(cx))?;
+                        let (m, n) = both(a.get(cx), b.get(cx))?;
                         m.add(n).ok_or(Stop::Halt)
                     }),
                     Sub => code::num(move |cx| {
-                        let (m, n) = both(a(cx), b(cx))?;
+                        let (m, n) = both(a.get(cx), b.get(cx))?;
                         m.sub(n).ok_or(Stop::Halt)
                     }),
                     _ => code::num(move |cx| {
-                        let (m, n) = both(a(cx), b(cx))?;
+                        let (m, n) = both(a.get(cx), b.get(cx))?;
                         m.mul(n).ok_or(Stop::Halt)
                     }),
                 }
@@ -144,9 +144,9 @@ impl Lower<'_> {
     /// unknown), held ones read in place, numbers compared as numbers.
     fn compare(&self, op: BinaryOp, a: &Ir, b: &Ir) -> Bool {
         if numeric(&a.ty) && numeric(&b.ty) {
-            let (x, y) = (self.num(a), self.num(b));
+            let (x, y) = (self.num_operand(a), self.num_operand(b));
             return boolean(move |cx| {
-                let (m, n) = both(x(cx), y(cx))?;
+                let (m, n) = both(x.get(cx), y.get(cx))?;
                 Ok(holds(op, m.cmp(&n)))
             });
         }
@@ -175,8 +175,27 @@ impl Lower<'_> {
         })
     }
 
+    /// A truth value operand: read in place when it is held.
+    fn bool_operand(&self, ir: &Ir) -> BoolOperand {
+        match self.place(ir) {
+            Some(p) if p.is_plain() => BoolOperand::Held(p),
+            Some(p) => BoolOperand::Worked(p),
+            None => BoolOperand::Code(self.boolean(ir)),
+        }
+    }
+
+    /// A number operand: a constant, or read in place when it is held.
+    fn num_operand(&self, ir: &Ir) -> NumOperand {
+        match (&ir.kind, self.place(ir)) {
+            (IrKind::Const(Value::Num(n)), _) => NumOperand::Const(*n),
+            (_, Some(p)) if p.is_plain() => NumOperand::Held(p),
+            (_, Some(p)) => NumOperand::Worked(p),
+            (_, None) => NumOperand::Code(self.num(ir)),
+        }
+    }
+
     /// An operand of a comparison: read in place when it is held.
-    fn operand(&self, ir: &Ir) -> Operand {
+    pub(crate) fn operand(&self, ir: &Ir) -> Operand {
         match self.place(ir) {
             Some(p) if p.is_plain() => Operand::Held(p),
             Some(p) => Operand::Worked(p),
@@ -185,8 +204,46 @@ impl Lower<'_> {
     }
 }
 
+/// A truth value operand (see [`Lower::bool_operand`]).
+enum BoolOperand {
+    Held(super::code::Place),
+    Worked(super::code::Place),
+    Code(Bool),
+}
+
+impl BoolOperand {
+    #[inline(always)]
+    fn get(&self, cx: &mut super::cx::Cx<'_>) -> R<bool> {
+        match self {
+            BoolOperand::Held(p) => truth(p.read(cx)?),
+            BoolOperand::Worked(p) => truth(p.get(cx)?),
+            BoolOperand::Code(c) => c(cx),
+        }
+    }
+}
+
+/// A number operand (see [`Lower::num_operand`]).
+enum NumOperand {
+    Const(Num),
+    Held(super::code::Place),
+    Worked(super::code::Place),
+    Code(NumC),
+}
+
+impl NumOperand {
+    #[inline(always)]
+    fn get(&self, cx: &mut super::cx::Cx<'_>) -> R<Num> {
+        match self {
+            NumOperand::Const(n) => Ok(*n),
+            NumOperand::Held(p) => number(p.read(cx)?),
+            NumOperand::Worked(p) => number(p.get(cx)?),
+            NumOperand::Code(c) => c(cx),
+        }
+    }
+}
+
 /// An operand of a comparison (see [`Lower::operand`]).
-enum Operand {
+pub(crate) enum Operand {
     /// Held where it is, read without working anything out.
     Held(super::code::Place),
     /// A definition's result (or a field of it), worked out at its first read.
@@ -196,7 +253,7 @@ enum Operand {
 
 impl Operand {
     #[inline(always)]
-    fn get<'r>(&self, cx: &mut super::cx::Cx<'r>) -> R<&'r Value> {
+    pub(crate) fn get<'r>(&self, cx: &mut super::cx::Cx<'r>) -> R<&'r Value> {
         match self {
             Operand::Held(p) => p.read(cx),
             Operand::Worked(p) => p.get(cx),
@@ -221,7 +278,7 @@ pub(crate) fn holds(op: BinaryOp, ord: Ordering) -> bool {
 
 /// Whether two texts are the same (a halt for anything else).
 #[inline(always)]
-fn same_text(x: &Value, y: &Value) -> R<bool> {
+pub(crate) fn same_text(x: &Value, y: &Value) -> R<bool> {
     match (x, y) {
         (Value::Text(s), Value::Text(t)) => {
             Ok(std::ptr::eq(s.as_ptr(), t.as_ptr()) && s.len() == t.len() || s.as_bytes() == t.as_bytes())

@@ -23,11 +23,13 @@ pub(crate) struct Lower<'p> {
     consts: RefCell<Vec<Value>>,
     /// Unrolled filters ([`super::Compiled::unrolled`]).
     pub(crate) unrolled: RefCell<Vec<super::builtins::Unrolled>>,
+    /// For each definition, whether a ruling works it out at most once ([`super::calls::once`]).
+    once: Vec<bool>,
 }
 
 impl<'p> Lower<'p> {
-    pub(crate) fn new(p: &'p Program) -> Self {
-        Lower { p, consts: RefCell::default(), unrolled: RefCell::default() }
+    pub(crate) fn new(p: &'p Program, once: Vec<bool>) -> Self {
+        Lower { p, consts: RefCell::default(), unrolled: RefCell::default(), once }
     }
 
     pub(crate) fn into_parts(self) -> (Box<[Value]>, Box<[super::builtins::Unrolled]>) {
@@ -135,6 +137,7 @@ impl<'p> Lower<'p> {
             IrKind::Decision(d) => Place::Decision(*d),
             IrKind::Call(d, args) if args.is_empty() => match self.alias(*d) {
                 Some(v) => return self.place(v),
+                None if self.once.get(*d as usize) == Some(&true) => Place::Once(*d, Box::new([])),
                 None => Place::Memo(*d, Box::new([])),
             },
             IrKind::Field(x, i) => {
@@ -143,6 +146,7 @@ impl<'p> Lower<'p> {
                     Place::Fact(f, path) => Place::Fact(f, with(&path)),
                     Place::Local(s, path) => Place::Local(s, with(&path)),
                     Place::Memo(d, path) => Place::Memo(d, with(&path)),
+                    Place::Once(d, path) => Place::Once(d, with(&path)),
                     Place::Const(_) | Place::Decision(_) => return None,
                 }
             }
@@ -158,7 +162,7 @@ impl<'p> Lower<'p> {
     pub(crate) fn val(&self, ir: &Ir) -> Val {
         if let Some(place) = self.place(ir) {
             return match place {
-                Place::Memo(..) => val(move |cx| place.get(cx)),
+                Place::Memo(..) | Place::Once(..) => val(move |cx| place.get(cx)),
                 _ => val(move |cx| place.read(cx)),
             };
         }

@@ -39,12 +39,14 @@
 //! 4. add a case file using it: `tests/agreement.rs` compares both evaluators on it.
 
 mod builtins;
+mod calls;
 mod code;
 mod cx;
 mod logic;
 mod lower;
 mod order;
 mod rules;
+mod scan;
 
 use super::interp::Inputs;
 use super::value::Value;
@@ -59,6 +61,11 @@ pub use cx::{Scratch, Stop};
 
 /// How deep definitions may call each other, as the interpreter allows.
 const MAX_DEPTH: u32 = 200;
+
+/// The steps of a rule's guard past which a rule that stands in several rule trees keeps
+/// its result for the ruling rather than having its guard worked out again at each (its
+/// value is worked out at most once: a rule that applies ends every tree it stands in).
+const KEEP_RULES_OVER: u64 = 16;
 
 /// A program compiled for evaluation (see the module documentation).
 pub struct Compiled {
@@ -162,26 +169,18 @@ fn run(p: &Program, inputs: &Inputs, def: DefId, scratch: &mut Scratch) -> Resul
 impl Compiled {
     /// Compiles a checked program.
     pub fn new(p: &Program) -> Compiled {
-        let l = Lower::new(p);
+        let reached = calls::reached(p);
+        let l = Lower::new(p, calls::once(p, &reached));
         let rules: Box<[Arc<RuleCode>]> = p.rules.iter().map(|r| Arc::new(l.rule(r))).collect();
         // Rules reached from more than one place of the rule trees (several rules' exception,
         // or a top rule that is also an exception) keep their result within a ruling when
-        // their definition has no parameters (so the result is the same wherever reached).
-        let mut reached = vec![0u32; rules.len()];
-        for r in p.rules.iter() {
-            for &e in &r.exceptions {
-                reached[e as usize] += 1;
-            }
-        }
-        for d in p.defs.iter() {
-            for &r in d.rules.iter().filter(|&&r| p.rules[r as usize].overrides.is_empty()) {
-                reached[r as usize] += 1;
-            }
-        }
+        // their definition has no parameters (so the result is the same wherever reached)
+        // and working it out again would cost more than keeping it.
         let mut rule_memos = 0;
         let memo: Vec<Option<u32>> = (0..rules.len())
             .map(|i| {
-                (reached[i] > 1 && p.defs[p.rules[i].def as usize].params.is_empty()).then(|| {
+                let costly = p.rules[i].guard.as_ref().is_some_and(|g| l.cost(g) > KEEP_RULES_OVER);
+                (reached[i] > 1 && costly && p.defs[p.rules[i].def as usize].params.is_empty()).then(|| {
                     rule_memos += 1;
                     rule_memos - 1
                 })
@@ -189,7 +188,7 @@ impl Compiled {
             .collect();
         let trees = Rules { p, code: &rules, memo: &memo };
         let defs: Box<[DefCode]> = (0..p.defs.len() as DefId).map(|d| l.def(&trees, d)).collect();
-        let depth = depths(p);
+        let depth = calls::depths(p);
         let (consts, unrolled) = l.into_parts();
         Compiled { defs, rules, rule_memos, consts, unrolled, depth }
     }
@@ -239,84 +238,8 @@ impl Lower<'_> {
             Some(_) => None,
             None => rules::by_first(p, def, |r, arg| self.may_match(r, arg)),
         };
-        DefCode { frame, body: trees.body(def, table, by_first) }
+        DefCode { frame, body: trees.body(def, table, by_first), only: trees.only(def) }
     }
-}
-
-/// For each definition the longest chain of calls it starts, itself included (`u32::MAX`
-/// for a definition on a cycle, which the checker refuses).
-fn depths(p: &Program) -> Box<[u32]> {
-    let callees: Vec<Vec<DefId>> = p
-        .defs
-        .iter()
-        .map(|d| {
-            let mut out = Vec::new();
-            let mut note = |ir: &Ir| {
-                if let IrKind::Call(c, _) = &ir.kind {
-                    out.push(*c);
-                }
-            };
-            for &r in &d.rules {
-                let rule = &p.rules[r as usize];
-                rule.value.visit(&mut note);
-                if let Some(g) = &rule.guard {
-                    g.visit(&mut note);
-                }
-            }
-            if let Some(t) = &d.table {
-                t.rows.iter().for_each(|row| row.value.visit(&mut note));
-            }
-            out
-        })
-        .collect();
-    // 0: not yet seen; u32::MAX - 1: on the path being explored.
-    const ON_PATH: u32 = u32::MAX - 1;
-    let mut depth = vec![0u32; p.defs.len()];
-    for start in 0..p.defs.len() {
-        if depth[start] != 0 {
-            continue;
-        }
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        depth[start] = ON_PATH;
-        while let Some((d, i)) = stack.last_mut() {
-            let d = *d;
-            match callees[d].get(*i).map(|&c| c as usize) {
-                Some(c) if c < depth.len() => {
-                    *i += 1;
-                    match depth[c] {
-                        0 => {
-                            depth[c] = ON_PATH;
-                            stack.push((c, 0));
-                        }
-                        ON_PATH => depth[d] = u32::MAX,
-                        _ => {}
-                    }
-                }
-                Some(_) => *i += 1,
-                None => {
-                    stack.pop();
-                    let own = if depth[d] == u32::MAX {
-                        u32::MAX
-                    } else {
-                        callees[d]
-                            .iter()
-                            .filter_map(|&c| depth.get(c as usize))
-                            .copied()
-                            .max()
-                            .unwrap_or(0)
-                            .saturating_add(1)
-                    };
-                    depth[d] = own;
-                    if own == u32::MAX
-                        && let Some((caller, _)) = stack.last()
-                    {
-                        depth[*caller] = u32::MAX;
-                    }
-                }
-            }
-        }
-    }
-    depth.into()
 }
 
 #[cfg(test)]
@@ -339,8 +262,24 @@ mod tests {
         let checked = crate::check::check_sources(map);
         assert!(!checked.has_errors());
         let p = &checked.program;
-        let d = depths(p);
+        let d = calls::depths(p);
         let at = |n: &str| p.def_by_name(n).map(|x| d[x as usize]);
         assert_eq!((at("a"), at("b"), at("c")), (Some(3), Some(2), Some(1)));
+    }
+}
+#[doc(hidden)]
+pub fn zz_debug(p: &Program) {
+    let reached = calls::reached(p);
+    let once = calls::once(p, &reached);
+    let c = compiled(p);
+    for (i, d) in p.defs.iter().enumerate() {
+        if d.name.starts_with("s304.") {
+            eprintln!("{} once={} only={}", d.name, once[i], c.defs[i].only.is_some());
+        }
+    }
+    for (i, r) in p.rules.iter().enumerate() {
+        if p.defs[r.def as usize].name.starts_with("s304.") {
+            eprintln!("rule {} reached={} cost={}", r.label, reached[i], c.rules[i].cost);
+        }
     }
 }

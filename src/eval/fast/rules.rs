@@ -43,6 +43,9 @@ pub(crate) struct DefCode {
     /// Slots of its largest frame (parameters, bindings, lets, lambda items).
     pub(crate) frame: u32,
     pub(crate) body: Body,
+    /// Its one rule, when it has no other, no exceptions and no patterns: worked out
+    /// without its body's code.
+    pub(crate) only: Option<Arc<RuleCode>>,
 }
 
 /// A row of a table compiled: its keys, its value and the steps of its value.
@@ -75,6 +78,16 @@ pub(crate) struct Rules<'p> {
 }
 
 impl Rules<'_> {
+    /// Definition `def`'s one rule, when it has no other, no exceptions and no patterns
+    /// (see [`DefCode::only`]).
+    pub(crate) fn only(&self, def: DefId) -> Option<Arc<RuleCode>> {
+        let d = &self.p.defs[def as usize];
+        let [r] = d.rules.as_slice() else { return None };
+        let (info, code) = (&self.p.rules[*r as usize], &self.code[*r as usize]);
+        let plain = code.plain.is_empty() && code.binding.is_empty();
+        (d.table.is_none() && info.exceptions.is_empty() && info.overrides.is_empty() && plain).then(|| code.clone())
+    }
+
     /// The code of definition `def` whose rules are `table` or, when it has none, `top`
     /// (its rules that are exceptions to none), picked by the first parameter's variant
     /// when that is an enum.
@@ -227,10 +240,16 @@ impl<'r> Cx<'r> {
         let d = &c.defs[def as usize];
         if argc == 0 && d.frame == 0 {
             // No frame to open: the body reads no local.
-            return (d.body)(self);
+            return match &d.only {
+                Some(rule) => self.in_place(rule),
+                None => (d.body)(self),
+            };
         }
         let saved = self.open(argc, (d.frame as usize).max(argc));
-        let r = (d.body)(self);
+        let r = match &d.only {
+            Some(rule) => self.in_place(rule),
+            None => (d.body)(self),
+        };
         self.close(saved);
         r
     }
