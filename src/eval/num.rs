@@ -136,11 +136,12 @@ impl Num {
     }
     #[inline]
     pub fn mul(self, o: Num) -> Option<Num> {
-        if self.d == 1 && o.d == 1 {
-            if let (Ok(a), Ok(b)) = (i64::try_from(self.n), i64::try_from(o.n)) {
-                // Two 64-bit factors: their product always fits, one multiplication.
-                return Some(Num::int(i128::from(a) * i128::from(b)));
-            }
+        if self.d == 1
+            && o.d == 1
+            && let (Ok(a), Ok(b)) = (i64::try_from(self.n), i64::try_from(o.n))
+        {
+            // Two 64-bit factors: their product always fits, one multiplication.
+            return Some(Num::int(i128::from(a) * i128::from(b)));
         }
         self.mul_wide(o)
     }
