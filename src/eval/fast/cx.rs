@@ -280,6 +280,21 @@ impl<'r> Cx<'r> {
         }
     }
 
+    /// Keeps the result of definition `def`, built by the ruling, and lends it.
+    #[inline]
+    pub(crate) fn keep_owned(&mut self, def: DefId, r: R<Value>) -> R<&'r Value> {
+        let memo: &'r [OnceCell<R<Value>>] = self.memo;
+        let cell = &memo[def as usize];
+        if cell.set(r).is_ok() {
+            self.used.push(def);
+        }
+        match cell.get() {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(e)) => Err(*e),
+            None => Err(Stop::Halt),
+        }
+    }
+
     /// The result kept for shared rule `m`, if any.
     #[inline]
     pub(crate) fn kept_rule(&self, m: u32) -> Option<&'r Kept> {

@@ -26,20 +26,30 @@ impl Lower<'_> {
                 let b = *b;
                 boolean(move |_| Ok(b))
             }
-            IrKind::Binary(op @ (And | Or), a, b) => {
-                let (a, b, short) = (self.bool_operand(a), self.bool_operand(b), *op == Or);
+            IrKind::Binary(op @ (And | Or), ..) => {
+                // A chain `a and b and c` as one: the operands in order, stopping at the one
+                // that decides on its own (false for `and`, true for `or`); otherwise a halt
+                // before a missing input (the interpreter prefers an error to a missing input
+                // and a missing input to silence: any halt is left to it). Exactly what the
+                // nested operations give.
+                let mut operands = Vec::new();
+                chain(ir, *op, &mut operands);
+                let operands: Box<[BoolOperand]> = operands.into_iter().map(|x| self.bool_operand(x)).collect();
+                let short = *op == Or;
                 boolean(move |cx| {
-                    // The value that decides on its own; the interpreter prefers an error to
-                    // a missing input and a missing input to silence: any halt is left to it.
-                    let left = a.get(cx);
-                    if left == Ok(short) {
-                        return Ok(short);
+                    let (mut halt, mut unknown) = (false, false);
+                    for x in operands.iter() {
+                        match x.get(cx) {
+                            Ok(v) if v == short => return Ok(short),
+                            Ok(_) => {}
+                            Err(Stop::Halt) => halt = true,
+                            Err(Stop::Unknown) => unknown = true,
+                        }
                     }
-                    match (left, b.get(cx)) {
-                        (_, Ok(y)) if y == short => Ok(short),
-                        (Ok(_), Ok(_)) => Ok(!short),
-                        (Err(Stop::Halt), _) | (_, Err(Stop::Halt)) => Err(Stop::Halt),
-                        _ => Err(Stop::Unknown),
+                    match (halt, unknown) {
+                        (true, _) => Err(Stop::Halt),
+                        (false, true) => Err(Stop::Unknown),
+                        (false, false) => Ok(!short),
                     }
                 })
             }
@@ -130,6 +140,8 @@ impl Lower<'_> {
             }
             IrKind::Builtin(Builtin::Count, args, lam) => self.count(&args[0], lam.as_ref()),
             _ => match self.place(ir) {
+                Some(super::code::Place::Memo(d, path)) if path.is_empty() => code::num(move |cx| cx.result_num(d)),
+                Some(super::code::Place::Once(d, path)) if path.is_empty() => code::num(move |cx| cx.once_num(d)),
                 Some(p) if p.is_plain() => code::num(move |cx| number(p.read(cx)?)),
                 Some(p) => code::num(move |cx| number(p.get(cx)?)),
                 None => {
@@ -188,6 +200,8 @@ impl Lower<'_> {
     fn num_operand(&self, ir: &Ir) -> NumOperand {
         match (&ir.kind, self.place(ir)) {
             (IrKind::Const(Value::Num(n)), _) => NumOperand::Const(*n),
+            (_, Some(super::code::Place::Memo(d, path))) if path.is_empty() => NumOperand::Memo(d),
+            (_, Some(super::code::Place::Once(d, path))) if path.is_empty() => NumOperand::Once(d),
             (_, Some(p)) if p.is_plain() => NumOperand::Held(p),
             (_, Some(p)) => NumOperand::Worked(p),
             (_, None) => NumOperand::Code(self.num(ir)),
@@ -225,6 +239,10 @@ impl BoolOperand {
 /// A number operand (see [`Lower::num_operand`]).
 enum NumOperand {
     Const(Num),
+    /// A definition's result.
+    Memo(crate::check::program::DefId),
+    /// A definition worked out at most once a ruling.
+    Once(crate::check::program::DefId),
     Held(super::code::Place),
     Worked(super::code::Place),
     Code(NumC),
@@ -235,6 +253,8 @@ impl NumOperand {
     fn get(&self, cx: &mut super::cx::Cx<'_>) -> R<Num> {
         match self {
             NumOperand::Const(n) => Ok(*n),
+            NumOperand::Memo(d) => cx.result_num(*d),
+            NumOperand::Once(d) => cx.once_num(*d),
             NumOperand::Held(p) => number(p.read(cx)?),
             NumOperand::Worked(p) => number(p.get(cx)?),
             NumOperand::Code(c) => c(cx),
@@ -259,6 +279,17 @@ impl Operand {
             Operand::Worked(p) => p.get(cx),
             Operand::Code(v) => v(cx),
         }
+    }
+}
+
+/// The operands of a chain of `op` (`a and b and c`), in order.
+fn chain<'i>(ir: &'i Ir, op: BinaryOp, out: &mut Vec<&'i Ir>) {
+    match &ir.kind {
+        IrKind::Binary(o, a, b) if *o == op => {
+            chain(a, op, out);
+            chain(b, op, out);
+        }
+        _ => out.push(ir),
     }
 }
 

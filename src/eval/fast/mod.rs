@@ -212,6 +212,7 @@ impl Lower<'_> {
             guard: r.guard.as_ref().map(|g| self.boolean(g)),
             value: self.val(&r.value),
             value_bool: boolean.then(|| self.boolean(&r.value)),
+            value_num: lower::numeric(&self.p.defs[r.def as usize].ty).then(|| self.num(&r.value)),
             cost: r.guard.as_ref().map_or(0, |g| self.cost(g)) + self.cost(&r.value),
         }
     }

@@ -8,7 +8,7 @@
 //! applies wins; one that waits for an input makes its rule wait too; two rules that apply
 //! and disagree are an error; no rule that applies is silence; a halt ends it at once.
 
-use super::code::{Bool, Val, truth};
+use super::code::{Bool, NumC, Val, number, truth};
 use super::cx::{Cx, Kept, R, Stop};
 use crate::check::program::{DefId, PatIr, Program, RuleId, TypeKind};
 use crate::check::types::Type;
@@ -27,6 +27,8 @@ pub(crate) struct RuleCode {
     pub(crate) value: Val,
     /// The value as a truth value, for a rule of a boolean definition.
     pub(crate) value_bool: Option<Bool>,
+    /// The value as a number, for a rule of a definition whose value is one.
+    pub(crate) value_num: Option<NumC>,
     /// The steps of its guard and value, counted when it is entered.
     pub(crate) cost: u64,
 }
@@ -153,7 +155,10 @@ impl Rules<'_> {
     fn tree(&self, r: RuleId) -> Tree {
         let rule = self.code[r as usize].clone();
         let exceptions: Box<[Tree]> = self.p.rules[r as usize].exceptions.iter().map(|&e| self.tree(e)).collect();
-        let once: Tree = if exceptions.is_empty() {
+        let plain = rule.plain.is_empty() && rule.binding.is_empty();
+        let once: Tree = if exceptions.is_empty() && plain {
+            Box::new(move |cx, out| cx.judge(&rule, out))
+        } else if exceptions.is_empty() {
             Box::new(move |cx, out| cx.alone(&rule, out))
         } else {
             Box::new(move |cx, out| {
@@ -227,9 +232,36 @@ impl<'r> Cx<'r> {
             Some(Ok(v)) => Ok(v),
             Some(Err(e)) => Err(*e),
             None => {
+                let c: &'r super::Compiled = self.c;
+                let d = &c.defs[def as usize];
+                if let (Some(rule), 0) = (&d.only, d.frame)
+                    && rule.value_num.is_some()
+                {
+                    // A number: kept as itself, not built as a value first.
+                    let r = self.in_place_num(rule).map(Value::Num);
+                    return self.keep_owned(def, r);
+                }
                 let r = self.call(def, 0);
                 self.keep(def, r)
             }
+        }
+    }
+
+    /// The number definition `def` (without parameters) comes to.
+    #[inline]
+    pub(crate) fn result_num(&mut self, def: DefId) -> R<crate::eval::num::Num> {
+        number(self.result(def)?)
+    }
+
+    /// The number a definition worked out at most once a ruling comes to (see
+    /// `super::calls::once`), without keeping it.
+    #[inline]
+    pub(crate) fn once_num(&mut self, def: DefId) -> R<crate::eval::num::Num> {
+        let c: &'r super::Compiled = self.c;
+        let d = &c.defs[def as usize];
+        match (&d.only, d.frame) {
+            (Some(rule), 0) => self.in_place_num(rule),
+            _ => number(self.call(def, 0)?),
         }
     }
 
@@ -271,6 +303,12 @@ impl<'r> Cx<'r> {
         if !self.patterns(rule) {
             return Ok(Tree0::NotApplicable);
         }
+        self.judge(rule, out)
+    }
+
+    /// A rule whose patterns match: its guard, then its value.
+    #[inline]
+    fn judge(&mut self, rule: &RuleCode, out: &mut Option<&'r Value>) -> R<Tree0> {
         self.count(rule.cost)?;
         if let Some(g) = &rule.guard {
             match g(self) {
@@ -311,6 +349,22 @@ impl<'r> Cx<'r> {
             return Err(Stop::Halt);
         }
         (rule.value)(self)
+    }
+
+    /// [`Self::in_place`] for a rule of a definition whose value is a number, without
+    /// building a value.
+    #[inline]
+    pub(crate) fn in_place_num(&mut self, rule: &RuleCode) -> R<crate::eval::num::Num> {
+        self.count(rule.cost)?;
+        if let Some(g) = &rule.guard
+            && !g(self)?
+        {
+            return Err(Stop::Halt);
+        }
+        match &rule.value_num {
+            Some(v) => v(self),
+            None => number((rule.value)(self)?),
+        }
     }
 
     /// [`Self::in_place`] for a rule of a boolean definition, without building a value.
