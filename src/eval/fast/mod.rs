@@ -268,19 +268,3 @@ mod tests {
         assert_eq!((at("a"), at("b"), at("c")), (Some(3), Some(2), Some(1)));
     }
 }
-#[doc(hidden)]
-pub fn zz_debug(p: &Program) {
-    let reached = calls::reached(p);
-    let once = calls::once(p, &reached);
-    let c = compiled(p);
-    for (i, d) in p.defs.iter().enumerate() {
-        if d.name.starts_with("s304.") {
-            eprintln!("{} once={} only={}", d.name, once[i], c.defs[i].only.is_some());
-        }
-    }
-    for (i, r) in p.rules.iter().enumerate() {
-        if p.defs[r.def as usize].name.starts_with("s304.") {
-            eprintln!("rule {} reached={} cost={}", r.label, reached[i], c.rules[i].cost);
-        }
-    }
-}
