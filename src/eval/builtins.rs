@@ -35,6 +35,8 @@ fn each(
 ) -> Result<(Vec<Option<Value>>, Vec<Need>), Halt> {
     let mut out = Vec::with_capacity(xs.len());
     let mut needs = Vec::new();
+    // The lambda's sub-expressions take a value per item: none is kept for the working.
+    me.per_item += 1;
     for x in xs {
         match apply(me, lam, x, frame) {
             Ok(v) => out.push(Some(v)),
@@ -42,10 +44,22 @@ fn each(
                 needs = merge(needs, n);
                 out.push(None);
             }
-            Err(e) => return Err(e),
+            Err(e) => {
+                me.per_item -= 1;
+                return Err(e);
+            }
         }
     }
+    me.per_item -= 1;
     Ok((out, needs))
+}
+
+/// Keeps each item's result of a builtin that goes over a list, for the working of the
+/// step (see `Interp::keeps`).
+fn keep(me: &mut Interp, xs: &std::sync::Arc<[Value]>, vals: Vec<Option<Value>>) {
+    if me.keeps() {
+        me.items = Some((xs.clone(), vals));
+    }
 }
 
 pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame: &mut Vec<Value>) -> R {
@@ -58,6 +72,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             };
             let (vals, needs) = each(me, lam, &xs, frame)?;
             let truth: Vec<Option<bool>> = vals.iter().map(|v| v.as_ref().and_then(|v| v.as_bool())).collect();
+            keep(me, &xs, vals);
             match b {
                 Builtin::All if truth.contains(&Some(false)) => return Ok(Value::Bool(false)),
                 Builtin::Any if truth.contains(&Some(true)) => return Ok(Value::Bool(true)),
@@ -86,19 +101,23 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
         }
         Builtin::Sum => {
             let xs = list(me, &args[0], frame)?;
-            let vals: Vec<Value> = match lam {
+            let vals: Vec<Option<Value>> = match lam {
                 Some(lam) => {
                     let (vals, needs) = each(me, lam, &xs, frame)?;
                     if !needs.is_empty() {
+                        keep(me, &xs, vals);
                         return Err(Halt::Undetermined(needs));
                     }
-                    vals.into_iter().flatten().collect()
+                    vals
                 }
-                None => xs.to_vec(),
+                None => xs.iter().cloned().map(Some).collect(),
             };
             let mut total = Num::ZERO;
-            for v in &vals {
+            for v in vals.iter().flatten() {
                 total = total.add(num(v, span)?).ok_or_else(|| error("sum too large", span))?;
+            }
+            if lam.is_some() {
+                keep(me, &xs, vals);
             }
             Ok(Value::Num(total))
         }
@@ -107,7 +126,11 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             let lam = lam.ok_or_else(|| error("missing `x => …`", span))?;
             let (keys, needs) = each(me, lam, &xs, frame)?;
             if !needs.is_empty() {
+                keep(me, &xs, keys);
                 return Err(Halt::Undetermined(needs));
+            }
+            if me.keeps() {
+                keep(me, &xs, keys.clone());
             }
             let keys: Vec<Value> = keys.into_iter().flatten().collect();
             let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
@@ -310,7 +333,11 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
     let lam = lam.ok_or_else(|| error("missing `x => weight`", span))?;
     let (weights, needs) = each(me, lam, &xs, frame)?;
     if !needs.is_empty() {
+        keep(me, &xs, weights);
         return Err(Halt::Undetermined(needs));
+    }
+    if me.keeps() {
+        keep(me, &xs, weights.clone());
     }
     let weights: Vec<Num> = weights.iter().flatten().map(|w| num(w, span)).collect::<Result<_, _>>()?;
     if weights.iter().any(|w| w.is_negative()) {

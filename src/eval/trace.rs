@@ -6,6 +6,9 @@ use super::value::Value;
 use crate::check::program::{Builtin, DecisionId, DefId, FactId, RuleId};
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Span};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::{Arc, RwLock};
 
 /// Something the ruling needs and was not given.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -92,9 +95,70 @@ pub struct Node {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FactUse {
     pub fact: FactId,
-    pub path: String,
+    /// Its path, shared by every read of it (see [`Paths`]).
+    pub path: Arc<str>,
     pub value: Value,
-    pub ty: Type,
+    pub ty: Arc<Type>,
+}
+
+/// The fact read by an expression of the program (a fact or a field of one), with its path
+/// and type as a trace notes them.
+#[derive(Clone, Debug)]
+pub(crate) struct Read {
+    pub fact: FactId,
+    pub path: Arc<str>,
+    pub ty: Arc<Type>,
+}
+
+/// The reads of facts of a program as traces note them, by the expression that reads, worked
+/// out on first use and kept with the program: a trace notes each read by its path and type,
+/// shared rather than copied for every ruling. A copy of the program starts without any.
+#[derive(Default)]
+pub struct Paths(RwLock<HashMap<usize, Read, BuildHasherDefault<AddrHasher>>>);
+
+impl Clone for Paths {
+    fn clone(&self) -> Self {
+        Paths::default()
+    }
+}
+
+impl std::fmt::Debug for Paths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.read().map_or(0, |m| m.len());
+        write!(f, "Paths({n} reads)")
+    }
+}
+
+impl Paths {
+    /// The read by the expression at `at` (its address), made by `make` the first time.
+    pub(crate) fn get(&self, at: usize, make: impl FnOnce() -> Option<Read>) -> Option<Read> {
+        if let Some(r) = self.0.read().ok().and_then(|m| m.get(&at).cloned()) {
+            return Some(r);
+        }
+        let r = make()?;
+        if let Ok(mut m) = self.0.write() {
+            m.insert(at, r.clone());
+        }
+        Some(r)
+    }
+}
+
+/// A hasher for addresses: they are distinct and come from the program, not from input.
+#[derive(Default)]
+pub struct AddrHasher(u64);
+
+impl std::hash::Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_right(29);
+    }
 }
 
 /// All nodes of one ruling's evaluation; the root is the ruling itself.
@@ -104,10 +168,70 @@ pub struct Trace {
 }
 
 thread_local! {
-    /// The room for the nodes of the last trace dropped on this thread, empty: a trace's
-    /// nodes take a few kilobytes, which the allocator hands out more slowly than the small
-    /// blocks of a ruling, so the next trace on the thread reuses them.
-    static SPARE: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+    /// What the last trace dropped on this thread leaves for the next: the room for its
+    /// nodes, empty, and its nodes, emptied but with their lists' room, so that a ruling
+    /// traced on a thread allocates little for its trace. A trace's nodes and their lists
+    /// take a few kilobytes in many small blocks, which the allocator hands out and takes
+    /// back more slowly than the rest of a ruling.
+    static SPARE: std::cell::Cell<(Vec<Node>, Vec<Node>)> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+impl Node {
+    /// A node for `def` on `args`, one of `spare` emptied when there is one.
+    pub(crate) fn fresh(def: DefId, args: &[Value], spare: &mut Vec<Node>) -> Node {
+        match spare.pop() {
+            Some(mut n) => {
+                n.def = def;
+                n.args.extend_from_slice(args);
+                n
+            }
+            None => Node {
+                def,
+                args: args.to_vec(),
+                outcome: Outcome::Undetermined(Vec::new()),
+                decided_by: None,
+                also: Vec::new(),
+                row: None,
+                overridden: Vec::new(),
+                not_applied: Vec::new(),
+                because: Vec::new(),
+                working: None,
+                facts: Vec::new(),
+                decisions: Vec::new(),
+                children: Vec::new(),
+            },
+        }
+    }
+
+    /// Empties the node for another ruling, keeping its lists' room; whether the room is
+    /// small enough to keep.
+    fn emptied(&mut self) -> bool {
+        const ROOM: usize = 16;
+        self.args.clear();
+        self.outcome = Outcome::Undetermined(Vec::new());
+        self.decided_by = None;
+        self.also.clear();
+        self.row = None;
+        self.overridden.clear();
+        self.not_applied.clear();
+        self.because.clear();
+        self.working = None;
+        self.facts.clear();
+        self.decisions.clear();
+        self.children.clear();
+        [
+            self.args.capacity(),
+            self.also.capacity(),
+            self.overridden.capacity(),
+            self.not_applied.capacity(),
+            self.because.capacity(),
+            self.facts.capacity(),
+            self.decisions.capacity(),
+            self.children.capacity(),
+        ]
+        .iter()
+        .all(|&c| c <= ROOM)
+    }
 }
 
 impl Trace {
@@ -117,23 +241,47 @@ impl Trace {
     const KEPT: usize = 64;
 
     /// An empty trace with room for the steps of most rulings, so that the nodes are not
-    /// moved as they grow.
-    pub(crate) fn new() -> Trace {
-        let nodes = SPARE.try_with(|s| s.take()).unwrap_or_default();
+    /// moved as they grow, and the emptied nodes of the last trace on this thread.
+    pub(crate) fn new() -> (Trace, Vec<Node>) {
+        let (nodes, spare) = SPARE.try_with(|s| s.take()).unwrap_or_default();
         let nodes = if nodes.capacity() < Self::ROOM { Vec::with_capacity(Self::ROOM) } else { nodes };
-        Trace { nodes }
+        (Trace { nodes }, spare)
+    }
+
+    /// Gives emptied nodes not used by a ruling back to this thread.
+    pub(crate) fn give_back(spare: Vec<Node>) {
+        let _ = SPARE.try_with(|s| {
+            let (room, mut kept) = s.take();
+            if kept.capacity() <= spare.capacity() {
+                let more = std::mem::replace(&mut kept, spare);
+                kept.extend(more);
+            } else {
+                kept.extend(spare);
+            }
+            kept.truncate(Self::KEPT);
+            s.set((room, kept));
+        });
     }
 }
 
 impl Drop for Trace {
     fn drop(&mut self) {
         let mut nodes = std::mem::take(&mut self.nodes);
-        if nodes.capacity() < Self::ROOM || nodes.capacity() > Self::KEPT {
+        if nodes.capacity() > Self::KEPT {
             return;
         }
-        nodes.clear();
         // A thread being torn down keeps no spare.
-        let _ = SPARE.try_with(|s| s.set(nodes));
+        let _ = SPARE.try_with(|s| {
+            let (room, mut kept) = s.take();
+            kept.reserve(nodes.len().min(Self::KEPT.saturating_sub(kept.len())));
+            for mut n in nodes.drain(..) {
+                if kept.len() < Self::KEPT && n.emptied() {
+                    kept.push(n);
+                }
+            }
+            let room = if nodes.capacity() >= Self::ROOM { nodes } else { room };
+            s.set((room, kept));
+        });
     }
 }
 
@@ -155,7 +303,7 @@ pub enum WorkKind {
     Leaf,
     Fact(FactId),
     /// A field of a fact, by its path (`player.masterpoints`).
-    FactPath(FactId, String),
+    FactPath(FactId, Arc<str>),
     Decision(DecisionId),
     /// A field of a record that is not a fact (a list item's, say): the record type and field.
     Field(u32, u32),

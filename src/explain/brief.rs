@@ -150,7 +150,7 @@ impl Explainer<'_> {
                 let fi = &p.facts[u.fact as usize];
                 let fv = &views.facts[u.fact as usize];
                 let field;
-                let description = if u.path == fi.name {
+                let description = if *u.path == *fi.name {
                     fv.description.as_deref()
                 } else {
                     field = views.field(p, u.fact, &u.path);

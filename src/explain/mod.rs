@@ -465,13 +465,13 @@ impl<'a> Explainer<'a> {
             .map(|u| {
                 let fi = &self.p.facts[u.fact as usize];
                 let fv = &views.facts[u.fact as usize];
-                let description = if u.path == fi.name {
+                let description = if *u.path == *fi.name {
                     fv.description.clone()
                 } else {
                     views.field(self.p, u.fact, &u.path).description.clone()
                 };
                 FactView {
-                    name: u.path.clone(),
+                    name: u.path.to_string(),
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, &u.ty, self.lang),

@@ -9,23 +9,26 @@ impl Interp<'_> {
     pub(super) fn because(&mut self, r: RuleId, args: &[Value], value: &Value) -> Vec<Atom> {
         let p = self.p;
         let rule = &p.rules[r as usize];
+        let valued = rule.value.ty == Type::Bool && !matches!(rule.value.kind, IrKind::Const(_));
+        if rule.guard.is_none() && !valued {
+            return Vec::new();
+        }
         let mut frame = self.frame_for(rule.frame, args);
         for (pat, arg) in rule.patterns.iter().zip(args) {
             matches_pattern(pat, arg, &mut frame);
         }
-        self.naming_params(r, |me| {
+        let out = self.naming_params(r, |me| {
             let mut out = Vec::new();
             if let Some(g) = &rule.guard {
                 out.extend(me.atoms(g, &mut frame, true));
             }
-            if rule.value.ty == Type::Bool
-                && !matches!(rule.value.kind, IrKind::Const(_))
-                && let Value::Bool(b) = *value
-            {
+            if valued && let Value::Bool(b) = *value {
                 out.extend(me.atoms(&rule.value, &mut frame, b));
             }
             out
-        })
+        });
+        self.pool.push(frame);
+        out
     }
 
     pub(crate) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
