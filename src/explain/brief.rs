@@ -5,8 +5,9 @@
 //! rules that the brief text leaves out).
 
 use super::messages::{Arg, msg_into, word_ref as word};
-use super::text::wrap_into;
+use super::scratch::Buf;
 use super::views::Views;
+use super::wrap::wrap_into;
 use super::{Explainer, working};
 use crate::check::program::ClauseId;
 use crate::eval::show;
@@ -277,9 +278,25 @@ impl Walk<'_, '_> {
             }
             return;
         }
-        let working: Vec<String> = n.working.as_ref().map(|wk| e.sentences(wk)).unwrap_or_default();
-        let because: Vec<String> = n.because.iter().map(|a| e.atom_sentence(a)).filter(|s| !s.is_empty()).collect();
-        if depth == 0 || !working.is_empty() || !because.is_empty() {
+        // The working and the reasons, wrapped under the step's line: written after it, if the
+        // step is shown.
+        let mut body = Buf::new();
+        let mut said = false;
+        if let Some(wk) = n.working.as_ref() {
+            e.sentences_to(wk, &mut |s| {
+                said = true;
+                wrap_into(&mut body, s, "      ", 100);
+            });
+        }
+        for a in &n.because {
+            if let Some(s) = e.atom_words(a)
+                && !s.is_empty()
+            {
+                said = true;
+                wrap_into(&mut body, &s, "      ", 100);
+            }
+        }
+        if depth == 0 || said {
             let at = n
                 .decided_by
                 .and_then(|r| self.views.rules[r as usize].citation.as_deref())
@@ -314,9 +331,7 @@ impl Walk<'_, '_> {
             }
             wrap_into(out, &head, "  ", 100);
             self.line = head;
-            for line in working.iter().chain(&because) {
-                wrap_into(out, line, "      ", 100);
-            }
+            out.push_str(&body);
         }
         self.shown.push((idx, args));
         let decided = n.decided_by.is_some() || n.row.is_some();

@@ -11,9 +11,11 @@ pub mod html;
 pub mod i18n;
 pub mod markdown;
 pub mod messages;
+mod scratch;
 pub mod text;
 pub mod views;
 pub mod working;
+mod wrap;
 
 use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
@@ -263,7 +265,7 @@ impl<'a> Explainer<'a> {
             }
             WhyNot::Condition(atoms) => {
                 // What the rule required, and what the facts were.
-                let parts: Vec<String> = atoms
+                let parts: Vec<scratch::Buf> = atoms
                     .iter()
                     .filter_map(|a| a.work.as_ref().and_then(|wk| self.requirement(wk, !a.holds)))
                     .collect();
