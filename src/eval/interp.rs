@@ -115,8 +115,8 @@ pub struct Interp<'a> {
     /// out for the ruling's own step and for steps left undecided, the only ones whose rules
     /// that did not apply the brief explanation shows.
     pub brief: bool,
-    /// Emptied trace nodes for the steps to come (see [`Trace::new`]).
-    spare: Vec<Node>,
+    /// Emptied lists for the trace nodes of the steps to come (see [`Trace::new`]).
+    spare: Lists,
     /// What the builtins of the steps being evaluated found, for their workings: a step's
     /// working takes the values its rule's builtins found as the ruling evaluated them
     /// rather than evaluating them again (see [`Self::keeps`]).
@@ -171,7 +171,7 @@ impl<'a> Interp<'a> {
             let (t, spare) = Trace::new();
             (Some(t), spare)
         } else {
-            (None, Vec::new())
+            (None, Lists::default())
         };
         Interp {
             p,

@@ -38,8 +38,9 @@ pub struct Atom {
     pub right_value: Option<Value>,
     /// Whether the condition held.
     pub holds: bool,
-    /// The condition with its values put in, for the working in words.
-    pub work: Option<Work>,
+    /// The condition with its values put in, for the working in words (boxed: an atom is
+    /// moved about as it is made).
+    pub work: Option<Box<Work>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,68 +170,82 @@ pub struct Trace {
 
 thread_local! {
     /// What the last trace dropped on this thread leaves for the next: the room for its
-    /// nodes, empty, and its nodes, emptied but with their lists' room, so that a ruling
+    /// nodes, empty, and its nodes' lists, emptied but with their room, so that a ruling
     /// traced on a thread allocates little for its trace. A trace's nodes and their lists
     /// take a few kilobytes in many small blocks, which the allocator hands out and takes
     /// back more slowly than the rest of a ruling.
-    static SPARE: std::cell::Cell<(Vec<Node>, Vec<Node>)> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+    static SPARE: std::cell::Cell<(Vec<Node>, Lists)> = std::cell::Cell::new((Vec::new(), Lists::default()));
+}
+
+/// Emptied lists of trace nodes, each with its room, for the nodes of the next trace.
+#[derive(Default)]
+pub(crate) struct Lists {
+    args: Vec<Vec<Value>>,
+    not_applied: Vec<Vec<(RuleId, WhyNot)>>,
+    facts: Vec<Vec<FactUse>>,
+    children: Vec<Vec<usize>>,
+}
+
+impl Lists {
+    /// The most lists of a kind kept, and the most room of one.
+    const KEPT: usize = 64;
+    const ROOM: usize = 16;
+
+    /// Keeps `v`'s room (emptied), if it has any worth keeping.
+    fn keep<T>(pool: &mut Vec<Vec<T>>, mut v: Vec<T>) {
+        if v.capacity() == 0 || v.capacity() > Self::ROOM || pool.len() >= Self::KEPT {
+            return;
+        }
+        v.clear();
+        pool.push(v);
+    }
+
+    /// Keeps the lists of a node that most nodes fill as the ruling goes (a deciding rule's
+    /// reasons and the rules it overrode are made whole and set).
+    fn keep_node(&mut self, n: Node) {
+        Self::keep(&mut self.args, n.args);
+        Self::keep(&mut self.not_applied, n.not_applied);
+        Self::keep(&mut self.facts, n.facts);
+        Self::keep(&mut self.children, n.children);
+    }
+
+    /// Adds `other`'s lists.
+    fn merge(&mut self, other: Lists) {
+        fn more<T>(a: &mut Vec<Vec<T>>, b: Vec<Vec<T>>) {
+            if a.is_empty() {
+                *a = b;
+            } else {
+                a.extend(b);
+                a.truncate(Lists::KEPT);
+            }
+        }
+        more(&mut self.args, other.args);
+        more(&mut self.not_applied, other.not_applied);
+        more(&mut self.facts, other.facts);
+        more(&mut self.children, other.children);
+    }
 }
 
 impl Node {
-    /// A node for `def` on `args`, one of `spare` emptied when there is one.
-    pub(crate) fn fresh(def: DefId, args: &[Value], spare: &mut Vec<Node>) -> Node {
-        match spare.pop() {
-            Some(mut n) => {
-                n.def = def;
-                n.args.extend_from_slice(args);
-                n
-            }
-            None => Node {
-                def,
-                args: args.to_vec(),
-                outcome: Outcome::Undetermined(Vec::new()),
-                decided_by: None,
-                also: Vec::new(),
-                row: None,
-                overridden: Vec::new(),
-                not_applied: Vec::new(),
-                because: Vec::new(),
-                working: None,
-                facts: Vec::new(),
-                decisions: Vec::new(),
-                children: Vec::new(),
-            },
+    /// A node for `def` on `args`, its lists taken from `spare` where it has some.
+    pub(crate) fn fresh(def: DefId, args: &[Value], spare: &mut Lists) -> Node {
+        let mut a = if args.is_empty() { Vec::new() } else { spare.args.pop().unwrap_or_default() };
+        a.extend_from_slice(args);
+        Node {
+            def,
+            args: a,
+            outcome: Outcome::Undetermined(Vec::new()),
+            decided_by: None,
+            also: Vec::new(),
+            row: None,
+            overridden: Vec::new(),
+            not_applied: spare.not_applied.pop().unwrap_or_default(),
+            because: Vec::new(),
+            working: None,
+            facts: spare.facts.pop().unwrap_or_default(),
+            decisions: Vec::new(),
+            children: spare.children.pop().unwrap_or_default(),
         }
-    }
-
-    /// Empties the node for another ruling, keeping its lists' room; whether the room is
-    /// small enough to keep.
-    fn emptied(&mut self) -> bool {
-        const ROOM: usize = 16;
-        self.args.clear();
-        self.outcome = Outcome::Undetermined(Vec::new());
-        self.decided_by = None;
-        self.also.clear();
-        self.row = None;
-        self.overridden.clear();
-        self.not_applied.clear();
-        self.because.clear();
-        self.working = None;
-        self.facts.clear();
-        self.decisions.clear();
-        self.children.clear();
-        [
-            self.args.capacity(),
-            self.also.capacity(),
-            self.overridden.capacity(),
-            self.not_applied.capacity(),
-            self.because.capacity(),
-            self.facts.capacity(),
-            self.decisions.capacity(),
-            self.children.capacity(),
-        ]
-        .iter()
-        .all(|&c| c <= ROOM)
     }
 }
 
@@ -241,24 +256,18 @@ impl Trace {
     const KEPT: usize = 64;
 
     /// An empty trace with room for the steps of most rulings, so that the nodes are not
-    /// moved as they grow, and the emptied nodes of the last trace on this thread.
-    pub(crate) fn new() -> (Trace, Vec<Node>) {
+    /// moved as they grow, and the emptied lists of the last trace on this thread.
+    pub(crate) fn new() -> (Trace, Lists) {
         let (nodes, spare) = SPARE.try_with(|s| s.take()).unwrap_or_default();
         let nodes = if nodes.capacity() < Self::ROOM { Vec::with_capacity(Self::ROOM) } else { nodes };
         (Trace { nodes }, spare)
     }
 
-    /// Gives emptied nodes not used by a ruling back to this thread.
-    pub(crate) fn give_back(spare: Vec<Node>) {
+    /// Gives emptied lists not used by a ruling back to this thread.
+    pub(crate) fn give_back(spare: Lists) {
         let _ = SPARE.try_with(|s| {
             let (room, mut kept) = s.take();
-            if kept.capacity() <= spare.capacity() {
-                let more = std::mem::replace(&mut kept, spare);
-                kept.extend(more);
-            } else {
-                kept.extend(spare);
-            }
-            kept.truncate(Self::KEPT);
+            kept.merge(spare);
             s.set((room, kept));
         });
     }
@@ -273,11 +282,8 @@ impl Drop for Trace {
         // A thread being torn down keeps no spare.
         let _ = SPARE.try_with(|s| {
             let (room, mut kept) = s.take();
-            kept.reserve(nodes.len().min(Self::KEPT.saturating_sub(kept.len())));
-            for mut n in nodes.drain(..) {
-                if kept.len() < Self::KEPT && n.emptied() {
-                    kept.push(n);
-                }
+            for n in nodes.drain(..) {
+                kept.keep_node(n);
             }
             let room = if nodes.capacity() >= Self::ROOM { nodes } else { room };
             s.set((room, kept));

@@ -126,13 +126,34 @@ pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     format(lang, id, args, false)
 }
 
+type Pattern = fluent_syntax::ast::Pattern<&'static str>;
+
+/// The pattern of message `id` in `lang`'s file, else in English (looked up once per
+/// language and id, then kept: the bundles hash ids with a keyed hash, slower than needed
+/// for the few dozen messages an explanation puts together).
+fn pattern(lang: Lang, id: &str) -> Option<&'static Pattern> {
+    type Patterns = HashMap<String, Option<&'static Pattern>, std::hash::BuildHasherDefault<IdHasher>>;
+    static PATTERNS: PerLang<RwLock<Patterns>> = PerLang::new();
+    let patterns = PATTERNS.get(lang, || RwLock::new(HashMap::default()));
+    if let Some(p) = patterns.read().ok().and_then(|m| m.get(id).copied()) {
+        return p;
+    }
+    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+    let p = found(bundle(lang)).or_else(|| found(bundle(Lang::En)));
+    if let Ok(mut m) = patterns.write()
+        && m.len() < 4096
+    {
+        m.insert(id.to_string(), p);
+    }
+    p
+}
+
 /// [`msg`], appended to `out`.
 pub fn msg_into(out: &mut String, lang: Lang, id: &str, args: &[(&str, Arg)]) {
     if args.is_empty() {
         return out.push_str(word_ref(lang, id));
     }
-    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
-    if let Some(pattern) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) {
+    if let Some(pattern) = pattern(lang, id) {
         let start = out.len();
         if plain_into(out, pattern, args, false).is_some() {
             return;

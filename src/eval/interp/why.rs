@@ -70,7 +70,7 @@ impl Interp<'_> {
                         right: None,
                         right_value: None,
                         holds: false,
-                        work: self.work(ir, frame),
+                        work: self.work(ir, frame).map(Box::new),
                     }]
                 } else {
                     let mut out = self.atoms_inner(a, frame, value);
@@ -81,7 +81,7 @@ impl Interp<'_> {
             IrKind::Not(x) => self.atoms_inner(x, frame, !value),
             IrKind::Binary(op, a, b) if op.is_comparison() => {
                 // The sides' values are those of the working's sides, evaluated once.
-                let work = self.work(ir, frame);
+                let work = self.work(ir, frame).map(Box::new);
                 let (left_value, right_value) = match work.as_ref().map(|w| &w.kind) {
                     Some(WorkKind::Binary(_, wa, wb)) => (wa.value.clone(), wb.value.clone()),
                     _ => (self.eval(a, frame).ok(), self.eval(b, frame).ok()),
@@ -98,7 +98,7 @@ impl Interp<'_> {
                 }]
             }
             IrKind::InRange { x, .. } | IrKind::InList(x, _) => {
-                let work = self.work(ir, frame);
+                let work = self.work(ir, frame).map(Box::new);
                 let left_value = match work.as_ref().map(|w| &w.kind) {
                     Some(WorkKind::InRange { x, .. } | WorkKind::InList(x, _)) => x.value.clone(),
                     _ => self.eval(x, frame).ok(),
@@ -122,7 +122,7 @@ impl Interp<'_> {
                 right: None,
                 right_value: None,
                 holds: value,
-                work: self.work(ir, frame),
+                work: self.work(ir, frame).map(Box::new),
             }],
         }
     }
