@@ -139,6 +139,27 @@ impl Explainer<'_> {
             walk.step(&mut out, 0, 0);
         }
 
+        self.facts_used_into(&mut out, &views, &facts, &decisions);
+        let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c as usize)).peekable();
+        if clauses.peek().is_some() {
+            out.push('\n');
+            out.push_str(word(lang, "clauses"));
+            out.push_str(":\n");
+            for cv in clauses {
+                if cv.lines.is_empty() {
+                    out.push_str(&super::text::clause_lines(lang, cv));
+                } else {
+                    out.push_str(&cv.lines);
+                }
+            }
+        }
+        out
+    }
+
+    /// The facts used and the decisions given, a line each, as the report lists them.
+    #[inline(never)]
+    fn facts_used_into(&self, out: &mut String, views: &Views, facts: &[&FactUse], decisions: &[u32]) {
+        let (p, lang, w) = (self.p, self.lang, self.w());
         let given: Vec<(u32, &Value)> =
             decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
         if !facts.is_empty() || !given.is_empty() {
@@ -146,7 +167,7 @@ impl Explainer<'_> {
             out.push_str(word(lang, "facts-used"));
             out.push_str(":\n");
             let mut line = String::with_capacity(256);
-            for u in &facts {
+            for u in facts {
                 line.clear();
                 let fi = &p.facts[u.fact as usize];
                 let fv = &views.facts[u.fact as usize];
@@ -166,7 +187,7 @@ impl Explainer<'_> {
                 if let Some(c) = &fv.citation {
                     push_cite(&mut line, c);
                 }
-                wrap_into(&mut out, &line, "  ", 100);
+                wrap_into(out, &line, "  ", 100);
             }
             for (d, v) in given {
                 line.clear();
@@ -177,23 +198,9 @@ impl Explainer<'_> {
                 if let Some(c) = p.citation_of(di.clause) {
                     push_cite(&mut line, c);
                 }
-                wrap_into(&mut out, &line, "  ", 100);
+                wrap_into(out, &line, "  ", 100);
             }
         }
-        let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c as usize)).peekable();
-        if clauses.peek().is_some() {
-            out.push('\n');
-            out.push_str(word(lang, "clauses"));
-            out.push_str(":\n");
-            for cv in clauses {
-                if cv.lines.is_empty() {
-                    out.push_str(&super::text::clause_lines(lang, cv));
-                } else {
-                    out.push_str(&cv.lines);
-                }
-            }
-        }
-        out
     }
 }
 

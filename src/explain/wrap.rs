@@ -21,76 +21,77 @@ pub(super) fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize
 
 /// Whether `text`'s words are separated by single ASCII spaces, with none before or after
 /// and no other white space at which a line may break (most texts): a pass over its bytes
-/// eight at a time, and a look at the few characters beyond ASCII that may be white space.
+/// sixteen at a time, written so that the compiler compares them side by side.
 fn plain(text: &str) -> bool {
     let b = text.as_bytes();
     if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
         return false;
     }
-    let mut space_before = 0;
-    let mut chunks = b.chunks_exact(8);
-    let mut base = 0;
-    for c in &mut chunks {
-        let mut v = [0u8; 8];
-        v.copy_from_slice(c);
-        if !plain_bytes(u64::from_le_bytes(v), &mut space_before, b, base) {
+    let mut i = 0;
+    while let Some(w) = b.get(i..i + 18).and_then(|w| <&[u8; 18]>::try_from(w).ok()) {
+        if breaks_plainness(w) {
             return false;
         }
-        base += 8;
+        i += 16;
     }
-    let rest = chunks.remainder();
     // The last bytes, after them letters.
-    let mut v = [b'a'; 8];
-    v[..rest.len()].copy_from_slice(rest);
-    rest.is_empty() || plain_bytes(u64::from_le_bytes(v), &mut space_before, b, base)
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `x` that is zero (exactly: no carry crosses a byte).
-#[inline(always)]
-fn zero_bytes(x: u64) -> u64 {
-    !(((x & !HIGH) + !HIGH) | x) & HIGH
-}
-
-/// The high bit of each byte of `v` that is `c`.
-#[inline(always)]
-fn bytes_eq(v: u64, c: u8) -> u64 {
-    zero_bytes(v ^ (ONES * u64::from(c)))
-}
-
-/// [`plain`] of the eight bytes `v` of `b` from `base` on (`space_before`: `0x80` when the
-/// byte before them is a space, else 0; updated).
-#[inline(always)]
-fn plain_bytes(v: u64, space_before: &mut u64, b: &[u8], base: usize) -> bool {
-    let spaces = bytes_eq(v, b' ');
-    let double = spaces & ((spaces >> 8) | *space_before);
-    // Bytes below 0x20, among them the white space `\t` (9) to `\r` (13).
-    let control = !((v & !HIGH) + ONES * (128 - 32)) & !v & HIGH;
-    // Every white space beyond ASCII begins with one of the bytes C2, E1, E2, E3 (here
-    // C0 to C3 and E0 to E3): looked at one by one.
-    let lead = bytes_eq(v & (ONES * 0xdc), 0xc0);
-    *space_before = (spaces >> 63) << 7;
-    if control | double | lead == 0 {
-        return true;
-    }
-    if double != 0 {
-        return false;
-    }
-    let mut odd = control | lead;
-    while odd != 0 {
-        let i = base + (odd.trailing_zeros() / 8) as usize;
-        if (b'\t'..=b'\r').contains(&b[i]) || breaking_space_at(b, i) {
+    while i < b.len() {
+        let mut w = [b'a'; 18];
+        let k = (b.len() - i).min(18);
+        w[..k].copy_from_slice(&b[i..i + k]);
+        if breaks_plainness(&w) {
             return false;
         }
-        odd &= odd - 1;
+        i += 16;
     }
     true
 }
 
+/// Whether a character beginning at one of the first sixteen bytes of `w` makes a text not
+/// plain: a space before a space, `\t` to `\r`, or white space beyond ASCII at which a line
+/// may break (by its bytes, as [`breaking_space_at`] knows it).
+#[inline(always)]
+fn breaks_plainness(w: &[u8; 18]) -> bool {
+    let mut bad = 0u8;
+    for j in 0..16 {
+        let (x, y, z) = (w[j], w[j + 1], w[j + 2]);
+        let e2 = u8::from(x == 0xe2);
+        bad |= (u8::from(x == b' ') & u8::from(y == b' '))
+            | u8::from(x.wrapping_sub(b'\t') < 5)
+            | (u8::from(x == 0xc2) & u8::from(y == 0x85))
+            | (u8::from(x == 0xe1) & u8::from(y == 0x9a) & u8::from(z == 0x80))
+            | (e2
+                & u8::from(y == 0x80)
+                & (u8::from(z.wrapping_sub(0x80) < 7)
+                    | u8::from(z.wrapping_sub(0x88) < 3)
+                    | u8::from(z == 0xa8)
+                    | u8::from(z == 0xa9)))
+            | (e2 & u8::from(y == 0x81) & u8::from(z == 0x9f))
+            | (u8::from(x == 0xe3) & u8::from(y == 0x80) & u8::from(z == 0x80));
+    }
+    bad != 0
+}
+
+/// The first byte of `b` from `from` on that is beyond ASCII (`b.len()` when there is none),
+/// looked for sixteen bytes at a time.
+fn ascii_until(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(w) = b.get(i..i + 16).and_then(|w| <&[u8; 16]>::try_from(w).ok()) {
+        let mut high = 0u8;
+        for x in w {
+            high |= x & 0x80;
+        }
+        if high != 0 {
+            break;
+        }
+        i += 16;
+    }
+    b[i..].iter().position(|&c| c >= 0x80).map_or(b.len(), |k| i + k)
+}
+
 /// Whether the character at `b[i]` is white space beyond ASCII at which a line may break
-/// ([`breaks`]), by its bytes.
+/// ([`breaks`]), by its bytes: what [`breaks_plainness`] looks for side by side.
+#[cfg(test)]
 fn breaking_space_at(b: &[u8], i: usize) -> bool {
     let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
     match b[i] {
@@ -111,9 +112,19 @@ fn breaking_space_at(b: &[u8], i: usize) -> bool {
 /// last space), copied whole.
 fn wrap_plain(out: &mut String, text: &str, indent: &str, room: usize) {
     let b = text.as_bytes();
+    // Up to the first byte beyond ASCII, characters are bytes (looked for only when the text
+    // needs more than a line).
+    let ascii = if b.len() <= room { b.len() } else { ascii_until(b, 0) };
     let mut start = 0usize;
     loop {
-        let p = char_at(b, start, room);
+        let p = if start + room <= ascii {
+            // Characters are bytes up to there.
+            (start + room).min(b.len())
+        } else if start < ascii {
+            char_at(b, ascii, room - (ascii - start))
+        } else {
+            char_at(b, start, room)
+        };
         let end = if p >= b.len() {
             b.len()
         } else if b[p] == b' ' {
@@ -143,14 +154,18 @@ fn char_at(b: &[u8], start: usize, n: usize) -> usize {
     if b.len() - start <= n {
         return b.len();
     }
-    // The first `n` bytes hold at most `n` characters: counted eight at a time.
+    // The first `n` bytes hold at most `n` characters: counted sixteen at a time.
     let mut i = start + n;
     let mut seen = 0usize;
-    let mut chunks = b[start..i].chunks_exact(8);
+    let mut chunks = b[start..i].chunks_exact(16);
     for c in &mut chunks {
-        let mut v = [0u8; 8];
-        v.copy_from_slice(c);
-        seen += 8 - bytes_eq(u64::from_le_bytes(v) & (ONES * 0xc0), 0x80).count_ones() as usize;
+        if let Ok(w) = <&[u8; 16]>::try_from(c) {
+            let mut k = 0u32;
+            for x in w {
+                k += u32::from(x & 0xc0 != 0x80);
+            }
+            seen += k as usize;
+        }
     }
     seen += chunks.remainder().iter().filter(|&&c| c & 0xc0 != 0x80).count();
     while i < b.len() {
@@ -404,6 +419,23 @@ mod tests {
             let mut buf = [0; 4];
             let b = c.encode_utf8(&mut buf).as_bytes();
             assert_eq!(super::breaking_space_at(b, 0), super::breaks(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_text_is_plain_unless_a_character_in_it_breaks() {
+        // Every character, at every place of a block of sixteen bytes and across blocks.
+        for c in ('\u{0}'..='\u{ffff}').chain(['\u{10000}', '\u{10ffff}']).filter(|c| *c != ' ') {
+            let breaks = super::breaks(c);
+            for pad in [0, 7, 14, 15, 16, 30] {
+                let t = format!("{}{c}b", "a".repeat(pad + 1));
+                assert_eq!(super::plain(&t), !breaks, "{c:?} after {pad}");
+            }
+        }
+        for pad in 0..40 {
+            let t = format!("{}  b", "a".repeat(pad + 1));
+            assert!(!super::plain(&t), "two spaces after {pad}");
+            assert!(super::plain(&t.replacen("  ", " ", 1)), "one space after {pad}");
         }
     }
 
