@@ -371,13 +371,18 @@ impl Interp<'_> {
             (Count, [list], None) => (WorkKind::Size(Box::new(self.work_inner(list, frame))), None),
             (Count, _, None) => (WorkKind::Leaf, None),
             (Count | Filter | All | Any, [list, ..], Some(l)) => {
-                let (listed, results): (_, Vec<Item>) = match seen.as_mut().and_then(|s| s.items.take()) {
-                    Some((xs, vals)) => (Some(xs.to_vec()), vals.into_iter().map(Item::from).collect()),
-                    None => {
-                        let listed = self.list_or_none(list, frame);
-                        let results = self.lambda_results(l, listed.as_deref().unwrap_or_default(), frame);
-                        (listed, results.into_iter().map(Item::from).collect())
-                    }
+                if let Some(s) = seen.as_mut()
+                    && let Some((xs, vals)) = s.items.take()
+                {
+                    // As the ruling found them: its value is the builtin's.
+                    let truth = vals.iter().map(|v| v.as_ref().and_then(Value::as_bool));
+                    let items = xs.iter().cloned().zip(truth).collect();
+                    return (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(s.value.take()));
+                }
+                let (listed, results): (_, Vec<Item>) = {
+                    let listed = self.list_or_none(list, frame);
+                    let results = self.lambda_results(l, listed.as_deref().unwrap_or_default(), frame);
+                    (listed, results.into_iter().map(Item::from).collect())
                 };
                 let known = listed.is_some();
                 let xs = listed.unwrap_or_default();
@@ -418,6 +423,22 @@ impl Interp<'_> {
                 (WorkKind::Sum { items: xs.into_iter().zip(vals).collect(), elem: elem(&list.ty), of }, Some(value))
             }
             (Top | Most | Least, [list, rest @ ..], Some(l)) => {
+                if let (Most | Least, Some(s)) = (b, seen.as_mut())
+                    && let Some((xs, keys)) = s.items.take()
+                {
+                    // As the ruling found them: its value is the builtin's.
+                    if keys.iter().any(Option::is_none) {
+                        return (WorkKind::Leaf, None);
+                    }
+                    let kind = WorkKind::Ranking {
+                        builtin: b,
+                        items: xs.iter().cloned().zip(keys.into_iter().flatten()).collect(),
+                        elem: elem(&list.ty),
+                        key: l.body.ty.clone(),
+                        places: None,
+                    };
+                    return (kind, Some(s.value.take()));
+                }
                 let (listed, keys) = self.items_valued(list, l, frame, seen);
                 let known = listed.is_some();
                 let xs = listed.unwrap_or_default();

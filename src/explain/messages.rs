@@ -493,18 +493,40 @@ pub fn word(lang: Lang, id: &str) -> String {
 /// As [`word`], borrowed: each language's frame words are formatted once and kept for the
 /// program's life (the ids are those of the message files, a bounded set).
 pub fn word_ref(lang: Lang, id: &str) -> &'static str {
-    type Words = HashMap<String, &'static str, std::hash::BuildHasherDefault<IdHasher>>;
+    // The words asked for last on this thread, by where their ids are (a word is asked for
+    // by a literal id, at the same place each time): found without hashing the id, and
+    // checked by comparing it.
+    type Near = (Lang, &'static str, &'static str);
+    thread_local! {
+        static NEAR: [std::cell::Cell<Near>; 64] = const { [const { std::cell::Cell::new((Lang::En, "", "")) }; 64] };
+    }
+    let slot = (id.as_ptr() as usize / 8 ^ id.len()) % 64;
+    if let Ok(Some(w)) = NEAR.try_with(|near| {
+        let (l, i, w) = near[slot].get();
+        (l == lang && i == id && !i.is_empty()).then_some(w)
+    }) {
+        return w;
+    }
+    type Words = HashMap<String, (&'static str, &'static str), std::hash::BuildHasherDefault<IdHasher>>;
     static WORDS: PerLang<RwLock<Words>> = PerLang::new();
     let words = WORDS.get(lang, || RwLock::new(HashMap::default()));
-    if let Some(w) = words.read().ok().and_then(|m| m.get(id).copied()) {
-        return w;
-    }
-    let Ok(mut m) = words.write() else { return Box::leak(format(lang, id, &[], false).into_boxed_str()) };
-    if let Some(w) = m.get(id) {
-        return w;
-    }
-    let w: &'static str = Box::leak(format(lang, id, &[], false).into_boxed_str());
-    m.insert(id.to_string(), w);
+    let found = words.read().ok().and_then(|m| m.get(id).copied());
+    let (i, w) = match found {
+        Some(x) => x,
+        None => {
+            let Ok(mut m) = words.write() else { return Box::leak(format(lang, id, &[], false).into_boxed_str()) };
+            match m.get(id) {
+                Some(x) => *x,
+                None => {
+                    let w: &'static str = Box::leak(format(lang, id, &[], false).into_boxed_str());
+                    let i: &'static str = Box::leak(Box::from(id));
+                    m.insert(id.to_string(), (i, w));
+                    (i, w)
+                }
+            }
+        }
+    };
+    let _ = NEAR.try_with(|near| near[slot].set((lang, i, w)));
     w
 }
 

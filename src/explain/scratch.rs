@@ -38,6 +38,12 @@ impl Buf {
     }
 }
 
+impl Default for Buf {
+    fn default() -> Buf {
+        Buf::new()
+    }
+}
+
 impl Drop for Buf {
     fn drop(&mut self) {
         let mut s = std::mem::take(&mut self.0);
