@@ -595,51 +595,57 @@ impl<'a> Interp<'a> {
                 r
             }
             IrKind::Order(o) => self.order(o, frame),
-            IrKind::Draw(lot, cands, count) => {
-                self.note_decision(*lot);
-                let Value::List(cands) = self.eval(cands, frame)? else { return Err(error("not a list", ir.span)) };
-                let elem_ty = match (&ir.ty, count) {
-                    (Type::List(t), Some(_)) => (**t).clone(),
-                    (t, _) => t.clone(),
-                };
-                let show = |me: &Self, v: &Value| super::show::plain(me.p, v, &elem_ty);
-                let n = match count {
-                    Some(c) => match self.eval(c, frame)?.as_num().and_then(|n| n.as_i64()) {
-                        Some(n) if n >= 0 => Some(n as usize),
-                        _ => return Err(error("how many to choose must be a whole number, not negative", c.span)),
-                    },
-                    None => None,
-                };
-                // Nothing to decide when the candidates are as many as the places.
-                match n {
-                    Some(n) if n >= cands.len() => return Ok(Value::List(cands.clone())),
-                    None if cands.len() == 1 => return Ok(cands[0].clone()),
-                    None if cands.is_empty() => return Err(error("a draw among no candidates", ir.span)),
-                    _ => {}
-                }
-                let given = self.inputs.decisions[*lot as usize].clone();
-                let name = &self.p.decisions[*lot as usize].name;
-                let all = cands.iter().map(|c| show(self, c)).collect::<Vec<_>>().join(", ");
-                match (given, n) {
-                    (Some(v), None) if cands.contains(&v) => Ok(v),
-                    (Some(Value::List(picked)), Some(n)) => {
-                        let distinct = picked.iter().enumerate().all(|(i, x)| !picked[..i].contains(x));
-                        if picked.len() == n && distinct && picked.iter().all(|x| cands.contains(x)) {
-                            Ok(Value::List(picked))
-                        } else {
-                            Err(error(format!("`{name}` must name {n} of {all}"), ir.span))
-                        }
-                    }
-                    (Some(v), _) => Err(error(
-                        format!("`{name}` gave {}, which is not among the candidates {all}", show(self, &v)),
-                        ir.span,
-                    )),
-                    (None, _) => Err(Halt::Undetermined(vec![Need::Lot {
-                        lot: *lot,
-                        candidates: cands.iter().map(|c| show(self, c)).collect(),
-                    }])),
+            IrKind::Draw(lot, cands, count) => self.draw(*lot, cands, count.as_deref(), ir, frame),
+        }
+    }
+
+    /// A draw (`draw`, `choose`): the lot's decision among the candidates, when given and
+    /// one of them (kept out of [`Self::eval`], whose every call it would otherwise make
+    /// larger).
+    #[inline(never)]
+    fn draw(&mut self, lot: DecisionId, cands: &Ir, count: Option<&Ir>, ir: &Ir, frame: &mut Vec<Value>) -> R {
+        self.note_decision(lot);
+        let Value::List(cands) = self.eval(cands, frame)? else { return Err(error("not a list", ir.span)) };
+        let elem_ty = match (&ir.ty, count) {
+            (Type::List(t), Some(_)) => (**t).clone(),
+            (t, _) => t.clone(),
+        };
+        let show = |me: &Self, v: &Value| super::show::plain(me.p, v, &elem_ty);
+        let n = match count {
+            Some(c) => match self.eval(c, frame)?.as_num().and_then(|n| n.as_i64()) {
+                Some(n) if n >= 0 => Some(n as usize),
+                _ => return Err(error("how many to choose must be a whole number, not negative", c.span)),
+            },
+            None => None,
+        };
+        // Nothing to decide when the candidates are as many as the places.
+        match n {
+            Some(n) if n >= cands.len() => return Ok(Value::List(cands.clone())),
+            None if cands.len() == 1 => return Ok(cands[0].clone()),
+            None if cands.is_empty() => return Err(error("a draw among no candidates", ir.span)),
+            _ => {}
+        }
+        let given = self.inputs.decisions[lot as usize].clone();
+        let name = &self.p.decisions[lot as usize].name;
+        let all = || cands.iter().map(|c| show(self, c)).collect::<Vec<_>>().join(", ");
+        match (given, n) {
+            (Some(v), None) if cands.contains(&v) => Ok(v),
+            (Some(Value::List(picked)), Some(n)) => {
+                let distinct = picked.iter().enumerate().all(|(i, x)| !picked[..i].contains(x));
+                if picked.len() == n && distinct && picked.iter().all(|x| cands.contains(x)) {
+                    Ok(Value::List(picked))
+                } else {
+                    Err(error(format!("`{name}` must name {n} of {}", all()), ir.span))
                 }
             }
+            (Some(v), _) => Err(error(
+                format!("`{name}` gave {}, which is not among the candidates {}", show(self, &v), all()),
+                ir.span,
+            )),
+            (None, _) => Err(Halt::Undetermined(vec![Need::Lot {
+                lot,
+                candidates: cands.iter().map(|c| show(self, c)).collect(),
+            }])),
         }
     }
 

@@ -21,25 +21,26 @@ pub(super) fn wrap_into(out: &mut String, text: &str, indent: &str, width: usize
 
 /// Whether `text`'s words are separated by single ASCII spaces, with none before or after
 /// and no other white space at which a line may break (most texts): a pass over its bytes
-/// sixteen at a time, written so that the compiler compares them side by side.
+/// sixteen at a time, written so that the compiler compares them side by side, and a look
+/// byte by byte at a block that may hold such white space.
 fn plain(text: &str) -> bool {
     let b = text.as_bytes();
     if b.first().is_none_or(|&c| c == b' ') || b.last() == Some(&b' ') {
         return false;
     }
     let mut i = 0;
-    while let Some(w) = b.get(i..i + 18).and_then(|w| <&[u8; 18]>::try_from(w).ok()) {
-        if breaks_plainness(w) {
+    while let Some(w) = b.get(i..i + 17).and_then(|w| <&[u8; 17]>::try_from(w).ok()) {
+        if suspect(w) && !plain_at(b, i, i + 16) {
             return false;
         }
         i += 16;
     }
     // The last bytes, after them letters.
     while i < b.len() {
-        let mut w = [b'a'; 18];
-        let k = (b.len() - i).min(18);
+        let mut w = [b'a'; 17];
+        let k = (b.len() - i).min(17);
         w[..k].copy_from_slice(&b[i..i + k]);
-        if breaks_plainness(&w) {
+        if suspect(&w) && !plain_at(b, i, (i + 16).min(b.len())) {
             return false;
         }
         i += 16;
@@ -47,29 +48,43 @@ fn plain(text: &str) -> bool {
     true
 }
 
-/// Whether a character beginning at one of the first sixteen bytes of `w` makes a text not
-/// plain: a space before a space, `\t` to `\r`, or white space beyond ASCII at which a line
-/// may break (by its bytes, as [`breaking_space_at`] knows it).
+/// Whether a character beginning at one of the first sixteen bytes of `w` may make a text
+/// not plain: a space before a space, a byte below 0x20, or the first two bytes of white
+/// space beyond ASCII at which a line may break (C2 85, E1 9A, E2 80, E2 81, E3 80; a few
+/// other characters begin so too, among them the dashes and quotation marks).
 #[inline(always)]
-fn breaks_plainness(w: &[u8; 18]) -> bool {
-    let mut bad = 0u8;
+fn suspect(w: &[u8; 17]) -> bool {
+    let mut odd = 0u8;
     for j in 0..16 {
-        let (x, y, z) = (w[j], w[j + 1], w[j + 2]);
-        let e2 = u8::from(x == 0xe2);
-        bad |= (u8::from(x == b' ') & u8::from(y == b' '))
-            | u8::from(x.wrapping_sub(b'\t') < 5)
+        let (x, y) = (w[j], w[j + 1]);
+        odd |= (u8::from(x == b' ') & u8::from(y == b' '))
+            | u8::from(x < 0x20)
             | (u8::from(x == 0xc2) & u8::from(y == 0x85))
-            | (u8::from(x == 0xe1) & u8::from(y == 0x9a) & u8::from(z == 0x80))
-            | (e2
-                & u8::from(y == 0x80)
-                & (u8::from(z.wrapping_sub(0x80) < 7)
-                    | u8::from(z.wrapping_sub(0x88) < 3)
-                    | u8::from(z == 0xa8)
-                    | u8::from(z == 0xa9)))
-            | (e2 & u8::from(y == 0x81) & u8::from(z == 0x9f))
-            | (u8::from(x == 0xe3) & u8::from(y == 0x80) & u8::from(z == 0x80));
+            | (u8::from(x & 0xfc == 0xe0) & (u8::from(y & 0xfe == 0x80) | u8::from(y == 0x9a)));
     }
-    bad != 0
+    odd != 0
+}
+
+/// Whether the characters beginning at the bytes `b[from..to]` keep the text plain, one by
+/// one: no space before a space, no white space at which a line may break but a space.
+fn plain_at(b: &[u8], from: usize, to: usize) -> bool {
+    for i in from..to {
+        match b[i] {
+            b' ' => {
+                if b.get(i + 1) == Some(&b' ') {
+                    return false;
+                }
+            }
+            b'\t'..=b'\r' => return false,
+            0xc2 | 0xe1 | 0xe2 | 0xe3 => {
+                if breaking_space_at(b, i) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The first byte of `b` from `from` on that is beyond ASCII (`b.len()` when there is none),
@@ -90,8 +105,7 @@ fn ascii_until(b: &[u8], from: usize) -> usize {
 }
 
 /// Whether the character at `b[i]` is white space beyond ASCII at which a line may break
-/// ([`breaks`]), by its bytes: what [`breaks_plainness`] looks for side by side.
-#[cfg(test)]
+/// ([`breaks`]), by its bytes.
 fn breaking_space_at(b: &[u8], i: usize) -> bool {
     let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
     match b[i] {
