@@ -54,6 +54,12 @@ fn each(
     Ok((out, needs))
 }
 
+/// A list of the `n` items `items` gives (it gives that many), made in one allocation: the
+/// list is made to its length rather than collected and then copied.
+fn exactly(n: usize, mut items: impl Iterator<Item = Value>) -> Value {
+    Value::List((0..n).map(|_| items.next().unwrap_or(Value::Bool(false))).collect())
+}
+
 /// Keeps each item's result of a builtin that goes over a list, for the working of the
 /// step (see `Interp::keeps`).
 fn keep(me: &mut Interp, xs: &std::sync::Arc<[Value]>, vals: Vec<Option<Value>>) {
@@ -71,24 +77,26 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 return Ok(Value::int(xs.len() as i128));
             };
             let (vals, needs) = each(me, lam, &xs, frame)?;
-            let truth: Vec<Option<bool>> = vals.iter().map(|v| v.as_ref().and_then(|v| v.as_bool())).collect();
+            let truth = |v: &Option<Value>| v.as_ref().and_then(Value::as_bool);
+            let out = match b {
+                Builtin::All if vals.iter().any(|v| truth(v) == Some(false)) => Ok(Value::Bool(false)),
+                Builtin::Any if vals.iter().any(|v| truth(v) == Some(true)) => Ok(Value::Bool(true)),
+                _ if !needs.is_empty() => Err(Halt::Undetermined(needs)),
+                Builtin::All => Ok(Value::Bool(true)),
+                Builtin::Any => Ok(Value::Bool(false)),
+                _ => {
+                    let n = vals.iter().filter(|v| truth(v) == Some(true)).count();
+                    Ok(match b {
+                        Builtin::Count => Value::int(n as i128),
+                        _ => exactly(
+                            n,
+                            xs.iter().zip(&vals).filter(|(_, v)| truth(v) == Some(true)).map(|(x, _)| x.clone()),
+                        ),
+                    })
+                }
+            };
             keep(me, &xs, vals);
-            match b {
-                Builtin::All if truth.contains(&Some(false)) => return Ok(Value::Bool(false)),
-                Builtin::Any if truth.contains(&Some(true)) => return Ok(Value::Bool(true)),
-                _ => {}
-            }
-            if !needs.is_empty() {
-                return Err(Halt::Undetermined(needs));
-            }
-            Ok(match b {
-                Builtin::All => Value::Bool(true),
-                Builtin::Any => Value::Bool(false),
-                Builtin::Count => Value::int(truth.iter().filter(|t| **t == Some(true)).count() as i128),
-                _ => Value::list(
-                    xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect(),
-                ),
-            })
+            out
         }
         Builtin::Map => {
             let xs = list(me, &args[0], frame)?;
@@ -97,7 +105,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             if !needs.is_empty() {
                 return Err(Halt::Undetermined(needs));
             }
-            Ok(Value::list(vals.into_iter().flatten().collect()))
+            Ok(exactly(vals.len(), vals.into_iter().flatten()))
         }
         Builtin::Sum => {
             let xs = list(me, &args[0], frame)?;
@@ -160,12 +168,10 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 }
             });
             let Some(best) = best else { return Ok(Value::list(Vec::new())) };
-            Ok(Value::list(
-                xs.iter()
-                    .zip(&keys)
-                    .filter(|(_, k)| cmp(k, &best) == Ordering::Equal)
-                    .map(|(x, _)| x.clone())
-                    .collect(),
+            let n = keys.iter().filter(|k| cmp(k, &best) == Ordering::Equal).count();
+            Ok(exactly(
+                n,
+                xs.iter().zip(&keys).filter(|(_, k)| cmp(k, &best) == Ordering::Equal).map(|(x, _)| x.clone()),
             ))
         }
         Builtin::Distinct => {

@@ -500,7 +500,7 @@ pub fn word_ref(lang: Lang, id: &str) -> &'static str {
     thread_local! {
         static NEAR: [std::cell::Cell<Near>; 64] = const { [const { std::cell::Cell::new((Lang::En, "", "")) }; 64] };
     }
-    let slot = (id.as_ptr() as usize / 8 ^ id.len()) % 64;
+    let slot = ((id.as_ptr() as usize / 8) ^ id.len()) % 64;
     if let Ok(Some(w)) = NEAR.try_with(|near| {
         let (l, i, w) = near[slot].get();
         (l == lang && i == id && !i.is_empty()).then_some(w)

@@ -70,17 +70,9 @@ fn suspect(w: &[u8; 17]) -> bool {
 fn plain_at(b: &[u8], from: usize, to: usize) -> bool {
     for i in from..to {
         match b[i] {
-            b' ' => {
-                if b.get(i + 1) == Some(&b' ') {
-                    return false;
-                }
-            }
+            b' ' if b.get(i + 1) == Some(&b' ') => return false,
             b'\t'..=b'\r' => return false,
-            0xc2 | 0xe1 | 0xe2 | 0xe3 => {
-                if breaking_space_at(b, i) {
-                    return false;
-                }
-            }
+            0xc2 | 0xe1 | 0xe2 | 0xe3 if breaking_space_at(b, i) => return false,
             _ => {}
         }
     }
