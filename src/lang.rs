@@ -42,7 +42,21 @@ impl Lang {
 
     /// The tag in canonical case: `da`, `nb-NO`, `sr-Latn-RS`.
     pub fn code(self) -> &'static str {
-        registry().read().map_or("en", |r| r.get(self.0 as usize).copied().unwrap_or("en"))
+        // A tag's place in the registry never changes: the first few are read without a lock.
+        static CODES: [OnceLock<&'static str>; FIRST] = [const { OnceLock::new() }; FIRST];
+        let fast = CODES.get(self.0 as usize);
+        if let Some(c) = fast.and_then(OnceLock::get) {
+            return c;
+        }
+        match registry().read().ok().and_then(|r| r.get(self.0 as usize).copied()) {
+            Some(c) => {
+                if let Some(f) = fast {
+                    let _ = f.set(c);
+                }
+                c
+            }
+            None => "en",
+        }
     }
 
     /// The tag and the shorter tags it falls back to, longest first, ending in English:

@@ -492,6 +492,8 @@ pub struct Program {
     /// The clauses as explanations cite them, per language, built on first use
     /// ([`crate::explain::views`]).
     pub views: crate::explain::views::Cache,
+    /// The reads of facts as traces note them ([`crate::eval::trace::Paths`]).
+    pub paths: crate::eval::trace::Paths,
 }
 
 impl Program {

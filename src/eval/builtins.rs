@@ -35,6 +35,8 @@ fn each(
 ) -> Result<(Vec<Option<Value>>, Vec<Need>), Halt> {
     let mut out = Vec::with_capacity(xs.len());
     let mut needs = Vec::new();
+    // The lambda's sub-expressions take a value per item: none is kept for the working.
+    me.per_item += 1;
     for x in xs {
         match apply(me, lam, x, frame) {
             Ok(v) => out.push(Some(v)),
@@ -42,10 +44,28 @@ fn each(
                 needs = merge(needs, n);
                 out.push(None);
             }
-            Err(e) => return Err(e),
+            Err(e) => {
+                me.per_item -= 1;
+                return Err(e);
+            }
         }
     }
+    me.per_item -= 1;
     Ok((out, needs))
+}
+
+/// A list of the `n` items `items` gives (it gives that many), made in one allocation: the
+/// list is made to its length rather than collected and then copied.
+fn exactly(n: usize, mut items: impl Iterator<Item = Value>) -> Value {
+    Value::List((0..n).map(|_| items.next().unwrap_or(Value::Bool(false))).collect())
+}
+
+/// Keeps each item's result of a builtin that goes over a list, for the working of the
+/// step (see `Interp::keeps`).
+fn keep(me: &mut Interp, xs: &std::sync::Arc<[Value]>, vals: Vec<Option<Value>>) {
+    if me.keeps() {
+        me.items = Some((xs.clone(), vals));
+    }
 }
 
 pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame: &mut Vec<Value>) -> R {
@@ -57,23 +77,26 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 return Ok(Value::int(xs.len() as i128));
             };
             let (vals, needs) = each(me, lam, &xs, frame)?;
-            let truth: Vec<Option<bool>> = vals.iter().map(|v| v.as_ref().and_then(|v| v.as_bool())).collect();
-            match b {
-                Builtin::All if truth.contains(&Some(false)) => return Ok(Value::Bool(false)),
-                Builtin::Any if truth.contains(&Some(true)) => return Ok(Value::Bool(true)),
-                _ => {}
-            }
-            if !needs.is_empty() {
-                return Err(Halt::Undetermined(needs));
-            }
-            Ok(match b {
-                Builtin::All => Value::Bool(true),
-                Builtin::Any => Value::Bool(false),
-                Builtin::Count => Value::int(truth.iter().filter(|t| **t == Some(true)).count() as i128),
-                _ => Value::list(
-                    xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect(),
-                ),
-            })
+            let truth = |v: &Option<Value>| v.as_ref().and_then(Value::as_bool);
+            let out = match b {
+                Builtin::All if vals.iter().any(|v| truth(v) == Some(false)) => Ok(Value::Bool(false)),
+                Builtin::Any if vals.iter().any(|v| truth(v) == Some(true)) => Ok(Value::Bool(true)),
+                _ if !needs.is_empty() => Err(Halt::Undetermined(needs)),
+                Builtin::All => Ok(Value::Bool(true)),
+                Builtin::Any => Ok(Value::Bool(false)),
+                _ => {
+                    let n = vals.iter().filter(|v| truth(v) == Some(true)).count();
+                    Ok(match b {
+                        Builtin::Count => Value::int(n as i128),
+                        _ => exactly(
+                            n,
+                            xs.iter().zip(&vals).filter(|(_, v)| truth(v) == Some(true)).map(|(x, _)| x.clone()),
+                        ),
+                    })
+                }
+            };
+            keep(me, &xs, vals);
+            out
         }
         Builtin::Map => {
             let xs = list(me, &args[0], frame)?;
@@ -82,23 +105,27 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             if !needs.is_empty() {
                 return Err(Halt::Undetermined(needs));
             }
-            Ok(Value::list(vals.into_iter().flatten().collect()))
+            Ok(exactly(vals.len(), vals.into_iter().flatten()))
         }
         Builtin::Sum => {
             let xs = list(me, &args[0], frame)?;
-            let vals: Vec<Value> = match lam {
+            let vals: Vec<Option<Value>> = match lam {
                 Some(lam) => {
                     let (vals, needs) = each(me, lam, &xs, frame)?;
                     if !needs.is_empty() {
+                        keep(me, &xs, vals);
                         return Err(Halt::Undetermined(needs));
                     }
-                    vals.into_iter().flatten().collect()
+                    vals
                 }
-                None => xs.to_vec(),
+                None => xs.iter().cloned().map(Some).collect(),
             };
             let mut total = Num::ZERO;
-            for v in &vals {
+            for v in vals.iter().flatten() {
                 total = total.add(num(v, span)?).ok_or_else(|| error("sum too large", span))?;
+            }
+            if lam.is_some() {
+                keep(me, &xs, vals);
             }
             Ok(Value::Num(total))
         }
@@ -107,7 +134,11 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             let lam = lam.ok_or_else(|| error("missing `x => …`", span))?;
             let (keys, needs) = each(me, lam, &xs, frame)?;
             if !needs.is_empty() {
+                keep(me, &xs, keys);
                 return Err(Halt::Undetermined(needs));
+            }
+            if me.keeps() {
+                keep(me, &xs, keys.clone());
             }
             let keys: Vec<Value> = keys.into_iter().flatten().collect();
             let cmp = |a: &Value, c: &Value| compare(a, c).unwrap_or(Ordering::Equal);
@@ -137,12 +168,10 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 }
             });
             let Some(best) = best else { return Ok(Value::list(Vec::new())) };
-            Ok(Value::list(
-                xs.iter()
-                    .zip(&keys)
-                    .filter(|(_, k)| cmp(k, &best) == Ordering::Equal)
-                    .map(|(x, _)| x.clone())
-                    .collect(),
+            let n = keys.iter().filter(|k| cmp(k, &best) == Ordering::Equal).count();
+            Ok(exactly(
+                n,
+                xs.iter().zip(&keys).filter(|(_, k)| cmp(k, &best) == Ordering::Equal).map(|(x, _)| x.clone()),
             ))
         }
         Builtin::Distinct => {
@@ -310,7 +339,11 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
     let lam = lam.ok_or_else(|| error("missing `x => weight`", span))?;
     let (weights, needs) = each(me, lam, &xs, frame)?;
     if !needs.is_empty() {
+        keep(me, &xs, weights);
         return Err(Halt::Undetermined(needs));
+    }
+    if me.keeps() {
+        keep(me, &xs, weights.clone());
     }
     let weights: Vec<Num> = weights.iter().flatten().map(|w| num(w, span)).collect::<Result<_, _>>()?;
     if weights.iter().any(|w| w.is_negative()) {

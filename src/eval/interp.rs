@@ -16,11 +16,13 @@ use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
 mod brief;
 mod memo;
+mod notes;
 mod patterns;
 mod why;
 
 use super::slots::Slots;
 use memo::Memos;
+use notes::reads_fact;
 use patterns::binds;
 pub(crate) use patterns::in_range;
 pub use patterns::{compare, matches_pattern};
@@ -100,7 +102,7 @@ pub struct Interp<'a> {
     /// and the trace node that explains it.
     memo: Memos,
     /// Frames of finished rules, kept for reuse.
-    pool: Vec<Vec<Value>>,
+    pub(crate) pool: Vec<Vec<Value>>,
     pub trace: Option<Trace>,
     stack: Vec<usize>,
     quiet: u32,
@@ -113,8 +115,21 @@ pub struct Interp<'a> {
     /// out for the ruling's own step and for steps left undecided, the only ones whose rules
     /// that did not apply the brief explanation shows.
     pub brief: bool,
-    /// A fact's path, written while tracing (kept for its buffer).
-    path: String,
+    /// Emptied lists for the trace nodes of the steps to come (see [`Trace::new`]).
+    spare: Lists,
+    /// What the builtins of the steps being evaluated found, for their workings: a step's
+    /// working takes the values its rule's builtins found as the ruling evaluated them
+    /// rather than evaluating them again (see [`Self::keeps`]).
+    pub(crate) seen: Vec<super::working::Seen>,
+    /// Where the step being evaluated begins in `seen`.
+    pub(crate) seen_from: usize,
+    /// How many lambdas and orderings deep the evaluation of a step's rule is: there a
+    /// sub-expression takes a value per item, and none is kept in `seen`.
+    pub(crate) per_item: u32,
+    /// The items of the builtin just evaluated and each one's result, when kept.
+    pub(crate) items: Option<super::working::Items>,
+    /// Whether the working being worked out took anything of `seen`.
+    pub(crate) seen_taken: bool,
 }
 
 enum RuleResult {
@@ -130,87 +145,63 @@ enum RuleResult {
     Pending(Vec<Need>),
 }
 
+thread_local! {
+    /// The frames of the last ruling on this thread, emptied, for the next one.
+    static POOL: std::cell::Cell<Vec<Vec<Value>>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Interp<'_> {
+    fn drop(&mut self) {
+        let mut pool = std::mem::take(&mut self.pool);
+        // A few small frames are kept: a deep or wide ruling's are not.
+        pool.truncate(16);
+        pool.retain(|f| f.capacity() <= 64);
+        for f in &mut pool {
+            f.clear();
+        }
+        // A thread being torn down keeps no spare.
+        let _ = POOL.try_with(|p| p.set(pool));
+        Trace::give_back(std::mem::take(&mut self.spare));
+    }
+}
+
 impl<'a> Interp<'a> {
     pub fn new(p: &'a Program, inputs: &'a Inputs, tracing: bool) -> Self {
+        let (trace, spare) = if tracing {
+            let (t, spare) = Trace::new();
+            (Some(t), spare)
+        } else {
+            (None, Lists::default())
+        };
         Interp {
             p,
             inputs,
             memo: Memos::default(),
-            pool: Vec::new(),
-            trace: tracing.then(Trace::new),
+            pool: POOL.try_with(|p| p.take()).unwrap_or_default(),
+            trace,
             stack: Vec::new(),
             quiet: 0,
             steps: 0,
             depth: 0,
             params_bound: Vec::new(),
             brief: false,
-            path: String::new(),
+            spare,
+            seen: Vec::new(),
+            seen_from: 0,
+            per_item: 0,
+            items: None,
+            seen_taken: false,
         }
     }
 
-    /// Runs `f` with rule `r`'s parameter slots known to the working (see `params_bound`).
-    pub(crate) fn naming_params<T>(&mut self, r: RuleId, f: impl FnOnce(&mut Self) -> T) -> T {
-        let rule = &self.p.rules[r as usize];
-        let mut slots = Vec::new();
-        for (i, pat) in rule.patterns.iter().enumerate() {
-            if let PatIr::Bind(slot) = pat {
-                slots.push((*slot, rule.def, i as u32));
-            }
-        }
-        let saved = std::mem::replace(&mut self.params_bound, slots);
-        let out = f(self);
-        self.params_bound = saved;
-        out
+    /// Whether what a builtin finds is kept for the working of the step being evaluated:
+    /// when tracing, and not inside a lambda or an ordering's keys.
+    pub(crate) fn keeps(&self) -> bool {
+        self.per_item == 0 && self.tracing()
     }
 
-    fn tracing(&self) -> bool {
+    pub(super) fn tracing(&self) -> bool {
         self.trace.is_some() && self.quiet == 0
-    }
-
-    fn note_fact(&mut self, use_: FactUse) {
-        if self.tracing()
-            && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
-            && !t.nodes[top].facts.iter().any(|u| u.path == use_.path)
-        {
-            t.nodes[top].facts.push(use_);
-        }
-    }
-
-    /// The path of a fact or a field of one (`player.masterpoints`), if `ir` is one.
-    pub(crate) fn fact_path(&self, ir: &Ir) -> Option<(FactId, String)> {
-        let mut path = String::new();
-        let f = self.fact_path_into(ir, &mut path)?;
-        Some((f, path))
-    }
-
-    /// [`Self::fact_path`], written into `out` (which it clears first).
-    fn fact_path_into(&self, ir: &Ir, out: &mut String) -> Option<FactId> {
-        match &ir.kind {
-            IrKind::Fact(f) => {
-                out.clear();
-                out.push_str(&self.p.facts[*f as usize].name);
-                Some(*f)
-            }
-            IrKind::Field(inner, i) => {
-                let Type::Record(t) = &inner.ty else { return None };
-                let TypeKind::Record(fs) = &self.p.types[*t as usize].kind else { return None };
-                let name = &fs.get(*i as usize)?.name;
-                let f = self.fact_path_into(inner, out)?;
-                out.push('.');
-                out.push_str(name);
-                Some(f)
-            }
-            _ => None,
-        }
-    }
-
-    fn note_decision(&mut self, d: DecisionId) {
-        if self.tracing()
-            && let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
-            && !t.nodes[top].decisions.contains(&d)
-        {
-            t.nodes[top].decisions.push(d);
-        }
     }
 
     /// Evaluates a definition with arguments; the entry point for rulings.
@@ -236,21 +227,7 @@ impl<'a> Interp<'a> {
         let node = if self.tracing() {
             let t = self.trace.as_mut().unwrap_or_else(|| unreachable!());
             let idx = t.nodes.len();
-            t.nodes.push(Node {
-                def,
-                args: args.clone(),
-                outcome: Outcome::Undetermined(Vec::new()),
-                decided_by: None,
-                also: Vec::new(),
-                row: None,
-                overridden: Vec::new(),
-                not_applied: Vec::new(),
-                because: Vec::new(),
-                working: None,
-                facts: Vec::new(),
-                decisions: Vec::new(),
-                children: Vec::new(),
-            });
+            t.nodes.push(Node::fresh(def, &args, &mut self.spare));
             if let Some(&top) = self.stack.last() {
                 t.nodes[top].children.push(idx);
             }
@@ -259,6 +236,11 @@ impl<'a> Interp<'a> {
         } else {
             None
         };
+        // The step's own builtins are kept from here on, and its rules start outside any lambda.
+        let scope = node.map(|_| {
+            let from = std::mem::replace(&mut self.seen_from, self.seen.len());
+            (from, std::mem::replace(&mut self.per_item, 0))
+        });
         let result =
             if self.p.defs[def as usize].table.is_some() { self.table(def, &args) } else { self.rules(def, &args) };
         if let Some(idx) = node {
@@ -276,6 +258,11 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+        if let Some((from, per_item)) = scope {
+            self.seen.truncate(self.seen_from);
+            self.seen_from = from;
+            self.per_item = per_item;
+        }
         // A result found while explaining quietly has no trace node: it is kept only when
         // there is no trace to link it into.
         if (self.quiet == 0 || self.trace.is_none()) && (def as usize) < self.p.defs.len() {
@@ -283,25 +270,6 @@ impl<'a> Interp<'a> {
         }
         self.depth -= 1;
         result
-    }
-
-    fn with_node(&mut self, f: impl FnOnce(&mut Node)) {
-        if !self.tracing() {
-            return;
-        }
-        if let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last()) {
-            f(&mut t.nodes[top]);
-        }
-    }
-
-    /// Records a rule that did not apply (once, though an exception to several rules is met
-    /// once per rule).
-    fn not_applied(&mut self, r: RuleId, why: WhyNot) {
-        self.with_node(|n| {
-            if !n.not_applied.iter().any(|(x, _)| *x == r) {
-                n.not_applied.push((r, why));
-            }
-        });
     }
 
     fn rules(&mut self, def: DefId, args: &[Value]) -> R {
@@ -508,20 +476,7 @@ impl<'a> Interp<'a> {
             IrKind::Fact(f) => match &self.inputs.facts[*f as usize] {
                 Some(v) => {
                     if self.tracing() && !matches!(ir.ty, Type::Record(_)) {
-                        // Noted once per step: the name is compared before anything is copied.
-                        let name = &self.p.facts[*f as usize].name;
-                        let noted = match (self.trace.as_ref(), self.stack.last()) {
-                            (Some(t), Some(&top)) => t.nodes[top].facts.iter().any(|u| u.path == *name),
-                            _ => true,
-                        };
-                        if !noted {
-                            self.note_fact(FactUse {
-                                fact: *f,
-                                path: name.clone(),
-                                value: v.clone(),
-                                ty: ir.ty.clone(),
-                            });
-                        }
+                        self.note_read(ir, v);
                     }
                     Ok(v.clone())
                 }
@@ -552,17 +507,8 @@ impl<'a> Interp<'a> {
             IrKind::Field(x, i) => match self.eval(x, frame)? {
                 Value::Record(t, fields) => match fields.get(*i as usize) {
                     Some(Some(v)) => {
-                        if self.tracing() && !matches!(ir.ty, Type::Record(_)) {
-                            // Noted once per step: the path is compared before anything is copied.
-                            let mut path = std::mem::take(&mut self.path);
-                            if let Some(f) = self.fact_path_into(ir, &mut path)
-                                && let (Some(t), Some(&top)) = (self.trace.as_ref(), self.stack.last())
-                                && !t.nodes[top].facts.iter().any(|u| u.path == path)
-                            {
-                                let use_ = FactUse { fact: f, path: path.clone(), value: v.clone(), ty: ir.ty.clone() };
-                                self.note_fact(use_);
-                            }
-                            self.path = path;
+                        if self.tracing() && !matches!(ir.ty, Type::Record(_)) && reads_fact(ir) {
+                            self.note_read(ir, v);
                         }
                         Ok(v.clone())
                     }
@@ -633,53 +579,73 @@ impl<'a> Interp<'a> {
                 frame[*slot as usize] = value;
                 self.eval(body, frame)
             }
-            IrKind::Builtin(b, args, lam) => builtins::eval(self, *b, args, lam.as_ref(), ir, frame),
-            IrKind::Order(o) => self.order(o, frame),
-            IrKind::Draw(lot, cands, count) => {
-                self.note_decision(*lot);
-                let Value::List(cands) = self.eval(cands, frame)? else { return Err(error("not a list", ir.span)) };
-                let elem_ty = match (&ir.ty, count) {
-                    (Type::List(t), Some(_)) => (**t).clone(),
-                    (t, _) => t.clone(),
-                };
-                let show = |me: &Self, v: &Value| super::show::plain(me.p, v, &elem_ty);
-                let n = match count {
-                    Some(c) => match self.eval(c, frame)?.as_num().and_then(|n| n.as_i64()) {
-                        Some(n) if n >= 0 => Some(n as usize),
-                        _ => return Err(error("how many to choose must be a whole number, not negative", c.span)),
-                    },
-                    None => None,
-                };
-                // Nothing to decide when the candidates are as many as the places.
-                match n {
-                    Some(n) if n >= cands.len() => return Ok(Value::List(cands.clone())),
-                    None if cands.len() == 1 => return Ok(cands[0].clone()),
-                    None if cands.is_empty() => return Err(error("a draw among no candidates", ir.span)),
-                    _ => {}
+            IrKind::Builtin(b, args, lam) => {
+                if !self.keeps() {
+                    return builtins::eval(self, *b, args, lam.as_ref(), ir, frame);
                 }
-                let given = self.inputs.decisions[*lot as usize].clone();
-                let name = &self.p.decisions[*lot as usize].name;
-                let all = cands.iter().map(|c| show(self, c)).collect::<Vec<_>>().join(", ");
-                match (given, n) {
-                    (Some(v), None) if cands.contains(&v) => Ok(v),
-                    (Some(Value::List(picked)), Some(n)) => {
-                        let distinct = picked.iter().enumerate().all(|(i, x)| !picked[..i].contains(x));
-                        if picked.len() == n && distinct && picked.iter().all(|x| cands.contains(x)) {
-                            Ok(Value::List(picked))
-                        } else {
-                            Err(error(format!("`{name}` must name {n} of {all}"), ir.span))
-                        }
-                    }
-                    (Some(v), _) => Err(error(
-                        format!("`{name}` gave {}, which is not among the candidates {all}", show(self, &v)),
-                        ir.span,
-                    )),
-                    (None, _) => Err(Halt::Undetermined(vec![Need::Lot {
-                        lot: *lot,
-                        candidates: cands.iter().map(|c| show(self, c)).collect(),
-                    }])),
+                let before = self.steps;
+                let r = builtins::eval(self, *b, args, lam.as_ref(), ir, frame);
+                let items = self.items.take();
+                self.seen.push(super::working::Seen {
+                    ir: std::ptr::from_ref(ir) as usize,
+                    value: r.as_ref().ok().cloned(),
+                    items,
+                    steps: self.steps - before,
+                });
+                r
+            }
+            IrKind::Order(o) => self.order(o, frame),
+            IrKind::Draw(lot, cands, count) => self.draw(*lot, cands, count.as_deref(), ir, frame),
+        }
+    }
+
+    /// A draw (`draw`, `choose`): the lot's decision among the candidates, when given and
+    /// one of them (kept out of [`Self::eval`], whose every call it would otherwise make
+    /// larger).
+    #[inline(never)]
+    fn draw(&mut self, lot: DecisionId, cands: &Ir, count: Option<&Ir>, ir: &Ir, frame: &mut Vec<Value>) -> R {
+        self.note_decision(lot);
+        let Value::List(cands) = self.eval(cands, frame)? else { return Err(error("not a list", ir.span)) };
+        let elem_ty = match (&ir.ty, count) {
+            (Type::List(t), Some(_)) => (**t).clone(),
+            (t, _) => t.clone(),
+        };
+        let show = |me: &Self, v: &Value| super::show::plain(me.p, v, &elem_ty);
+        let n = match count {
+            Some(c) => match self.eval(c, frame)?.as_num().and_then(|n| n.as_i64()) {
+                Some(n) if n >= 0 => Some(n as usize),
+                _ => return Err(error("how many to choose must be a whole number, not negative", c.span)),
+            },
+            None => None,
+        };
+        // Nothing to decide when the candidates are as many as the places.
+        match n {
+            Some(n) if n >= cands.len() => return Ok(Value::List(cands.clone())),
+            None if cands.len() == 1 => return Ok(cands[0].clone()),
+            None if cands.is_empty() => return Err(error("a draw among no candidates", ir.span)),
+            _ => {}
+        }
+        let given = self.inputs.decisions[lot as usize].clone();
+        let name = &self.p.decisions[lot as usize].name;
+        let all = || cands.iter().map(|c| show(self, c)).collect::<Vec<_>>().join(", ");
+        match (given, n) {
+            (Some(v), None) if cands.contains(&v) => Ok(v),
+            (Some(Value::List(picked)), Some(n)) => {
+                let distinct = picked.iter().enumerate().all(|(i, x)| !picked[..i].contains(x));
+                if picked.len() == n && distinct && picked.iter().all(|x| cands.contains(x)) {
+                    Ok(Value::List(picked))
+                } else {
+                    Err(error(format!("`{name}` must name {n} of {}", all()), ir.span))
                 }
             }
+            (Some(v), _) => Err(error(
+                format!("`{name}` gave {}, which is not among the candidates {}", show(self, &v), all()),
+                ir.span,
+            )),
+            (None, _) => Err(Halt::Undetermined(vec![Need::Lot {
+                lot,
+                candidates: cands.iter().map(|c| show(self, c)).collect(),
+            }])),
         }
     }
 

@@ -65,5 +65,5 @@ fn run(mut interp: Interp, def: DefId) -> Ruling {
         Err(Halt::Silent(s)) => Outcome::Silent(s),
         Err(Halt::Error(e)) => Outcome::Error(e),
     };
-    Ruling { def, outcome, steps: interp.steps, trace: interp.trace }
+    Ruling { def, outcome, steps: interp.steps, trace: interp.trace.take() }
 }

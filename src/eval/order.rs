@@ -41,26 +41,41 @@ impl Interp<'_> {
         &mut self,
         o: &OrderIr,
         frame: &mut Vec<Value>,
-        mut breaks: Option<&mut Vec<TieBreak>>,
+        breaks: Option<&mut Vec<TieBreak>>,
     ) -> Result<Groups, Halt> {
         let xs = match self.eval(&o.list, frame)? {
             Value::List(xs) => xs,
             _ => return Err(error("not a list", o.list.span)),
         };
+        // The keys take a value per item: none is kept for the working.
+        self.per_item += 1;
+        let groups = self.ordered(o, &xs, frame, breaks);
+        self.per_item -= 1;
+        Ok((xs, groups?))
+    }
+
+    /// The tied groups of `xs` (see [`Self::order_groups`]).
+    fn ordered(
+        &mut self,
+        o: &OrderIr,
+        xs: &[Value],
+        frame: &mut Vec<Value>,
+        mut breaks: Option<&mut Vec<TieBreak>>,
+    ) -> Result<Vec<Vec<usize>>, Halt> {
         let all: Vec<usize> = (0..xs.len()).collect();
-        let mut groups = self.split(o, &o.keys, &xs, &all, frame)?;
+        let mut groups = self.split(o, &o.keys, xs, &all, frame)?;
         if let Some((slot, keys)) = &o.among {
             let mut out = Vec::new();
             for g in groups {
                 if g.len() > 1 {
-                    self.break_tie(o, *slot, keys, &xs, g, frame, &mut out, breaks.as_deref_mut())?;
+                    self.break_tie(o, *slot, keys, xs, g, frame, &mut out, breaks.as_deref_mut())?;
                 } else {
                     out.push(g);
                 }
             }
             groups = out;
         }
-        Ok((xs, groups))
+        Ok(groups)
     }
 
     /// Splits `group` (indices into `xs`) into runs equal on every key, best first.

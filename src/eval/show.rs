@@ -370,10 +370,22 @@ fn number_into(out: &mut String, n: Num, lang: Lang, min_places: u32) {
     if !n.is_integer() {
         return out.push_str(&number(n, lang, min_places));
     }
-    let (thousands, point) = separators(lang);
-    push_grouped(out, int_text(n.numer(), &mut [0; 40]), thousands);
+    let v = n.numer();
+    if (0..1000).contains(&v) {
+        // Up to three digits, without a separator (most whole numbers of a ruling).
+        let v = v as u32;
+        if v >= 100 {
+            out.push(char::from(b'0' + (v / 100) as u8));
+        }
+        if v >= 10 {
+            out.push(char::from(b'0' + (v / 10 % 10) as u8));
+        }
+        out.push(char::from(b'0' + (v % 10) as u8));
+    } else {
+        push_grouped(out, int_text(v, &mut [0; 40]), separators(lang).0);
+    }
     if min_places > 0 {
-        out.push(point);
+        out.push(separators(lang).1);
         for _ in 0..min_places {
             out.push('0');
         }
@@ -394,8 +406,10 @@ fn unit_form(u: &Unit, lang: Lang) -> &'static UnitForm {
     type Forms = std::sync::RwLock<Vec<(Unit, &'static UnitForm)>>;
     static FORMS: PerLang<Forms> = PerLang::new();
     let forms = FORMS.get(lang, || std::sync::RwLock::new(Vec::new()));
+    // A unit is shared by the types that name it: found by its place first.
     if let Ok(v) = forms.read()
-        && let Some((_, f)) = v.iter().find(|(x, _)| x == u)
+        && let Some((_, f)) =
+            v.iter().find(|(x, _)| std::sync::Arc::ptr_eq(&x.0, &u.0)).or_else(|| v.iter().find(|(x, _)| x == u))
     {
         return f;
     }

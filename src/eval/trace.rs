@@ -6,6 +6,9 @@ use super::value::Value;
 use crate::check::program::{Builtin, DecisionId, DefId, FactId, RuleId};
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Span};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::{Arc, RwLock};
 
 /// Something the ruling needs and was not given.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,8 +38,9 @@ pub struct Atom {
     pub right_value: Option<Value>,
     /// Whether the condition held.
     pub holds: bool,
-    /// The condition with its values put in, for the working in words.
-    pub work: Option<Work>,
+    /// The condition with its values put in, for the working in words (boxed: an atom is
+    /// moved about as it is made).
+    pub work: Option<Box<Work>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +96,70 @@ pub struct Node {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FactUse {
     pub fact: FactId,
-    pub path: String,
+    /// Its path, shared by every read of it (see [`Paths`]).
+    pub path: Arc<str>,
     pub value: Value,
-    pub ty: Type,
+    pub ty: Arc<Type>,
+}
+
+/// The fact read by an expression of the program (a fact or a field of one), with its path
+/// and type as a trace notes them.
+#[derive(Clone, Debug)]
+pub(crate) struct Read {
+    pub fact: FactId,
+    pub path: Arc<str>,
+    pub ty: Arc<Type>,
+}
+
+/// The reads of facts of a program as traces note them, by the expression that reads, worked
+/// out on first use and kept with the program: a trace notes each read by its path and type,
+/// shared rather than copied for every ruling. A copy of the program starts without any.
+#[derive(Default)]
+pub struct Paths(RwLock<HashMap<usize, Read, BuildHasherDefault<AddrHasher>>>);
+
+impl Clone for Paths {
+    fn clone(&self) -> Self {
+        Paths::default()
+    }
+}
+
+impl std::fmt::Debug for Paths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.read().map_or(0, |m| m.len());
+        write!(f, "Paths({n} reads)")
+    }
+}
+
+impl Paths {
+    /// The read by the expression at `at` (its address), made by `make` the first time.
+    pub(crate) fn get(&self, at: usize, make: impl FnOnce() -> Option<Read>) -> Option<Read> {
+        if let Some(r) = self.0.read().ok().and_then(|m| m.get(&at).cloned()) {
+            return Some(r);
+        }
+        let r = make()?;
+        if let Ok(mut m) = self.0.write() {
+            m.insert(at, r.clone());
+        }
+        Some(r)
+    }
+}
+
+/// A hasher for addresses: they are distinct and come from the program, not from input.
+#[derive(Default)]
+pub struct AddrHasher(u64);
+
+impl std::hash::Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_right(29);
+    }
 }
 
 /// All nodes of one ruling's evaluation; the root is the ruling itself.
@@ -104,10 +169,84 @@ pub struct Trace {
 }
 
 thread_local! {
-    /// The room for the nodes of the last trace dropped on this thread, empty: a trace's
-    /// nodes take a few kilobytes, which the allocator hands out more slowly than the small
-    /// blocks of a ruling, so the next trace on the thread reuses them.
-    static SPARE: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+    /// What the last trace dropped on this thread leaves for the next: the room for its
+    /// nodes, empty, and its nodes' lists, emptied but with their room, so that a ruling
+    /// traced on a thread allocates little for its trace. A trace's nodes and their lists
+    /// take a few kilobytes in many small blocks, which the allocator hands out and takes
+    /// back more slowly than the rest of a ruling.
+    static SPARE: std::cell::Cell<(Vec<Node>, Lists)> = std::cell::Cell::new((Vec::new(), Lists::default()));
+}
+
+/// Emptied lists of trace nodes, each with its room, for the nodes of the next trace.
+#[derive(Default)]
+pub(crate) struct Lists {
+    args: Vec<Vec<Value>>,
+    not_applied: Vec<Vec<(RuleId, WhyNot)>>,
+    facts: Vec<Vec<FactUse>>,
+    children: Vec<Vec<usize>>,
+}
+
+impl Lists {
+    /// The most lists of a kind kept, and the most room of one.
+    const KEPT: usize = 64;
+    const ROOM: usize = 16;
+
+    /// Keeps `v`'s room (emptied), if it has any worth keeping.
+    fn keep<T>(pool: &mut Vec<Vec<T>>, mut v: Vec<T>) {
+        if v.capacity() == 0 || v.capacity() > Self::ROOM || pool.len() >= Self::KEPT {
+            return;
+        }
+        v.clear();
+        pool.push(v);
+    }
+
+    /// Keeps the lists of a node that most nodes fill as the ruling goes (a deciding rule's
+    /// reasons and the rules it overrode are made whole and set).
+    fn keep_node(&mut self, n: Node) {
+        Self::keep(&mut self.args, n.args);
+        Self::keep(&mut self.not_applied, n.not_applied);
+        Self::keep(&mut self.facts, n.facts);
+        Self::keep(&mut self.children, n.children);
+    }
+
+    /// Adds `other`'s lists.
+    fn merge(&mut self, other: Lists) {
+        fn more<T>(a: &mut Vec<Vec<T>>, b: Vec<Vec<T>>) {
+            if a.is_empty() {
+                *a = b;
+            } else {
+                a.extend(b);
+                a.truncate(Lists::KEPT);
+            }
+        }
+        more(&mut self.args, other.args);
+        more(&mut self.not_applied, other.not_applied);
+        more(&mut self.facts, other.facts);
+        more(&mut self.children, other.children);
+    }
+}
+
+impl Node {
+    /// A node for `def` on `args`, its lists taken from `spare` where it has some.
+    pub(crate) fn fresh(def: DefId, args: &[Value], spare: &mut Lists) -> Node {
+        let mut a = if args.is_empty() { Vec::new() } else { spare.args.pop().unwrap_or_default() };
+        a.extend_from_slice(args);
+        Node {
+            def,
+            args: a,
+            outcome: Outcome::Undetermined(Vec::new()),
+            decided_by: None,
+            also: Vec::new(),
+            row: None,
+            overridden: Vec::new(),
+            not_applied: spare.not_applied.pop().unwrap_or_default(),
+            because: Vec::new(),
+            working: None,
+            facts: spare.facts.pop().unwrap_or_default(),
+            decisions: Vec::new(),
+            children: spare.children.pop().unwrap_or_default(),
+        }
+    }
 }
 
 impl Trace {
@@ -117,23 +256,38 @@ impl Trace {
     const KEPT: usize = 64;
 
     /// An empty trace with room for the steps of most rulings, so that the nodes are not
-    /// moved as they grow.
-    pub(crate) fn new() -> Trace {
-        let nodes = SPARE.try_with(|s| s.take()).unwrap_or_default();
+    /// moved as they grow, and the emptied lists of the last trace on this thread.
+    pub(crate) fn new() -> (Trace, Lists) {
+        let (nodes, spare) = SPARE.try_with(|s| s.take()).unwrap_or_default();
         let nodes = if nodes.capacity() < Self::ROOM { Vec::with_capacity(Self::ROOM) } else { nodes };
-        Trace { nodes }
+        (Trace { nodes }, spare)
+    }
+
+    /// Gives emptied lists not used by a ruling back to this thread.
+    pub(crate) fn give_back(spare: Lists) {
+        let _ = SPARE.try_with(|s| {
+            let (room, mut kept) = s.take();
+            kept.merge(spare);
+            s.set((room, kept));
+        });
     }
 }
 
 impl Drop for Trace {
     fn drop(&mut self) {
         let mut nodes = std::mem::take(&mut self.nodes);
-        if nodes.capacity() < Self::ROOM || nodes.capacity() > Self::KEPT {
+        if nodes.capacity() > Self::KEPT {
             return;
         }
-        nodes.clear();
         // A thread being torn down keeps no spare.
-        let _ = SPARE.try_with(|s| s.set(nodes));
+        let _ = SPARE.try_with(|s| {
+            let (room, mut kept) = s.take();
+            for n in nodes.drain(..) {
+                kept.keep_node(n);
+            }
+            let room = if nodes.capacity() >= Self::ROOM { nodes } else { room };
+            s.set((room, kept));
+        });
     }
 }
 
@@ -155,7 +309,7 @@ pub enum WorkKind {
     Leaf,
     Fact(FactId),
     /// A field of a fact, by its path (`player.masterpoints`).
-    FactPath(FactId, String),
+    FactPath(FactId, Arc<str>),
     Decision(DecisionId),
     /// A field of a record that is not a fact (a list item's, say): the record type and field.
     Field(u32, u32),

@@ -16,6 +16,23 @@ use std::cmp::Ordering;
 /// Most evaluation steps the working of one value may take.
 const WORK_BUDGET: u64 = 200_000;
 
+/// What a builtin of a step's rule found as the ruling evaluated it ([`Interp::keeps`]): its
+/// value and, for one that goes over a list with a lambda, the items and each one's result,
+/// so that the step's working need not evaluate them again.
+pub(crate) struct Seen {
+    /// The builtin's place in the program (its address, which identifies it within the
+    /// rule while the ruling runs).
+    pub ir: usize,
+    pub value: Option<Value>,
+    pub items: Option<Items>,
+    /// The evaluation steps it took (no fewer than evaluating it again takes, since the
+    /// definitions it called are then remembered).
+    pub steps: u64,
+}
+
+/// A list a builtin went over and the lambda's result for each item (`None`: undetermined).
+pub(crate) type Items = (std::sync::Arc<[Value]>, Vec<Option<Value>>);
+
 /// How a key is named: by the definition it calls, the field it reads, else its number.
 fn key_name(key: &Ir, k: usize) -> KeyName {
     match &key.kind {
@@ -81,18 +98,54 @@ impl Interp<'_> {
         for (pat, arg) in rule.patterns.iter().zip(args) {
             super::interp::matches_pattern(pat, arg, &mut frame);
         }
-        self.naming_params(r, |me| me.work(&rule.value, &mut frame))
+        let w = self.naming_params(r, |me| me.work(&rule.value, &mut frame));
+        self.pool.push(frame);
+        w
     }
 
     /// The working of `ir` in `frame`, evaluated quietly (nothing is added to the trace) and
     /// within a budget of its own; `None` when showing it would cost more than the budget.
+    /// What the step's builtins found as the ruling evaluated them is taken as found, its
+    /// steps counted as they were taken; should that blow the budget, the working is
+    /// evaluated again without it, so that the budget counts as for a working evaluated anew.
     pub(crate) fn work(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Option<Work> {
         let saved = self.steps;
-        self.steps = MAX_STEPS.saturating_sub(WORK_BUDGET);
-        let w = self.quietly(|me| me.work_inner(ir, frame));
-        let blown = self.steps > MAX_STEPS;
-        self.steps = saved;
-        (!blown).then_some(w)
+        let mut fresh = false;
+        loop {
+            self.steps = MAX_STEPS.saturating_sub(WORK_BUDGET);
+            self.seen_taken = false;
+            let w = self.quietly(|me| {
+                let from = me.seen_from;
+                if fresh {
+                    me.seen_from = usize::MAX;
+                }
+                let w = me.work_inner(ir, frame);
+                me.seen_from = from;
+                w
+            });
+            let blown = self.steps > MAX_STEPS;
+            if blown && self.seen_taken && !fresh {
+                fresh = true;
+                continue;
+            }
+            self.steps = saved;
+            return (!blown).then_some(w);
+        }
+    }
+
+    /// What the ruling found for builtin `ir` of the step being explained, taken from `seen`
+    /// with its steps counted; `None` when it was not kept.
+    fn seen_at(&mut self, ir: &Ir) -> Option<Seen> {
+        let from = self.seen_from;
+        let at = std::ptr::from_ref(ir) as usize;
+        let i = from + self.seen.get(from..)?.iter().position(|s| s.ir == at)?;
+        let s = &mut self.seen[i];
+        let taken = Seen { ir: at, value: s.value.take(), items: s.items.take(), steps: s.steps };
+        // Marked taken (an address no builtin has).
+        s.ir = 0;
+        self.steps += taken.steps;
+        self.seen_taken = true;
+        Some(taken)
     }
 
     /// The lambda's result for each item.
@@ -153,10 +206,17 @@ impl Interp<'_> {
             _ => {}
         }
         if let IrKind::Builtin(b, args, lam) = &ir.kind {
-            let (kind, value) = self.builtin_work(*b, args, lam.as_ref(), frame);
-            let value = match value {
-                Some(v) => v,
-                None => self.eval(ir, frame).ok(),
+            // What the ruling found for it, unless its working works its value out alone.
+            let mut seen = match (b, args.len()) {
+                (Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs, 1) => None,
+                (Builtin::Min | Builtin::Max, n) if n > 1 => None,
+                _ => self.seen_at(ir),
+            };
+            let (kind, value) = self.builtin_work(*b, args, lam.as_ref(), frame, &mut seen);
+            let value = match (value, seen) {
+                (Some(v), _) => v,
+                (None, Some(s)) => s.value,
+                (None, None) => self.eval(ir, frame).ok(),
             };
             return Work { value, ty: ir.ty.clone(), span: ir.span, kind };
         }
@@ -164,8 +224,8 @@ impl Interp<'_> {
         let boxed = |me: &mut Self, x: &Ir, frame: &mut Vec<Value>| Box::new(me.work_inner(x, frame));
         let kind = match &ir.kind {
             IrKind::Fact(f) => WorkKind::Fact(*f),
-            IrKind::Field(inner, i) => match (self.fact_path(ir), &inner.ty) {
-                (Some((f, path)), _) => WorkKind::FactPath(f, path),
+            IrKind::Field(inner, i) => match (self.read_of(ir), &inner.ty) {
+                (Some(r), _) => WorkKind::FactPath(r.fact, r.path),
                 (None, Type::Record(t)) => WorkKind::Field(*t, *i),
                 _ => WorkKind::Leaf,
             },
@@ -242,10 +302,35 @@ impl Interp<'_> {
 
     /// The items of a list; `None` when it is not known (nor, then, the builtin's value).
     fn list_or_none(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Option<Vec<Value>> {
-        match self.eval(ir, frame) {
-            Ok(Value::List(xs)) => Some(xs.to_vec()),
+        let found = match &ir.kind {
+            IrKind::Builtin(..) => self.seen_at(ir).map(|s| s.value),
             _ => None,
+        };
+        match found {
+            Some(Some(Value::List(xs))) => Some(xs.to_vec()),
+            Some(_) => None,
+            None => match self.eval(ir, frame) {
+                Ok(Value::List(xs)) => Some(xs.to_vec()),
+                _ => None,
+            },
         }
+    }
+
+    /// The items of `list` and the lambda's value for each (`None`: not known), as the ruling
+    /// found them (`seen`) or evaluated anew; the items are `None` when the list is not known.
+    fn items_valued(
+        &mut self,
+        list: &Ir,
+        l: &Lambda,
+        frame: &mut Vec<Value>,
+        seen: &mut Option<Seen>,
+    ) -> (Option<Vec<Value>>, Vec<Option<Value>>) {
+        if let Some((xs, vals)) = seen.as_mut().and_then(|s| s.items.take()) {
+            return (Some(xs.to_vec()), vals);
+        }
+        let listed = self.list_or_none(list, frame);
+        let vals = self.lambda_values(l, listed.as_deref().unwrap_or_default(), frame);
+        (listed, vals)
     }
 
     /// The working of a builtin's call and, where it follows from the items worked out (as
@@ -257,6 +342,7 @@ impl Interp<'_> {
         args: &[Ir],
         lam: Option<&Lambda>,
         frame: &mut Vec<Value>,
+        seen: &mut Option<Seen>,
     ) -> (WorkKind, Option<Option<Value>>) {
         use Builtin::*;
         match (b, args, lam) {
@@ -285,12 +371,26 @@ impl Interp<'_> {
             (Count, [list], None) => (WorkKind::Size(Box::new(self.work_inner(list, frame))), None),
             (Count, _, None) => (WorkKind::Leaf, None),
             (Count | Filter | All | Any, [list, ..], Some(l)) => {
-                let listed = self.list_or_none(list, frame);
+                if let Some(s) = seen.as_mut()
+                    && let Some((xs, vals)) = s.items.take()
+                {
+                    // As the ruling found them: its value is the builtin's.
+                    let truth = vals.iter().map(|v| v.as_ref().and_then(Value::as_bool));
+                    let items = xs.iter().cloned().zip(truth).collect();
+                    return (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(s.value.take()));
+                }
+                let (listed, results): (_, Vec<Item>) = {
+                    let listed = self.list_or_none(list, frame);
+                    let results = self.lambda_results(l, listed.as_deref().unwrap_or_default(), frame);
+                    (listed, results.into_iter().map(Item::from).collect())
+                };
                 let known = listed.is_some();
                 let xs = listed.unwrap_or_default();
-                let results = self.lambda_results(l, &xs, frame);
                 let value = known.then(|| truth_value(b, &xs, &results)).flatten();
-                let truth = results.into_iter().map(|r| r.ok().and_then(|v| v.as_bool()));
+                let truth = results.into_iter().map(|r| match r {
+                    Item::Found(v) => v.as_bool(),
+                    _ => None,
+                });
                 let items = xs.into_iter().zip(truth).collect();
                 (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(value))
             }
@@ -301,13 +401,16 @@ impl Interp<'_> {
                 (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, None)
             }
             (Sum, [list, ..], _) => {
-                let listed = self.list_or_none(list, frame);
+                let (listed, vals) = match lam {
+                    Some(l) => self.items_valued(list, l, frame, seen),
+                    None => {
+                        let listed = self.list_or_none(list, frame);
+                        let vals = listed.iter().flatten().cloned().map(Some).collect();
+                        (listed, vals)
+                    }
+                };
                 let known = listed.is_some();
                 let xs = listed.unwrap_or_default();
-                let vals: Vec<Option<Value>> = match lam {
-                    Some(l) => self.lambda_values(l, &xs, frame),
-                    None => xs.iter().cloned().map(Some).collect(),
-                };
                 let total = || {
                     let mut total = Num::ZERO;
                     for v in &vals {
@@ -320,10 +423,25 @@ impl Interp<'_> {
                 (WorkKind::Sum { items: xs.into_iter().zip(vals).collect(), elem: elem(&list.ty), of }, Some(value))
             }
             (Top | Most | Least, [list, rest @ ..], Some(l)) => {
-                let listed = self.list_or_none(list, frame);
+                if let (Most | Least, Some(s)) = (b, seen.as_mut())
+                    && let Some((xs, keys)) = s.items.take()
+                {
+                    // As the ruling found them: its value is the builtin's.
+                    if keys.iter().any(Option::is_none) {
+                        return (WorkKind::Leaf, None);
+                    }
+                    let kind = WorkKind::Ranking {
+                        builtin: b,
+                        items: xs.iter().cloned().zip(keys.into_iter().flatten()).collect(),
+                        elem: elem(&list.ty),
+                        key: l.body.ty.clone(),
+                        places: None,
+                    };
+                    return (kind, Some(s.value.take()));
+                }
+                let (listed, keys) = self.items_valued(list, l, frame, seen);
                 let known = listed.is_some();
                 let xs = listed.unwrap_or_default();
-                let keys = self.lambda_values(l, &xs, frame);
                 if keys.iter().any(Option::is_none) {
                     return (WorkKind::Leaf, None);
                 }
@@ -344,8 +462,8 @@ impl Interp<'_> {
             }
             (Apportion, [seats, list, ..], Some(l)) => {
                 let Ok(seats) = self.eval(seats, frame) else { return (WorkKind::Leaf, None) };
-                let xs = self.list_of(list, frame);
-                let ws = self.lambda_values(l, &xs, frame);
+                let (listed, ws) = self.items_valued(list, l, frame, seen);
+                let xs = listed.unwrap_or_default();
                 if ws.iter().any(Option::is_none) {
                     return (WorkKind::Leaf, None);
                 }
@@ -362,20 +480,47 @@ impl Interp<'_> {
     }
 }
 
+/// A lambda's result for an item, as far as a working reads it.
+enum Item {
+    Found(Value),
+    /// Undetermined: an input is missing.
+    Open,
+    /// Any other halt.
+    Failed,
+}
+
+impl From<R> for Item {
+    fn from(r: R) -> Item {
+        match r {
+            Ok(v) => Item::Found(v),
+            Err(Halt::Undetermined(_)) => Item::Open,
+            Err(_) => Item::Failed,
+        }
+    }
+}
+
+impl From<Option<Value>> for Item {
+    /// An item's result as the ruling kept it: none when undetermined (a ruling that met any
+    /// other halt stopped there and kept nothing).
+    fn from(v: Option<Value>) -> Item {
+        v.map_or(Item::Open, Item::Found)
+    }
+}
+
 /// The value of `count`, `filter`, `all` or `any` from each item's result, as
 /// `builtins::eval` decides it: an error leaves it unknown, a missing input too unless an
 /// item decides `all` or `any` alone.
-fn truth_value(b: Builtin, xs: &[Value], results: &[R]) -> Option<Value> {
+fn truth_value(b: Builtin, xs: &[Value], results: &[Item]) -> Option<Value> {
     let mut open = false;
     let mut truth = Vec::with_capacity(results.len());
     for r in results {
         match r {
-            Ok(v) => truth.push(v.as_bool()),
-            Err(Halt::Undetermined(_)) => {
+            Item::Found(v) => truth.push(v.as_bool()),
+            Item::Open => {
                 open = true;
                 truth.push(None);
             }
-            Err(_) => return None,
+            Item::Failed => return None,
         }
     }
     match b {

@@ -5,8 +5,9 @@
 //! rules that the brief text leaves out).
 
 use super::messages::{Arg, msg_into, word_ref as word};
-use super::text::wrap_into;
+use super::scratch::Buf;
 use super::views::Views;
+use super::wrap::wrap_into;
 use super::{Explainer, working};
 use crate::check::program::ClauseId;
 use crate::eval::show;
@@ -53,8 +54,8 @@ impl Explainer<'_> {
         };
 
         // The clauses cited and the facts used, as the report gathers them.
-        let mut cited: Vec<ClauseId> = Vec::new();
-        let mut facts: Vec<&FactUse> = Vec::new();
+        let mut cited: Vec<ClauseId> = Vec::with_capacity(2 * nodes.len() + 16);
+        let mut facts: Vec<&FactUse> = Vec::with_capacity(16);
         let mut decisions: Vec<u32> = Vec::new();
         for n in nodes {
             if n.decided_by.is_none() {
@@ -127,58 +128,21 @@ impl Explainer<'_> {
             out.push('\n');
             out.push_str(word(lang, "why"));
             out.push_str(":\n");
+            let mut steps = Vec::with_capacity(nodes.len());
+            steps.push(0);
             let mut walk = Walk {
                 e: self,
                 views: &views,
                 nodes,
-                steps: vec![0],
-                shown: Vec::new(),
-                line: String::with_capacity(256),
+                steps,
+                shown: Vec::with_capacity(nodes.len()),
+                kids: Vec::with_capacity(2 * nodes.len()),
+                line: Buf::new(),
             };
             walk.step(&mut out, 0, 0);
         }
 
-        let given: Vec<(u32, &Value)> =
-            decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
-        if !facts.is_empty() || !given.is_empty() {
-            out.push('\n');
-            out.push_str(word(lang, "facts-used"));
-            out.push_str(":\n");
-            let mut line = String::with_capacity(256);
-            for u in &facts {
-                line.clear();
-                let fi = &p.facts[u.fact as usize];
-                let fv = &views.facts[u.fact as usize];
-                let field;
-                let description = if u.path == fi.name {
-                    fv.description.as_deref()
-                } else {
-                    field = views.field(p, u.fact, &u.path);
-                    field.description.as_deref()
-                };
-                match description {
-                    Some(d) => line.push_str(d),
-                    None => line.push_str(&u.path.replace('_', " ")),
-                }
-                line.push_str(": ");
-                show::value_into(&mut line, p, &u.value, &u.ty, lang);
-                if let Some(c) = &fv.citation {
-                    push_cite(&mut line, c);
-                }
-                wrap_into(&mut out, &line, "  ", 100);
-            }
-            for (d, v) in given {
-                line.clear();
-                let di = &p.decisions[d as usize];
-                line.push_str(&w.decided_by(&self.gloss(&di.by)));
-                line.push_str(": ");
-                show::value_into(&mut line, p, v, &di.ty, lang);
-                if let Some(c) = p.citation_of(di.clause) {
-                    push_cite(&mut line, c);
-                }
-                wrap_into(&mut out, &line, "  ", 100);
-            }
-        }
+        self.facts_used_into(&mut out, &views, &facts, &decisions);
         let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c as usize)).peekable();
         if clauses.peek().is_some() {
             out.push('\n');
@@ -193,6 +157,53 @@ impl Explainer<'_> {
             }
         }
         out
+    }
+
+    /// The facts used and the decisions given, a line each, as the report lists them.
+    #[inline(never)]
+    fn facts_used_into(&self, out: &mut String, views: &Views, facts: &[&FactUse], decisions: &[u32]) {
+        let (p, lang, w) = (self.p, self.lang, self.w());
+        let given: Vec<(u32, &Value)> =
+            decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
+        if !facts.is_empty() || !given.is_empty() {
+            out.push('\n');
+            out.push_str(word(lang, "facts-used"));
+            out.push_str(":\n");
+            let mut line = Buf::new();
+            for u in facts {
+                line.clear();
+                let fi = &p.facts[u.fact as usize];
+                let fv = &views.facts[u.fact as usize];
+                let field;
+                let description = if *u.path == *fi.name {
+                    fv.description.as_deref()
+                } else {
+                    field = views.field(p, u.fact, &u.path);
+                    field.description.as_deref()
+                };
+                match description {
+                    Some(d) => line.push_str(d),
+                    None => line.push_str(&u.path.replace('_', " ")),
+                }
+                line.push_str(": ");
+                show::value_into(&mut line, p, &u.value, &u.ty, lang);
+                if let Some(c) = &fv.citation {
+                    push_cite(&mut line, c);
+                }
+                wrap_into(out, &line, "  ", 100);
+            }
+            for (d, v) in given {
+                line.clear();
+                let di = &p.decisions[d as usize];
+                line.push_str(&w.decided_by(&self.gloss(&di.by)));
+                line.push_str(": ");
+                show::value_into(&mut line, p, v, &di.ty, lang);
+                if let Some(c) = p.citation_of(di.clause) {
+                    push_cite(&mut line, c);
+                }
+                wrap_into(out, &line, "  ", 100);
+            }
+        }
     }
 }
 
@@ -212,8 +223,11 @@ struct Walk<'e, 'a> {
     /// The steps shown, by node, with their arguments as shown (a step repeated under another,
     /// the same definition on the same arguments as shown, is shown once).
     shown: Vec<(usize, Args)>,
+    /// The children of the steps being walked, each step's after its parent's (see
+    /// [`Walk::children`]).
+    kids: Vec<usize>,
     /// A line being put together (kept for the next).
-    line: String,
+    line: Buf,
 }
 
 /// A step's arguments as shown: their texts one after the other, and where each ends.
@@ -237,23 +251,35 @@ impl Args {
 impl Walk<'_, '_> {
     /// The children of node `idx` that become steps under it: those not yet explained, and
     /// in the brief explanation not one of many reads of the same definition.
-    fn children(&self, idx: usize) -> Vec<usize> {
+    /// They are put at the end of `kids`, from the place returned on (the caller cuts `kids`
+    /// back there when done with them).
+    fn children(&mut self, idx: usize) -> usize {
+        let from = self.kids.len();
         let n = &self.nodes[idx];
         let p = self.e.p;
+        let nodes = self.nodes;
         let many = |c: usize| {
-            let def = self.nodes[c].def;
+            let def = nodes[c].def;
             !p.defs[def as usize].params.is_empty()
-                && n.children.iter().filter(|d| self.nodes[**d].def == def).count() > working::LIST_MAX
+                && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
         };
-        n.children.iter().copied().filter(|&c| !self.steps.contains(&c) && !many(c)).collect()
+        for &c in &n.children {
+            if !self.steps.contains(&c) && !many(c) {
+                self.kids.push(c);
+            }
+        }
+        from
     }
 
     /// Marks the steps under a step the brief text leaves out, as the report would make them.
     fn skip(&mut self, idx: usize) {
-        for c in self.children(idx) {
+        let from = self.children(idx);
+        for k in from..self.kids.len() {
+            let c = self.kids[k];
             self.steps.push(c);
             self.skip(c);
         }
+        self.kids.truncate(from);
     }
 
     fn step(&mut self, out: &mut String, idx: usize, depth: usize) {
@@ -263,7 +289,8 @@ impl Walk<'_, '_> {
         let n = &nodes[idx];
         let info = &p.defs[n.def as usize];
         let dv = &self.views.defs[n.def as usize];
-        let kids = self.children(idx);
+        let from = self.children(idx);
+        let to = self.kids.len();
         // The arguments as shown, one after the other, and where each ends.
         let mut args = Args { text: String::with_capacity(16 * n.args.len()), ends: Vec::with_capacity(n.args.len()) };
         for (a, (_, t)) in n.args.iter().zip(&info.params) {
@@ -271,15 +298,33 @@ impl Walk<'_, '_> {
             args.ends.push(args.text.len());
         }
         if self.shown.iter().any(|(i, a)| nodes[*i].def == n.def && *a == args) {
-            for c in kids {
+            for k in from..to {
+                let c = self.kids[k];
                 self.steps.push(c);
                 self.skip(c);
             }
+            self.kids.truncate(from);
             return;
         }
-        let working: Vec<String> = n.working.as_ref().map(|wk| e.sentences(wk)).unwrap_or_default();
-        let because: Vec<String> = n.because.iter().map(|a| e.atom_sentence(a)).filter(|s| !s.is_empty()).collect();
-        if depth == 0 || !working.is_empty() || !because.is_empty() {
+        // The working and the reasons, wrapped under the step's line: written after it, if the
+        // step is shown.
+        let mut body = Buf::new();
+        let mut said = false;
+        if let Some(wk) = n.working.as_ref() {
+            e.sentences_to(wk, &mut |s| {
+                said = true;
+                wrap_into(&mut body, s, "      ", 100);
+            });
+        }
+        for a in &n.because {
+            if let Some(s) = e.atom_words(a)
+                && !s.is_empty()
+            {
+                said = true;
+                wrap_into(&mut body, &s, "      ", 100);
+            }
+        }
+        if depth == 0 || said {
             let at = n
                 .decided_by
                 .and_then(|r| self.views.rules[r as usize].citation.as_deref())
@@ -314,27 +359,29 @@ impl Walk<'_, '_> {
             }
             wrap_into(out, &head, "  ", 100);
             self.line = head;
-            for line in working.iter().chain(&because) {
-                wrap_into(out, line, "      ", 100);
-            }
+            out.push_str(&body);
         }
         self.shown.push((idx, args));
         let decided = n.decided_by.is_some() || n.row.is_some();
         if depth == 0 && decided {
-            for c in kids {
+            for k in from..to {
+                let c = self.kids[k];
                 self.steps.push(c);
                 self.step(out, c, depth + 1);
             }
+            self.kids.truncate(from);
             self.not_applied(out, idx, "  ");
             return;
         }
         if depth == 0 || !decided {
             self.not_applied(out, idx, "      ");
         }
-        for c in kids {
+        for k in from..to {
+            let c = self.kids[k];
             self.steps.push(c);
             self.step(out, c, depth + 1);
         }
+        self.kids.truncate(from);
     }
 
     /// The rules of a step that did not apply (or wait for an input), each with its reason.
@@ -343,25 +390,27 @@ impl Walk<'_, '_> {
         let n = &self.nodes[idx];
         // Rules for other cases of the same argument give the same reason: said once.
         let mut patterns: Vec<(usize, &Value, String)> = Vec::new();
+        let mut reason = Buf::new();
+        let mut line = Buf::new();
         for (r, why) in &n.not_applied {
             let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
-            let reason = match why {
+            reason.clear();
+            match why {
                 WhyNot::Pattern { param, value } => match patterns.iter().find(|(p, v, _)| p == param && *v == value) {
-                    Some((_, _, s)) => s.clone(),
+                    Some((_, _, s)) => reason.push_str(s),
                     None => {
-                        let s = e.why_not(n.def, why);
-                        patterns.push((*param, value, s.clone()));
-                        s
+                        e.why_not_into(&mut reason, n.def, why);
+                        patterns.push((*param, value, reason.to_string()));
                     }
                 },
-                _ => e.why_not(n.def, why),
-            };
+                _ => e.why_not_into(&mut reason, n.def, why),
+            }
             if reason.is_empty() {
                 continue;
             }
             let (id, mark) =
                 if matches!(why, WhyNot::Unknown(_)) { ("waits-for", "?") } else { ("does-not-apply", "✗") };
-            let mut line = String::with_capacity(reason.len() + c.len() + 48);
+            line.clear();
             line.push_str(mark);
             line.push(' ');
             msg_into(&mut line, e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]);

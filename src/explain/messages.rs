@@ -126,13 +126,34 @@ pub fn msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
     format(lang, id, args, false)
 }
 
+type Pattern = fluent_syntax::ast::Pattern<&'static str>;
+
+/// The pattern of message `id` in `lang`'s file, else in English (looked up once per
+/// language and id, then kept: the bundles hash ids with a keyed hash, slower than needed
+/// for the few dozen messages an explanation puts together).
+fn pattern(lang: Lang, id: &str) -> Option<&'static Pattern> {
+    type Patterns = HashMap<String, Option<&'static Pattern>, std::hash::BuildHasherDefault<IdHasher>>;
+    static PATTERNS: PerLang<RwLock<Patterns>> = PerLang::new();
+    let patterns = PATTERNS.get(lang, || RwLock::new(HashMap::default()));
+    if let Some(p) = patterns.read().ok().and_then(|m| m.get(id).copied()) {
+        return p;
+    }
+    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+    let p = found(bundle(lang)).or_else(|| found(bundle(Lang::En)));
+    if let Ok(mut m) = patterns.write()
+        && m.len() < 4096
+    {
+        m.insert(id.to_string(), p);
+    }
+    p
+}
+
 /// [`msg`], appended to `out`.
 pub fn msg_into(out: &mut String, lang: Lang, id: &str, args: &[(&str, Arg)]) {
     if args.is_empty() {
         return out.push_str(word_ref(lang, id));
     }
-    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
-    if let Some(pattern) = found(bundle(lang)).or_else(|| found(bundle(Lang::En))) {
+    if let Some(pattern) = pattern(lang, id) {
         let start = out.len();
         if plain_into(out, pattern, args, false).is_some() {
             return;
@@ -472,18 +493,40 @@ pub fn word(lang: Lang, id: &str) -> String {
 /// As [`word`], borrowed: each language's frame words are formatted once and kept for the
 /// program's life (the ids are those of the message files, a bounded set).
 pub fn word_ref(lang: Lang, id: &str) -> &'static str {
-    type Words = HashMap<String, &'static str, std::hash::BuildHasherDefault<IdHasher>>;
+    // The words asked for last on this thread, by where their ids are (a word is asked for
+    // by a literal id, at the same place each time): found without hashing the id, and
+    // checked by comparing it.
+    type Near = (Lang, &'static str, &'static str);
+    thread_local! {
+        static NEAR: [std::cell::Cell<Near>; 64] = const { [const { std::cell::Cell::new((Lang::En, "", "")) }; 64] };
+    }
+    let slot = ((id.as_ptr() as usize / 8) ^ id.len()) % 64;
+    if let Ok(Some(w)) = NEAR.try_with(|near| {
+        let (l, i, w) = near[slot].get();
+        (l == lang && i == id && !i.is_empty()).then_some(w)
+    }) {
+        return w;
+    }
+    type Words = HashMap<String, (&'static str, &'static str), std::hash::BuildHasherDefault<IdHasher>>;
     static WORDS: PerLang<RwLock<Words>> = PerLang::new();
     let words = WORDS.get(lang, || RwLock::new(HashMap::default()));
-    if let Some(w) = words.read().ok().and_then(|m| m.get(id).copied()) {
-        return w;
-    }
-    let Ok(mut m) = words.write() else { return Box::leak(format(lang, id, &[], false).into_boxed_str()) };
-    if let Some(w) = m.get(id) {
-        return w;
-    }
-    let w: &'static str = Box::leak(format(lang, id, &[], false).into_boxed_str());
-    m.insert(id.to_string(), w);
+    let found = words.read().ok().and_then(|m| m.get(id).copied());
+    let (i, w) = match found {
+        Some(x) => x,
+        None => {
+            let Ok(mut m) = words.write() else { return Box::leak(format(lang, id, &[], false).into_boxed_str()) };
+            match m.get(id) {
+                Some(x) => *x,
+                None => {
+                    let w: &'static str = Box::leak(format(lang, id, &[], false).into_boxed_str());
+                    let i: &'static str = Box::leak(Box::from(id));
+                    m.insert(id.to_string(), (i, w));
+                    (i, w)
+                }
+            }
+        }
+    };
+    let _ = NEAR.try_with(|near| near[slot].set((lang, i, w)));
     w
 }
 

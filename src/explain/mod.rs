@@ -11,9 +11,11 @@ pub mod html;
 pub mod i18n;
 pub mod markdown;
 pub mod messages;
+mod scratch;
 pub mod text;
 pub mod views;
 pub mod working;
+mod wrap;
 
 use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
@@ -253,30 +255,43 @@ impl<'a> Explainer<'a> {
     }
 
     fn why_not(&self, def: DefId, why: &WhyNot) -> String {
+        let mut out = String::new();
+        self.why_not_into(&mut out, def, why);
+        out
+    }
+
+    /// [`Self::why_not`], appended to `out`.
+    fn why_not_into(&self, out: &mut String, def: DefId, why: &WhyNot) {
         let w = self.w();
         match why {
             WhyNot::Pattern { param, value } => {
                 let info = &self.p.defs[def as usize];
                 let (pname, pty) =
                     info.params.get(*param).cloned().unwrap_or((String::new(), crate::check::types::Type::Error));
-                w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang))
+                out.push_str(&w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang)));
             }
             WhyNot::Condition(atoms) => {
                 // What the rule required, and what the facts were.
-                let parts: Vec<String> = atoms
-                    .iter()
-                    .filter_map(|a| a.work.as_ref().and_then(|wk| self.requirement(wk, !a.holds)))
-                    .collect();
-                if parts.is_empty() {
-                    w.condition_false().to_string()
+                let mut what = scratch::Buf::new();
+                for a in atoms {
+                    if let Some(r) = a.work.as_ref().and_then(|wk| self.requirement(wk, !a.holds)) {
+                        if !what.is_empty() {
+                            what.push(' ');
+                            what.push_str(messages::word_ref(self.lang, "and"));
+                            what.push(' ');
+                        }
+                        what.push_str(&r);
+                    }
+                }
+                if what.is_empty() {
+                    out.push_str(messages::word_ref(self.lang, "condition-false"));
                 } else {
-                    let what = parts.join(&format!(" {} ", w.and()));
-                    messages::msg(self.lang, "requires", &[("what", messages::Arg::Text(&what))])
+                    messages::msg_into(out, self.lang, "requires", &[("what", messages::Arg::Text(&what))]);
                 }
             }
             WhyNot::Unknown(needs) => {
                 let names: Vec<String> = needs.iter().map(|n| self.need_words(n)).collect();
-                names.join(&format!(" {} ", w.and()))
+                out.push_str(&names.join(&format!(" {} ", w.and())));
             }
         }
     }
@@ -465,13 +480,13 @@ impl<'a> Explainer<'a> {
             .map(|u| {
                 let fi = &self.p.facts[u.fact as usize];
                 let fv = &views.facts[u.fact as usize];
-                let description = if u.path == fi.name {
+                let description = if *u.path == *fi.name {
                     fv.description.clone()
                 } else {
                     views.field(self.p, u.fact, &u.path).description.clone()
                 };
                 FactView {
-                    name: u.path.clone(),
+                    name: u.path.to_string(),
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, &u.ty, self.lang),

@@ -5,7 +5,8 @@
 //! message files.
 
 use super::Explainer;
-use super::messages::{Arg, msg, word_ref as word};
+use super::messages::{Arg, msg_into, word_ref as word};
+use super::scratch::Buf;
 use crate::check::types::Type;
 use crate::eval::show;
 use crate::eval::trace::{Atom, Work, WorkKind};
@@ -17,13 +18,34 @@ mod rows;
 /// Lists longer than this are shown by their count only.
 pub(crate) const LIST_MAX: usize = 12;
 
+/// How something is named in a sentence: a name the rulebook's views keep, or one put
+/// together for it.
+pub(crate) enum Name<'a> {
+    Shared(std::sync::Arc<str>),
+    Made(Buf),
+    Program(&'a str),
+}
+
+impl std::ops::Deref for Name<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Name::Shared(s) => s,
+            Name::Made(b) => b,
+            Name::Program(s) => s,
+        }
+    }
+}
+
 impl Explainer<'_> {
-    fn show(&self, v: &Value, ty: &Type) -> String {
-        show::value(self.p, v, ty, self.lang)
+    fn show(&self, v: &Value, ty: &Type) -> Buf {
+        let mut out = Buf::new();
+        show::value_into(&mut out, self.p, v, ty, self.lang);
+        out
     }
 
-    fn val(&self, w: &Work) -> String {
-        let mut out = String::with_capacity(24);
+    fn val(&self, w: &Work) -> Buf {
+        let mut out = Buf::new();
         self.val_into(&mut out, w);
         out
     }
@@ -43,8 +65,10 @@ impl Explainer<'_> {
         }
     }
 
-    fn m(&self, id: &str, args: &[(&str, Arg)]) -> String {
-        msg(self.lang, id, args)
+    fn m(&self, id: &str, args: &[(&str, Arg)]) -> Buf {
+        let mut out = Buf::new();
+        msg_into(&mut out, self.lang, id, args);
+        out
     }
 
     /// A text of the rulebook, in the explanation's language when it is glossed.
@@ -64,11 +88,6 @@ impl Explainer<'_> {
         self.views().defs[def as usize].label.to_string()
     }
 
-    /// How a parameter of a definition is named: by what it stands for, else its name.
-    pub(crate) fn param_label(&self, def: u32, i: u32) -> Option<String> {
-        self.views().defs[def as usize].param_labels.get(i as usize)?.clone()
-    }
-
     /// The rulebook's views in the explanation's language.
     pub(crate) fn views(&self) -> std::sync::Arc<super::views::Views> {
         super::views::get(self.p, self.lang)
@@ -76,30 +95,36 @@ impl Explainer<'_> {
 
     /// How a value is named in a sentence: a fact, decision or definition by its short
     /// phrase, a parameter by what it stands for, anything else by its working.
-    fn label(&self, w: &Work) -> Option<String> {
+    fn label(&self, w: &Work) -> Option<Name<'_>> {
         match &w.kind {
-            WorkKind::Fact(f) => Some(self.views().facts[*f as usize].label.to_string()),
-            WorkKind::FactPath(f, path) => Some(self.views().field(self.p, *f, path).label.to_string()),
-            WorkKind::Def(d) => Some(self.def_label(*d)),
-            WorkKind::Param(d, i) => self.param_label(*d, *i),
+            WorkKind::Fact(f) => Some(Name::Shared(self.views().facts[*f as usize].label.clone())),
+            WorkKind::FactPath(f, path) => Some(Name::Shared(self.views().field(self.p, *f, path).label.clone())),
+            WorkKind::Def(d) => Some(Name::Shared(self.views().defs[*d as usize].label.clone())),
+            WorkKind::Param(d, i) => {
+                let views = self.views();
+                let l = views.defs[*d as usize].param_labels.get(*i as usize)?.as_deref()?;
+                Some(Name::Made(Buf::of(l)))
+            }
             WorkKind::Field(t, i) => match &self.p.types[*t as usize].kind {
-                crate::check::program::TypeKind::Record(fs) => {
-                    fs.get(*i as usize).map(|f| self.short(f.says.as_deref(), f.doc.as_deref(), &f.name))
-                }
+                crate::check::program::TypeKind::Record(fs) => fs
+                    .get(*i as usize)
+                    .map(|f| Name::Made(Buf::of(&self.short(f.says.as_deref(), f.doc.as_deref(), &f.name)))),
                 _ => None,
             },
-            WorkKind::Decision(d) => Some(self.views().decisions[*d as usize].label.to_string()),
-            WorkKind::Size(inner) => self.label(inner).map(|l| self.m("number-of", &[("what", Arg::Text(&l))])),
+            WorkKind::Decision(d) => Some(Name::Shared(self.views().decisions[*d as usize].label.clone())),
+            WorkKind::Size(inner) => {
+                self.label(inner).map(|l| Name::Made(self.m("number-of", &[("what", Arg::Text(&l))])))
+            }
             _ => None,
         }
     }
 
     /// The explicit `says` phrase of a named value, shown beside it in an equation.
-    fn says_of(&self, w: &Work) -> Option<String> {
+    fn says_of(&self, w: &Work) -> Option<Name<'_>> {
         let says = match &w.kind {
             WorkKind::Fact(f) => self.p.facts[*f as usize].says.as_deref(),
             WorkKind::FactPath(f, path) => {
-                return self.views().field(self.p, *f, path).says.as_deref().map(str::to_string);
+                return self.views().field(self.p, *f, path).says.clone().map(Name::Shared);
             }
             WorkKind::Def(d) => self.p.defs[*d as usize].says.as_deref(),
             WorkKind::Decision(d) => self.p.decisions[*d as usize].says.as_deref(),
@@ -109,27 +134,45 @@ impl Explainer<'_> {
             },
             _ => None,
         };
-        says.map(|s| self.gloss(s))
+        says.map(|s| Name::Program(self.p.gloss(s, self.lang.code())))
     }
 
-    fn list(&self, xs: &[&Value], elem: &Type) -> String {
-        if xs.is_empty() {
-            return word(self.lang, "none").to_string();
+    fn list(&self, xs: &[&Value], elem: &Type) -> Buf {
+        let mut out = Buf::new();
+        self.list_into(&mut out, xs, elem);
+        out
+    }
+
+    /// [`Self::list`], appended to `out`: "A, B and C".
+    fn list_into(&self, out: &mut String, xs: &[&Value], elem: &Type) {
+        match xs {
+            [] => out.push_str(word(self.lang, "none")),
+            [x] => show::value_into(out, self.p, x, elem, self.lang),
+            [init @ .., last] => {
+                for (i, x) in init.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    show::value_into(out, self.p, x, elem, self.lang);
+                }
+                out.push(' ');
+                out.push_str(word(self.lang, "and"));
+                out.push(' ');
+                show::value_into(out, self.p, last, elem, self.lang);
+            }
         }
-        let shown: Vec<String> = xs.iter().map(|x| self.show(x, elem)).collect();
-        join_and(self, &shown)
     }
 
     /// A sub-expression inside an equation: its working when it is arithmetic, else its value.
     /// Roundings, clamps and the like inside are said first, in `notes`.
-    fn expr(&self, w: &Work, notes: &mut Vec<String>, parent: Option<(BinaryOp, bool)>) -> String {
-        let mut out = String::with_capacity(64);
+    fn expr(&self, w: &Work, notes: &mut Vec<Buf>, parent: Option<(BinaryOp, bool)>) -> Buf {
+        let mut out = Buf::new();
         self.expr_into(&mut out, w, notes, parent);
         out
     }
 
     /// [`Self::expr`], appended to `out`.
-    fn expr_into(&self, out: &mut String, w: &Work, notes: &mut Vec<String>, parent: Option<(BinaryOp, bool)>) {
+    fn expr_into(&self, out: &mut String, w: &Work, notes: &mut Vec<Buf>, parent: Option<(BinaryOp, bool)>) {
         match &w.kind {
             WorkKind::Binary(op, a, b) if is_arith(*op) => {
                 let parens = needs_parens(*op, parent);
@@ -184,7 +227,7 @@ impl Explainer<'_> {
                 }
             }
             _ => {
-                notes.extend(self.sentences(w));
+                self.sentences_to(w, &mut |s| notes.push(Buf::of(s)));
                 self.val_into(out, w);
             }
         }
@@ -192,11 +235,18 @@ impl Explainer<'_> {
 
     /// The working of `w` as sentences; empty when there is nothing to show beyond the value.
     pub(crate) fn sentences(&self, w: &Work) -> Vec<String> {
+        let mut out = Vec::new();
+        self.sentences_to(w, &mut |s| out.push(s.to_string()));
+        out
+    }
+
+    /// [`Self::sentences`], each given to `emit` in turn.
+    pub(crate) fn sentences_to(&self, w: &Work, emit: &mut dyn FnMut(&str)) {
         let mut notes = Vec::new();
         let arith = matches!(&w.kind, WorkKind::Binary(op, ..) if is_arith(*op)) || matches!(w.kind, WorkKind::Neg(_));
-        let main = match &w.kind {
+        let main: Option<Buf> = match &w.kind {
             _ if arith => {
-                let mut e = String::with_capacity(96);
+                let mut e = Buf::new();
                 self.expr_into(&mut e, w, &mut notes, None);
                 e.push_str(" = ");
                 self.val_into(&mut e, w);
@@ -211,23 +261,33 @@ impl Explainer<'_> {
                 self.condition(w, w.value.as_ref().and_then(Value::as_bool).unwrap_or(false))
             }
             WorkKind::Round(b, x) => {
-                let inner = self.expr(x, &mut notes, None);
-                let from = if is_leafish(x) { inner } else { format!("{inner} = {}", self.val(x)) };
+                let mut from = self.expr(x, &mut notes, None);
+                if !is_leafish(x) {
+                    from.push_str(" = ");
+                    self.val_into(&mut from, x);
+                }
                 Some(self.m(round_id(b.name()), &[("from", Arg::Text(&from)), ("to", Arg::Text(&self.val(w)))]))
             }
             WorkKind::Clamp(b, xs) => self.clamp(w, *b == crate::check::program::Builtin::Max, xs, &mut notes),
             WorkKind::If(c, taken) => {
                 let cond = self.condition(c, c.value.as_ref().and_then(Value::as_bool).unwrap_or(false));
-                let then = self.sentences(taken);
+                let mut then: Vec<Buf> = Vec::new();
+                self.sentences_to(taken, &mut |s| then.push(Buf::of(s)));
                 match (cond, then.is_empty()) {
                     (Some(c), true) => Some(c),
-                    (Some(c), false) => Some(format!("{c}; {}", then.join("; "))),
-                    (None, _) => (!then.is_empty()).then(|| then.join("; ")),
+                    (Some(mut c), false) => {
+                        for t in &then {
+                            c.push_str("; ");
+                            c.push_str(t);
+                        }
+                        Some(c)
+                    }
+                    (None, _) => (!then.is_empty()).then(|| joined(&then, "; ")),
                 }
             }
             WorkKind::Count { builtin, items, elem } => self.count(w, *builtin, items, elem),
             WorkKind::Sum { items, .. } if items.len() > 1 && items.len() <= LIST_MAX => {
-                let mut e = String::with_capacity(96);
+                let mut e = Buf::new();
                 self.expr_into(&mut e, w, &mut notes, None);
                 e.push_str(" = ");
                 self.val_into(&mut e, w);
@@ -236,13 +296,13 @@ impl Explainer<'_> {
             WorkKind::Ranking { builtin, items, elem, key, places } => {
                 self.ranking(*builtin, items, elem, key, places.as_ref(), w)
             }
-            WorkKind::Apportion { seats, items, elem } => self.apportion(seats, items, elem, w),
+            WorkKind::Apportion { seats, items, elem } => self.apportion(seats, items, elem, w).map(|s| Buf::of(&s)),
             WorkKind::Standings { items, elem, keys, among, breaks, groups } => {
-                notes.extend(self.standings(items, elem, keys, among, breaks, groups));
+                notes.extend(self.standings(items, elem, keys, among, breaks, groups).iter().map(|s| Buf::of(s)));
                 None
             }
             WorkKind::Map(inner) => {
-                notes.extend(self.sentences(inner));
+                self.sentences_to(inner, &mut |s| notes.push(Buf::of(s)));
                 None
             }
             WorkKind::Record(t, fields) => {
@@ -261,33 +321,48 @@ impl Explainer<'_> {
                     }
                     let name = names.get(*i as usize).map(|(n, d)| d.clone().unwrap_or_else(|| n.clone()));
                     let name = name.unwrap_or_default();
-                    notes.push(format!("{name}: {}", said.join("; ")));
+                    notes.push(Buf::of(&format!("{name}: {}", said.join("; "))));
                 }
                 None
             }
             _ => None,
         };
-        notes.extend(main);
-        notes
+        for n in &notes {
+            emit(n);
+        }
+        if let Some(m) = main {
+            emit(&m);
+        }
     }
 
-    fn clamp(&self, w: &Work, max: bool, xs: &[Work], notes: &mut Vec<String>) -> Option<String> {
+    fn clamp(&self, w: &Work, max: bool, xs: &[Work], notes: &mut Vec<Buf>) -> Option<Buf> {
         // The computed side and the bound: a clamp reads "… is below 0, so 0".
-        let computed: Vec<&Work> = xs.iter().filter(|x| !matches!(x.kind, WorkKind::Leaf)).collect();
+        let mut computed = xs.iter().filter(|x| !matches!(x.kind, WorkKind::Leaf));
+        let one = match (computed.next(), computed.next()) {
+            (Some(c), None) => Some(c),
+            _ => None,
+        };
         let bound = xs.iter().find(|x| matches!(x.kind, WorkKind::Leaf));
-        match (computed.as_slice(), bound) {
-            ([c], Some(_)) if c.value == w.value => {
-                let e = self.expr(c, notes, None);
-                Some(if is_leafish(c) { e } else { format!("{e} = {}", self.val(c)) })
+        match (one, bound) {
+            (Some(c), Some(_)) if c.value == w.value => {
+                let mut e = self.expr(c, notes, None);
+                if !is_leafish(c) {
+                    e.push_str(" = ");
+                    self.val_into(&mut e, c);
+                }
+                Some(e)
             }
-            ([c], Some(b)) => {
-                let e = self.expr(c, notes, None);
-                let from = if is_leafish(c) { e } else { format!("{e} = {}", self.val(c)) };
+            (Some(c), Some(b)) => {
+                let mut from = self.expr(c, notes, None);
+                if !is_leafish(c) {
+                    from.push_str(" = ");
+                    self.val_into(&mut from, c);
+                }
                 let id = if max { "clamp-below" } else { "clamp-above" };
                 Some(self.m(id, &[("from", Arg::Text(&from)), ("bound", Arg::Text(&self.val(b)))]))
             }
             _ => {
-                let shown: Vec<String> = xs.iter().map(|x| self.val(x)).collect();
+                let shown: Vec<Buf> = xs.iter().map(|x| self.val(x)).collect();
                 let id = if max { "largest-of" } else { "smallest-of" };
                 Some(self.m(id, &[("of", Arg::Text(&join_and(self, &shown))), ("value", Arg::Text(&self.val(w)))]))
             }
@@ -300,30 +375,45 @@ impl Explainer<'_> {
         b: crate::check::program::Builtin,
         items: &[(Value, Option<bool>)],
         elem: &Type,
-    ) -> Option<String> {
+    ) -> Option<Buf> {
         use crate::check::program::Builtin::*;
-        let yes: Vec<&Value> = items.iter().filter(|(_, t)| *t == Some(true)).map(|(x, _)| x).collect();
-        let no: Vec<&Value> = items.iter().filter(|(_, t)| *t == Some(false)).map(|(x, _)| x).collect();
-        if items.is_empty() || items.len() > LIST_MAX {
+        if items.is_empty() || items.len() > LIST_MAX || w.value.is_none() {
             return None;
         }
+        let fill = &items[0].0;
+        let mut yes: [&Value; LIST_MAX] = [fill; LIST_MAX];
+        let mut no: [&Value; LIST_MAX] = [fill; LIST_MAX];
+        let (mut ny, mut nn) = (0, 0);
+        for (x, t) in items {
+            match t {
+                Some(true) => {
+                    yes[ny] = x;
+                    ny += 1;
+                }
+                Some(false) => {
+                    no[nn] = x;
+                    nn += 1;
+                }
+                None => {}
+            }
+        }
+        let (yes, no) = (&yes[..ny], &no[..nn]);
         let n = |k: usize| Arg::Num(k as i64);
         Some(match b {
             Count | Filter => self.m(
                 "counted",
-                &[("n", n(yes.len())), ("of", n(items.len())), ("items", Arg::Text(&self.list(&yes, elem)))],
+                &[("n", n(yes.len())), ("of", n(items.len())), ("items", Arg::Text(&self.list(yes, elem)))],
             ),
             All if no.is_empty() => self.m("all-hold", &[("n", n(items.len()))]),
-            All => self.m("not-all-hold", &[("items", Arg::Text(&self.list(&no, elem)))]),
+            All => self.m("not-all-hold", &[("items", Arg::Text(&self.list(no, elem)))]),
             _ if yes.is_empty() => self.m("none-holds", &[("n", n(items.len()))]),
-            _ => self.m("some-hold", &[("items", Arg::Text(&self.list(&yes, elem)))]),
+            _ => self.m("some-hold", &[("items", Arg::Text(&self.list(yes, elem)))]),
         })
-        .filter(|_| w.value.is_some())
     }
 
     /// "the fee (DKK 125)": a named value with its value.
-    fn named(&self, label: &str, x: &Work) -> String {
-        let mut s = String::with_capacity(label.len() + 24);
+    fn named(&self, label: &str, x: &Work) -> Buf {
+        let mut s = Buf::new();
         s.push_str(label);
         s.push_str(" (");
         self.val_into(&mut s, x);
@@ -333,13 +423,13 @@ impl Explainer<'_> {
 
     /// A value as worked out: "2 × 142 km = 284 km", or the value alone when the working
     /// says no more.
-    fn worked(&self, x: &Work, notes: &mut Vec<String>) -> String {
+    fn worked(&self, x: &Work, notes: &mut Vec<Buf>) -> Buf {
         if matches!(x.kind, WorkKind::Leaf | WorkKind::Param(..)) {
             return self.val(x);
         }
         let mut e = self.expr(x, notes, None);
         let v = self.val(x);
-        if e == v {
+        if *e == *v {
             return v;
         }
         e.push_str(" = ");
@@ -348,28 +438,32 @@ impl Explainer<'_> {
     }
 
     /// A condition as a sentence: `2,150 … is not less than 2,000`.
-    fn condition(&self, w: &Work, holds: bool) -> Option<String> {
+    fn condition(&self, w: &Work, holds: bool) -> Option<Buf> {
         let mut notes = Vec::new();
         // "the masterpoints … is 2,150" — or the bare value when it has no name of its own.
-        let named_as = |x: &Work, label: Option<String>, notes: &mut Vec<String>| match label {
+        let named_as = |x: &Work, label: Option<Name>, notes: &mut Vec<Buf>| match label {
             Some(l) => self.m("subject", &[("left", Arg::Text(&l)), ("value", Arg::Text(&self.val(x)))]),
             None => self.worked(x, notes),
         };
-        let named = |x: &Work, notes: &mut Vec<String>| named_as(x, self.label(x), notes);
-        let right_as = |x: &Work, label: Option<String>, notes: &mut Vec<String>| match label {
+        let named = |x: &Work, notes: &mut Vec<Buf>| named_as(x, self.label(x), notes);
+        let right_as = |x: &Work, label: Option<Name>, notes: &mut Vec<Buf>| match label {
             Some(l) => self.named(&l, x),
             None => self.worked(x, notes),
         };
-        let right = |x: &Work, notes: &mut Vec<String>| right_as(x, self.label(x), notes);
+        let right = |x: &Work, notes: &mut Vec<Buf>| right_as(x, self.label(x), notes);
         let yes = if holds { "yes" } else { "no" };
         let s = match &w.kind {
             WorkKind::Not(x) => return self.condition(x, !holds),
             WorkKind::Binary(BinaryOp::And | BinaryOp::Or, a, b) => {
-                let parts: Vec<String> = [a, b]
+                let parts: Vec<Buf> = [a, b]
                     .iter()
                     .filter_map(|x| self.condition(x, x.value.as_ref().and_then(Value::as_bool).unwrap_or(false)))
                     .collect();
-                parts.join(&format!(" {} ", word(self.lang, "and")))
+                let mut sep = Buf::new();
+                sep.push(' ');
+                sep.push_str(word(self.lang, "and"));
+                sep.push(' ');
+                joined(&parts, &sep)
             }
             WorkKind::Binary(op, a, b) if op.is_comparison() => {
                 let (la, lb) = (self.label(a), self.label(b));
@@ -384,7 +478,7 @@ impl Explainer<'_> {
                 } else {
                     let l = named_as(a, la, &mut notes);
                     let equal = (*op == BinaryOp::Eq && holds) || (*op == BinaryOp::Ne && !holds);
-                    let same = equal && !b_named && r == self.val(a);
+                    let same = equal && !b_named && *r == *self.val(a);
                     if same {
                         l
                     } else {
@@ -399,9 +493,9 @@ impl Explainer<'_> {
                 let (id, a, b) = match (lo, hi) {
                     (Some(lo), Some(hi)) if *inclusive => ("range", lo, hi),
                     (Some(lo), Some(hi)) => ("range-open", lo, hi),
-                    (Some(lo), None) => ("range-from", lo, String::new()),
-                    (None, Some(hi)) if *inclusive => ("range-to", String::new(), hi),
-                    (None, Some(hi)) => ("range-below", String::new(), hi),
+                    (Some(lo), None) => ("range-from", lo, Buf::new()),
+                    (None, Some(hi)) if *inclusive => ("range-to", Buf::new(), hi),
+                    (None, Some(hi)) => ("range-below", Buf::new(), hi),
                     (None, None) => return None,
                 };
                 self.m(
@@ -423,7 +517,10 @@ impl Explainer<'_> {
                 )
             }
             _ => {
-                let l = self.label(w).unwrap_or_else(|| self.expr(w, &mut notes, None));
+                let l = match self.label(w) {
+                    Some(l) => l,
+                    None => Name::Made(self.expr(w, &mut notes, None)),
+                };
                 self.m(if holds { "holds-yes" } else { "holds-no" }, &[("left", Arg::Text(&l))])
             }
         };
@@ -431,38 +528,54 @@ impl Explainer<'_> {
             return Some(s);
         }
         notes.push(s);
-        Some(notes.join("; "))
+        Some(joined(&notes, "; "))
     }
 
     /// What a condition required, with the value found: "the number of … is more than 1
     /// (here: 1)". `want` is the truth the rule needed.
-    pub(crate) fn requirement(&self, w: &Work, want: bool) -> Option<String> {
+    pub(crate) fn requirement(&self, w: &Work, want: bool) -> Option<Buf> {
         let mut notes = Vec::new();
-        let subject = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+        let subject = |x: &Work, notes: &mut Vec<Buf>| match self.label(x) {
             Some(l) => l,
-            None => self.expr(x, notes, None),
+            None => Name::Made(self.expr(x, notes, None)),
         };
-        let right = |x: &Work, notes: &mut Vec<String>| match self.label(x) {
+        let right = |x: &Work, notes: &mut Vec<Buf>| match self.label(x) {
             Some(l) => self.named(&l, x),
             None => self.worked(x, notes),
         };
-        let here = |x: &Work| self.m("here", &[("value", Arg::Text(&self.val(x)))]);
+        let here = |rel: &mut Buf, x: &Work| {
+            rel.push(' ');
+            msg_into(rel, self.lang, "here", &[("value", Arg::Text(&self.val(x)))]);
+        };
         let s = match &w.kind {
             WorkKind::Not(x) => return self.requirement(x, !want),
             WorkKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
                 // "a and b" wanted false is "not a or not b"; "a or b" wanted false is "not a and not b".
                 let joiner = if (*op == BinaryOp::And) == want { "and" } else { "or" };
-                let parts: Vec<String> = [a, b].iter().filter_map(|x| self.requirement(x, want)).collect();
-                return (!parts.is_empty()).then(|| parts.join(&format!(" {} ", word(self.lang, joiner))));
+                let parts: Vec<Buf> = [a, b].iter().filter_map(|x| self.requirement(x, want)).collect();
+                if parts.is_empty() {
+                    return None;
+                }
+                let mut sep = Buf::new();
+                sep.push(' ');
+                sep.push_str(word(self.lang, joiner));
+                sep.push(' ');
+                return Some(joined(&parts, &sep));
             }
             WorkKind::Binary(op, a, b) if op.is_comparison() => {
                 let op = if want { *op } else { complement(*op) };
                 let la = self.label(a);
                 let a_named = la.is_some();
-                let l = la.unwrap_or_else(|| self.expr(a, &mut notes, None));
+                let l = match la {
+                    Some(l) => l,
+                    None => Name::Made(self.expr(a, &mut notes, None)),
+                };
                 let r = right(b, &mut notes);
-                let rel = self.m(rel_id(op), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
-                if a_named { format!("{rel} {}", here(a)) } else { rel }
+                let mut rel = self.m(rel_id(op), &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))]);
+                if a_named {
+                    here(&mut rel, a);
+                }
+                rel
             }
             WorkKind::InRange { x, lo, hi, inclusive } => {
                 let l = subject(x, &mut notes);
@@ -471,14 +584,15 @@ impl Explainer<'_> {
                 let (id, a, b) = match (lo, hi) {
                     (Some(lo), Some(hi)) if *inclusive => ("range", lo, hi),
                     (Some(lo), Some(hi)) => ("range-open", lo, hi),
-                    (Some(lo), None) => ("range-from", lo, String::new()),
-                    (None, Some(hi)) if *inclusive => ("range-to", String::new(), hi),
-                    (None, Some(hi)) => ("range-below", String::new(), hi),
+                    (Some(lo), None) => ("range-from", lo, Buf::new()),
+                    (None, Some(hi)) if *inclusive => ("range-to", Buf::new(), hi),
+                    (None, Some(hi)) => ("range-below", Buf::new(), hi),
                     (None, None) => return None,
                 };
                 let id = if want { format!("rel-{id}") } else { format!("rel-not-{id}") };
-                let rel = self.m(&id, &[("left", Arg::Text(&l)), ("lo", Arg::Text(&a)), ("hi", Arg::Text(&b))]);
-                format!("{rel} {}", here(x))
+                let mut rel = self.m(&id, &[("left", Arg::Text(&l)), ("lo", Arg::Text(&a)), ("hi", Arg::Text(&b))]);
+                here(&mut rel, x);
+                rel
             }
             WorkKind::InList(x, list) => {
                 let l = subject(x, &mut notes);
@@ -489,11 +603,15 @@ impl Explainer<'_> {
                     _ => right(list, &mut notes),
                 };
                 let id = if want { "rel-among" } else { "rel-not-among" };
-                let rel = self.m(id, &[("left", Arg::Text(&l)), ("list", Arg::Text(&items))]);
-                format!("{rel} {}", here(x))
+                let mut rel = self.m(id, &[("left", Arg::Text(&l)), ("list", Arg::Text(&items))]);
+                here(&mut rel, x);
+                rel
             }
             _ => {
-                let l = self.label(w).unwrap_or_else(|| self.expr(w, &mut notes, None));
+                let l = match self.label(w) {
+                    Some(l) => l,
+                    None => Name::Made(self.expr(w, &mut notes, None)),
+                };
                 let yes_no = |b: bool| word(self.lang, if b { "yes" } else { "no" });
                 let have = w.value.as_ref().and_then(Value::as_bool).unwrap_or(!want);
                 self.m(
@@ -506,23 +624,44 @@ impl Explainer<'_> {
             return Some(s);
         }
         notes.push(s);
-        Some(notes.join("; "))
+        Some(joined(&notes, "; "))
     }
 
     /// A condition of a rule (held or not), in words.
     pub(crate) fn atom_sentence(&self, a: &Atom) -> String {
-        match &a.work {
-            Some(w) => self.condition(w, a.holds).unwrap_or_default(),
-            None => String::new(),
-        }
+        self.atom_words(a).map(Buf::into_string).unwrap_or_default()
+    }
+
+    /// [`Self::atom_sentence`]; `None` when it says nothing.
+    pub(crate) fn atom_words(&self, a: &Atom) -> Option<Buf> {
+        self.condition(a.work.as_ref()?, a.holds)
     }
 }
 
-fn join_and(e: &Explainer, xs: &[String]) -> String {
+/// The texts one after the other with `sep` between them.
+fn joined<S: std::ops::Deref<Target = String>>(xs: &[S], sep: &str) -> Buf {
+    let mut out = Buf::new();
+    for (i, x) in xs.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(x);
+    }
+    out
+}
+
+fn join_and<S: std::ops::Deref<Target = String>>(e: &Explainer, xs: &[S]) -> Buf {
     match xs {
-        [] => String::new(),
-        [x] => x.clone(),
-        [init @ .., last] => format!("{} {} {last}", init.join(", "), word(e.lang, "and")),
+        [] => Buf::new(),
+        [x] => Buf::of(x),
+        [init @ .., last] => {
+            let mut out = joined(init, ", ");
+            out.push(' ');
+            out.push_str(word(e.lang, "and"));
+            out.push(' ');
+            out.push_str(last);
+            out
+        }
     }
 }
 

@@ -9,23 +9,26 @@ impl Interp<'_> {
     pub(super) fn because(&mut self, r: RuleId, args: &[Value], value: &Value) -> Vec<Atom> {
         let p = self.p;
         let rule = &p.rules[r as usize];
+        let valued = rule.value.ty == Type::Bool && !matches!(rule.value.kind, IrKind::Const(_));
+        if rule.guard.is_none() && !valued {
+            return Vec::new();
+        }
         let mut frame = self.frame_for(rule.frame, args);
         for (pat, arg) in rule.patterns.iter().zip(args) {
             matches_pattern(pat, arg, &mut frame);
         }
-        self.naming_params(r, |me| {
+        let out = self.naming_params(r, |me| {
             let mut out = Vec::new();
             if let Some(g) = &rule.guard {
-                out.extend(me.atoms(g, &mut frame, true));
+                me.atoms_to(&mut out, g, &mut frame, true);
             }
-            if rule.value.ty == Type::Bool
-                && !matches!(rule.value.kind, IrKind::Const(_))
-                && let Value::Bool(b) = *value
-            {
-                out.extend(me.atoms(&rule.value, &mut frame, b));
+            if valued && let Value::Bool(b) = *value {
+                me.atoms_to(&mut out, &rule.value, &mut frame, b);
             }
             out
-        })
+        });
+        self.pool.push(frame);
+        out
     }
 
     pub(crate) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
@@ -37,10 +40,17 @@ impl Interp<'_> {
 
     /// The atomic conditions that make `ir` evaluate to `value`.
     pub(super) fn atoms(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
-        self.quietly(|me| me.atoms_inner(ir, frame, value))
+        let mut out = Vec::new();
+        self.atoms_to(&mut out, ir, frame, value);
+        out
     }
 
-    fn atoms_inner(&mut self, ir: &Ir, frame: &mut Vec<Value>, value: bool) -> Vec<Atom> {
+    /// [`Self::atoms`], added to `out`.
+    pub(super) fn atoms_to(&mut self, out: &mut Vec<Atom>, ir: &Ir, frame: &mut Vec<Value>, value: bool) {
+        self.quietly(|me| me.atoms_inner(out, ir, frame, value))
+    }
+
+    fn atoms_inner(&mut self, out: &mut Vec<Atom>, ir: &Ir, frame: &mut Vec<Value>, value: bool) {
         match &ir.kind {
             IrKind::Binary(BinaryOp::And, a, b) | IrKind::Binary(BinaryOp::Or, a, b) => {
                 let is_and = matches!(ir.kind, IrKind::Binary(BinaryOp::And, ..));
@@ -50,16 +60,14 @@ impl Interp<'_> {
                 let decisive = is_and != value;
                 if decisive {
                     if va == Some(value) {
-                        return self.atoms_inner(a, frame, value);
+                        self.atoms_inner(out, a, frame, value);
+                    } else if vb == Some(value) {
+                        self.atoms_inner(out, b, frame, value);
                     }
-                    if vb == Some(value) {
-                        return self.atoms_inner(b, frame, value);
-                    }
-                    Vec::new()
                 } else if !is_and && !value {
                     // Neither side of an `or` holds: kept whole, since what the rule
                     // required is one side or the other.
-                    vec![Atom {
+                    out.push(Atom {
                         left: ir.span,
                         left_value: Some(Value::Bool(false)),
                         left_ty: Type::Bool,
@@ -67,23 +75,22 @@ impl Interp<'_> {
                         right: None,
                         right_value: None,
                         holds: false,
-                        work: self.work(ir, frame),
-                    }]
+                        work: self.work(ir, frame).map(Box::new),
+                    });
                 } else {
-                    let mut out = self.atoms_inner(a, frame, value);
-                    out.extend(self.atoms_inner(b, frame, value));
-                    out
+                    self.atoms_inner(out, a, frame, value);
+                    self.atoms_inner(out, b, frame, value);
                 }
             }
-            IrKind::Not(x) => self.atoms_inner(x, frame, !value),
+            IrKind::Not(x) => self.atoms_inner(out, x, frame, !value),
             IrKind::Binary(op, a, b) if op.is_comparison() => {
                 // The sides' values are those of the working's sides, evaluated once.
-                let work = self.work(ir, frame);
+                let work = self.work(ir, frame).map(Box::new);
                 let (left_value, right_value) = match work.as_ref().map(|w| &w.kind) {
                     Some(WorkKind::Binary(_, wa, wb)) => (wa.value.clone(), wb.value.clone()),
                     _ => (self.eval(a, frame).ok(), self.eval(b, frame).ok()),
                 };
-                vec![Atom {
+                out.push(Atom {
                     left: a.span,
                     left_value,
                     left_ty: a.ty.clone(),
@@ -92,15 +99,15 @@ impl Interp<'_> {
                     right_value,
                     holds: value,
                     work,
-                }]
+                });
             }
             IrKind::InRange { x, .. } | IrKind::InList(x, _) => {
-                let work = self.work(ir, frame);
+                let work = self.work(ir, frame).map(Box::new);
                 let left_value = match work.as_ref().map(|w| &w.kind) {
                     Some(WorkKind::InRange { x, .. } | WorkKind::InList(x, _)) => x.value.clone(),
                     _ => self.eval(x, frame).ok(),
                 };
-                vec![Atom {
+                out.push(Atom {
                     left: x.span,
                     left_value,
                     left_ty: x.ty.clone(),
@@ -109,9 +116,9 @@ impl Interp<'_> {
                     right_value: None,
                     holds: value,
                     work,
-                }]
+                });
             }
-            _ => vec![Atom {
+            _ => out.push(Atom {
                 left: ir.span,
                 left_value: Some(Value::Bool(value)),
                 left_ty: Type::Bool,
@@ -119,8 +126,8 @@ impl Interp<'_> {
                 right: None,
                 right_value: None,
                 holds: value,
-                work: self.work(ir, frame),
-            }],
+                work: self.work(ir, frame).map(Box::new),
+            }),
         }
     }
 }

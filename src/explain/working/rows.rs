@@ -3,7 +3,8 @@
 //! quota, whole part and remainder. Frame words come from the message files.
 
 use super::super::Explainer;
-use super::super::messages::{Arg, word_ref as word};
+use super::super::messages::{Arg, msg_into, word_ref as word};
+use super::super::scratch::Buf;
 use super::LIST_MAX;
 use crate::check::types::Type;
 use crate::eval::num::Num;
@@ -21,7 +22,7 @@ impl Explainer<'_> {
         key: &Type,
         places: Option<&Value>,
         w: &Work,
-    ) -> Option<String> {
+    ) -> Option<Buf> {
         if items.len() < 2 {
             return None;
         }
@@ -40,27 +41,33 @@ impl Explainer<'_> {
             _ => Vec::new(),
         };
         let places_n = places.and_then(|p| p.as_num()).and_then(|n| n.as_i64());
-        let rows: Vec<String> = order
-            .iter()
-            .map(|&i| {
-                let r = rank(i);
-                let tied = items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() > 1;
-                let at_cut = places_n.is_some_and(|p| {
-                    tied && r as i64 <= p
-                        && r as i64 + items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() as i64 - 1 > p
-                });
-                let row = self.m(
-                    "ranking-row",
-                    &[
-                        ("rank", Arg::Num(r as i64)),
-                        ("item", Arg::Text(&self.show(&items[i].0, elem))),
-                        ("key", Arg::Text(&self.show(&items[i].1, key))),
-                    ],
-                );
-                if at_cut { format!("{row} {}", word(self.lang, "tied-at-cut")) } else { row }
-            })
-            .collect();
-        let table = rows.join(" · ");
+        // The rows one after the other, " · " between them.
+        let mut table = Buf::new();
+        for (n, &i) in order.iter().enumerate() {
+            let r = rank(i);
+            let tied = items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() > 1;
+            let at_cut = places_n.is_some_and(|p| {
+                tied && r as i64 <= p
+                    && r as i64 + items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() as i64 - 1 > p
+            });
+            if n > 0 {
+                table.push_str(" · ");
+            }
+            msg_into(
+                &mut table,
+                self.lang,
+                "ranking-row",
+                &[
+                    ("rank", Arg::Num(r as i64)),
+                    ("item", Arg::Text(&self.show(&items[i].0, elem))),
+                    ("key", Arg::Text(&self.show(&items[i].1, key))),
+                ],
+            );
+            if at_cut {
+                table.push(' ');
+                table.push_str(word(self.lang, "tied-at-cut"));
+            }
+        }
         Some(match places {
             Some(p) => {
                 let left_out: Vec<&Value> = items.iter().map(|(x, _)| x).filter(|x| !taken.contains(x)).collect();
@@ -100,7 +107,7 @@ impl Explainer<'_> {
                 }),
                 _ => String::new(),
             },
-            KeyName::Nth(n) => self.m("order-key", &[("n", Arg::Num(*n as i64))]),
+            KeyName::Nth(n) => self.m("order-key", &[("n", Arg::Num(*n as i64))]).into_string(),
         }
     }
 
@@ -123,10 +130,13 @@ impl Explainer<'_> {
         };
         if items.len() <= LIST_MAX {
             for (name, ty, vals) in keys {
-                out.push(self.m(
-                    "ordered-by",
-                    &[("key", Arg::Text(&self.key_label(name))), ("values", Arg::Text(&valued(items, vals, ty)))],
-                ));
+                out.push(
+                    self.m(
+                        "ordered-by",
+                        &[("key", Arg::Text(&self.key_label(name))), ("values", Arg::Text(&valued(items, vals, ty)))],
+                    )
+                    .into_string(),
+                );
             }
         }
         for b in breaks {
@@ -147,8 +157,9 @@ impl Explainer<'_> {
                             ("values", Arg::Text(&shown)),
                         ],
                     )
+                    .into_string()
                 }
-                None => self.m("tie-kept", &[("items", Arg::Text(&members))]),
+                None => self.m("tie-kept", &[("items", Arg::Text(&members))]).into_string(),
             });
         }
         let mut place = 1;
@@ -164,10 +175,10 @@ impl Explainer<'_> {
                     ],
                 );
                 place += g.len() as i64;
-                row
+                row.into_string()
             })
             .collect();
-        out.push(self.m("standings", &[("table", Arg::Text(&rows.join(" · ")))]));
+        out.push(self.m("standings", &[("table", Arg::Text(&rows.join(" · ")))]).into_string());
         out
     }
 
@@ -186,6 +197,7 @@ impl Explainer<'_> {
                     "apportioned",
                     &[("item", Arg::Text(&self.show(x, elem))), ("seats", Arg::Text(&self.show(n, &Type::Int)))],
                 )
+                .into_string()
             })
             .collect();
         Some(rows.join("; "))
@@ -212,7 +224,7 @@ impl Explainer<'_> {
             Vec::new()
         };
         let given: Vec<String> = match &w.value {
-            Some(Value::List(xs)) => xs.iter().map(|x| self.show(x, &Type::Int)).collect(),
+            Some(Value::List(xs)) => xs.iter().map(|x| self.show(x, &Type::Int).into_string()).collect(),
             _ => vec!["?".into(); items.len()],
         };
         let rows: Vec<String> = items
@@ -229,17 +241,24 @@ impl Explainer<'_> {
                         ("seats", Arg::Text(given.get(i).map_or("?", String::as_str))),
                     ],
                 );
-                if tied.contains(&i) { format!("{row} {}", word(self.lang, "tied-on-remainder")) } else { row }
+                if tied.contains(&i) {
+                    format!("{row} {}", word(self.lang, "tied-on-remainder"))
+                } else {
+                    row.into_string()
+                }
             })
             .collect();
-        Some(self.m(
-            "apportion",
-            &[
-                ("seats", Arg::Text(&self.show(seats, &Type::Int))),
-                ("total", Arg::Text(&show::number(total, self.lang, 0))),
-                ("left", Arg::Num(left as i64)),
-                ("rows", Arg::Text(&rows.join(" · "))),
-            ],
-        ))
+        Some(
+            self.m(
+                "apportion",
+                &[
+                    ("seats", Arg::Text(&self.show(seats, &Type::Int))),
+                    ("total", Arg::Text(&show::number(total, self.lang, 0))),
+                    ("left", Arg::Num(left as i64)),
+                    ("rows", Arg::Text(&rows.join(" · "))),
+                ],
+            )
+            .into_string(),
+        )
     }
 }
