@@ -1,0 +1,264 @@
+//! The compiled evaluator's own shapes, ruled on small rulebooks over every combination of
+//! their inputs and compared with answers worked out by hand and with the interpreter:
+//! chains of `and` / `or` (compiled as one, with three-valued logic where an operand is
+//! missing or silent), comparison lambdas scanned without a call for each item (an empty
+//! list, a missing field, a missing value compared with), `map` of a field, `most` with a
+//! tie, definitions worked out once or kept, and more values built in one ruling than the
+//! pile kept from ruling to ruling holds.
+
+use conditions::check::{Checked, check_sources};
+use conditions::eval::fast::{self, Scratch, Stop};
+use conditions::eval::value::Value;
+use conditions::eval::{Outcome, rule};
+use conditions::source::SourceMap;
+use serde_json::{Value as J, json};
+
+fn book(clauses: &str) -> Checked {
+    let text = format!("rulebook \"t\" {{ title \"t\" language \"en\" }}\n{clauses}");
+    let mut map = SourceMap::new();
+    map.add("t.cond", text);
+    let c = check_sources(map);
+    assert!(!c.has_errors(), "the test rulebook checks: {:?}", c.diagnostics);
+    c
+}
+
+/// Rules `name` both ways on `facts`: the compiled evaluator's own result, after checking
+/// that what it says is what the interpreter says (a value is the interpreter's value, an
+/// unknown an undetermined ruling).
+fn both(c: &Checked, name: &str, facts: &J, scratch: &mut Scratch) -> Result<Value, Stop> {
+    let p = &c.program;
+    let def = p.def_by_name(name).expect("the definition");
+    let inputs = conditions::facts::validate(p, facts, "test").expect("the facts fit");
+    let own = fast::evaluate(p, &inputs, def, scratch);
+    let slow = rule(p, &inputs, def, false).outcome;
+    match (&own, &slow) {
+        (Ok(v), Outcome::Decided(w)) => assert_eq!(v, w, "{name} on {facts}"),
+        (Ok(v), other) => panic!("{name} on {facts}: compiled {v:?}, interpreter {other:?}"),
+        (Err(Stop::Unknown), Outcome::Undetermined(_)) | (Err(Stop::Halt), _) => {}
+        (Err(Stop::Unknown), other) => panic!("{name} on {facts}: compiled unknown, interpreter {other:?}"),
+    }
+    own
+}
+
+/// An operand of the logic test: true, false, missing, or silent (a definition no rule of
+/// which applies).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Three {
+    T,
+    F,
+    Missing,
+    Silent,
+}
+
+const ALL: [Three; 4] = [Three::T, Three::F, Three::Missing, Three::Silent];
+
+/// Facts making `x_<i>` come to each operand: `given_<i>` is the fact, `on_<i>` says
+/// whether the rule of `x_<i>` applies at all (silence when it does not).
+fn operands(xs: &[Three]) -> J {
+    let mut m = serde_json::Map::new();
+    for (i, x) in xs.iter().enumerate() {
+        match x {
+            Three::T => {
+                m.insert(format!("given_{i}"), json!(true));
+                m.insert(format!("on_{i}"), json!(true));
+            }
+            Three::F => {
+                m.insert(format!("given_{i}"), json!(false));
+                m.insert(format!("on_{i}"), json!(true));
+            }
+            Three::Missing => {
+                m.insert(format!("on_{i}"), json!(true));
+            }
+            Three::Silent => {
+                m.insert(format!("given_{i}"), json!(true));
+                m.insert(format!("on_{i}"), json!(false));
+            }
+        }
+    }
+    J::Object(m)
+}
+
+/// Three-valued `and` (or `or`, with `short` true) of operands in order, by hand: an operand
+/// that decides on its own decides; otherwise silence or a missing input leaves it open.
+fn by_hand(xs: &[Three], short: bool) -> Option<bool> {
+    let decides = if short { Three::T } else { Three::F };
+    if xs.contains(&decides) {
+        return Some(short);
+    }
+    if xs.iter().all(|x| matches!(x, Three::T | Three::F)) { Some(!short) } else { None }
+}
+
+#[test]
+fn chains_of_and_and_or_as_three_valued_logic() {
+    let c = book(
+        r#"
+        clause "1" {
+          text "t"
+          fact given_0: bool "a"
+          fact given_1: bool "b"
+          fact given_2: bool "c"
+          fact on_0: bool "whether a applies"
+          fact on_1: bool "whether b applies"
+          fact on_2: bool "whether c applies"
+          def x_0: bool "a"
+          rule r0: x_0 = given_0 when on_0
+          def x_1: bool "b"
+          rule r1: x_1 = given_1 when on_1
+          def x_2: bool "c"
+          rule r2: x_2 = given_2 when on_2
+          ruling all_left: bool "a and b and c" = x_0 and x_1 and x_2
+          ruling all_right: bool "a and (b and c)" = x_0 and (x_1 and x_2)
+          ruling any_left: bool "a or b or c" = x_0 or x_1 or x_2
+          ruling any_right: bool "a or (b or c)" = x_0 or (x_1 or x_2)
+          ruling mixed: bool "(a and b) or c" = x_0 and x_1 or x_2
+          ruling negated: bool "not a and not b" = not x_0 and not x_1
+        }
+        "#,
+    );
+    let mut scratch = Scratch::default();
+    let mut decided = 0;
+    for a in ALL {
+        for b in ALL {
+            for x in ALL {
+                let xs = [a, b, x];
+                let facts = operands(&xs);
+                for (name, short) in
+                    [("all_left", false), ("all_right", false), ("any_left", true), ("any_right", true)]
+                {
+                    let got = both(&c, name, &facts, &mut scratch);
+                    match by_hand(&xs, short) {
+                        Some(v) => {
+                            assert_eq!(got, Ok(Value::Bool(v)), "{name} of {xs:?}");
+                            decided += 1;
+                        }
+                        // Open: a missing input without silence is unknown; silence is a halt.
+                        None if xs.contains(&Three::Silent) => assert_eq!(got, Err(Stop::Halt), "{name} of {xs:?}"),
+                        None => assert_eq!(got, Err(Stop::Unknown), "{name} of {xs:?}"),
+                    }
+                }
+                both(&c, "mixed", &facts, &mut scratch).ok();
+                both(&c, "negated", &facts, &mut scratch).ok();
+            }
+        }
+    }
+    // 4 × 64 rulings; by hand, those decided: the 64 − 27 with an operand that decides on its
+    // own (27 have none of the 3 others), and the one with all three the other value.
+    assert_eq!(decided, 4 * (64 - 27 + 1));
+}
+
+const TEAM: &str = r#"
+    clause "1" {
+      text "t"
+      type Player = record {
+        name: text,
+        town?: text "where the player lives",
+        points?: int "the player's points",
+      }
+      fact players: list of Player "the team's players"
+      fact town: text "the town asked about"
+      ruling living_in: int "how many live in the town" = count(players, p => p.town == town)
+      ruling living_elsewhere: list of Player "those who live elsewhere" = filter(players, p => p.town != town)
+      ruling all_there: bool "whether all live there" = all(players, p => town == p.town)
+      ruling any_there: bool "whether any lives there" = any(players, p => p.town == town)
+      ruling towns: list of text "the players' towns" = map(players, p => p.town)
+      ruling home: list of text "the towns most players live in" =
+          most(distinct(map(players, p => p.town)), t => count(players, p => p.town == t))
+      ruling doubled: list of int "each player's points, doubled" = map(players, p => p.points * 2)
+      ruling total: int "the points doubled, added" = sum(doubled)
+      ruling top_points: int "the most points" = max(map(players, p => p.points))
+    }
+"#;
+
+fn player(name: &str, town: Option<&str>, points: Option<i64>) -> J {
+    let mut m = serde_json::Map::new();
+    m.insert("name".into(), json!(name));
+    if let Some(t) = town {
+        m.insert("town".into(), json!(t));
+    }
+    if let Some(p) = points {
+        m.insert("points".into(), json!(p));
+    }
+    J::Object(m)
+}
+
+fn texts(xs: &[&str]) -> Value {
+    Value::list(xs.iter().map(|t| Value::Text((*t).into())).collect())
+}
+
+#[test]
+fn scans_and_projections_worked_out_by_hand() {
+    let c = book(TEAM);
+    let mut s = Scratch::default();
+    let team = json!([
+        player("Anne", Some("Kolding"), Some(3)),
+        player("Bent", Some("Vejle"), Some(5)),
+        player("Carl", Some("Kolding"), Some(1)),
+    ]);
+    let facts = json!({"players": team, "town": "Kolding"});
+    assert_eq!(both(&c, "living_in", &facts, &mut s), Ok(Value::int(2)));
+    let elsewhere = both(&c, "living_elsewhere", &facts, &mut s).expect("decided");
+    assert_eq!(elsewhere.as_list().map(<[Value]>::len), Some(1));
+    assert_eq!(both(&c, "all_there", &facts, &mut s), Ok(Value::Bool(false)));
+    assert_eq!(both(&c, "any_there", &facts, &mut s), Ok(Value::Bool(true)));
+    assert_eq!(both(&c, "towns", &facts, &mut s), Ok(texts(&["Kolding", "Vejle", "Kolding"])));
+    assert_eq!(both(&c, "home", &facts, &mut s), Ok(texts(&["Kolding"])));
+    assert_eq!(both(&c, "total", &facts, &mut s), Ok(Value::int(18)));
+    assert_eq!(both(&c, "top_points", &facts, &mut s), Ok(Value::int(5)));
+
+    // A tie for the home town: both towns, in the order first met.
+    let tie = json!({"players": [player("A", Some("Vejle"), Some(1)), player("B", Some("Odense"), Some(1))], "town": "Vejle"});
+    assert_eq!(both(&c, "home", &tie, &mut s), Ok(texts(&["Vejle", "Odense"])));
+
+    // An empty team: nothing compared, so the missing town does not matter.
+    let empty = json!({"players": []});
+    assert_eq!(both(&c, "living_in", &empty, &mut s), Ok(Value::int(0)));
+    assert_eq!(both(&c, "all_there", &empty, &mut s), Ok(Value::Bool(true)));
+    assert_eq!(both(&c, "any_there", &empty, &mut s), Ok(Value::Bool(false)));
+
+    // The town missing: every comparison open.
+    let no_town = json!({"players": team});
+    assert_eq!(both(&c, "living_in", &no_town, &mut s), Err(Stop::Unknown));
+    assert_eq!(both(&c, "any_there", &no_town, &mut s), Err(Stop::Unknown));
+
+    // One player's town missing: a count is open; `any` is decided by the one who lives
+    // there, `all` by the one who does not.
+    let gap = json!({"players": [player("A", None, Some(1)), player("B", Some("Vejle"), Some(2)), player("C", Some("Kolding"), Some(3))], "town": "Kolding"});
+    assert_eq!(both(&c, "living_in", &gap, &mut s), Err(Stop::Unknown));
+    assert_eq!(both(&c, "any_there", &gap, &mut s), Ok(Value::Bool(true)));
+    assert_eq!(both(&c, "all_there", &gap, &mut s), Ok(Value::Bool(false)));
+    assert_eq!(both(&c, "towns", &gap, &mut s), Err(Stop::Unknown));
+    assert_eq!(both(&c, "total", &gap, &mut s), Ok(Value::int(12)));
+}
+
+#[test]
+fn more_values_built_than_the_pile_holds() {
+    // 200 players' doubled points: 200 numbers built in one ruling, past the cells kept
+    // from ruling to ruling; by hand, 2 × (1 + 2 + … + 200) = 40,200.
+    let c = book(TEAM);
+    let mut s = Scratch::default();
+    let team: Vec<J> = (1..=200).map(|i| player(&format!("P{i}"), Some("Kolding"), Some(i))).collect();
+    let facts = json!({"players": team, "town": "Kolding"});
+    for _ in 0..3 {
+        assert_eq!(both(&c, "total", &facts, &mut s), Ok(Value::int(40_200)));
+        let doubled = both(&c, "doubled", &facts, &mut s).expect("decided");
+        assert_eq!(doubled.as_list().and_then(|l| l.last()).cloned(), Some(Value::int(400)));
+        assert_eq!(both(&c, "living_in", &facts, &mut s), Ok(Value::int(200)));
+    }
+}
+
+#[test]
+fn a_result_kept_in_one_ruling_is_not_read_in_the_next() {
+    // The same scratch for rulings on different facts, one after the other: each ruling's
+    // results worked out anew (an earlier ruling's kept result would give the wrong town).
+    let c = book(TEAM);
+    let mut s = Scratch::default();
+    for (town, expected) in [("Kolding", 2), ("Vejle", 1), ("Odense", 0), ("Kolding", 2)] {
+        let facts = json!({"players": [
+            player("Anne", Some("Kolding"), Some(3)),
+            player("Bent", Some("Vejle"), Some(5)),
+            player("Carl", Some("Kolding"), Some(1)),
+        ], "town": town});
+        assert_eq!(both(&c, "living_in", &facts, &mut s), Ok(Value::int(expected)), "{town}");
+        assert_eq!(both(&c, "home", &facts, &mut s), Ok(texts(&["Kolding"])));
+    }
+}
