@@ -241,6 +241,15 @@ impl<'p> Lower<'p> {
                 cx.in_place(&c.rules[r as usize])
             });
         }
+        if let [arg] = args {
+            // One argument, read in place when it is held.
+            let arg = self.operand(arg);
+            return val(move |cx| {
+                let v = arg.get(cx)?;
+                cx.locals.push(v);
+                cx.call(def, 1)
+            });
+        }
         let args = self.boxed_vals(args);
         val(move |cx| {
             let start = cx.locals.len();

@@ -231,20 +231,24 @@ impl<'r> Cx<'r> {
         match self.known(def) {
             Some(Ok(v)) => Ok(v),
             Some(Err(e)) => Err(*e),
-            None => {
-                let c: &'r super::Compiled = self.c;
-                let d = &c.defs[def as usize];
-                if let (Some(rule), 0) = (&d.only, d.frame)
-                    && rule.value_num.is_some()
-                {
-                    // A number: kept as itself, not built as a value first.
-                    let r = self.in_place_num(rule).map(Value::Num);
-                    return self.keep_owned(def, r);
-                }
-                let r = self.call(def, 0);
-                self.keep(def, r)
-            }
+            None => self.work_out(def),
         }
+    }
+
+    /// [`Self::result`] at the definition's first call in the ruling: worked out and kept.
+    #[inline(never)]
+    fn work_out(&mut self, def: DefId) -> R<&'r Value> {
+        let c: &'r super::Compiled = self.c;
+        let d = &c.defs[def as usize];
+        if let (Some(rule), 0) = (&d.only, d.frame)
+            && rule.value_num.is_some()
+        {
+            // A number: kept as itself, not built as a value first.
+            let r = self.in_place_num(rule).map(Value::Num);
+            return self.keep_owned(def, r);
+        }
+        let r = self.call(def, 0);
+        self.keep(def, r)
     }
 
     /// The number definition `def` (without parameters) comes to.
