@@ -166,6 +166,11 @@ const TEAM: &str = r#"
       ruling doubled: list of int "each player's points, doubled" = map(players, p => p.points * 2)
       ruling total: int "the points doubled, added" = sum(doubled)
       ruling top_points: int "the most points" = max(map(players, p => p.points))
+      def twice(p: Player): int "the player's points, doubled" = p.points * 2
+      def living(t: text): int "how many live in the town" = count(players, p => p.town == t)
+      ruling total_twice: int "the points doubled through a definition, added" = sum(players, p => twice(p))
+      ruling crowded: list of text "the towns where two or more live" =
+          filter(distinct(map(players, p => p.town)), t => living(t) >= 2)
     }
 "#;
 
@@ -204,6 +209,9 @@ fn scans_and_projections_worked_out_by_hand() {
     assert_eq!(both(&c, "home", &facts, &mut s), Ok(texts(&["Kolding"])));
     assert_eq!(both(&c, "total", &facts, &mut s), Ok(Value::int(18)));
     assert_eq!(both(&c, "top_points", &facts, &mut s), Ok(Value::int(5)));
+    // Definitions with a parameter, called from lambdas (compiled into the caller).
+    assert_eq!(both(&c, "total_twice", &facts, &mut s), Ok(Value::int(18)));
+    assert_eq!(both(&c, "crowded", &facts, &mut s), Ok(texts(&["Kolding"])));
 
     // A tie for the home town: both towns, in the order first met.
     let tie = json!({"players": [player("A", Some("Vejle"), Some(1)), player("B", Some("Odense"), Some(1))], "town": "Vejle"});
@@ -228,6 +236,13 @@ fn scans_and_projections_worked_out_by_hand() {
     assert_eq!(both(&c, "all_there", &gap, &mut s), Ok(Value::Bool(false)));
     assert_eq!(both(&c, "towns", &gap, &mut s), Err(Stop::Unknown));
     assert_eq!(both(&c, "total", &gap, &mut s), Ok(Value::int(12)));
+    assert_eq!(both(&c, "total_twice", &gap, &mut s), Ok(Value::int(12)));
+    // A's town missing: `map` of the towns is open, so is the list of crowded towns.
+    assert_eq!(both(&c, "crowded", &gap, &mut s), Err(Stop::Unknown));
+    let no_points =
+        json!({"players": [player("A", Some("Vejle"), None), player("B", Some("Vejle"), Some(2))], "town": "Vejle"});
+    assert_eq!(both(&c, "total_twice", &no_points, &mut s), Err(Stop::Unknown));
+    assert_eq!(both(&c, "crowded", &no_points, &mut s), Ok(texts(&["Vejle"])));
 }
 
 #[test]

@@ -25,11 +25,13 @@ pub(crate) struct Lower<'p> {
     pub(crate) unrolled: RefCell<Vec<super::builtins::Unrolled>>,
     /// For each definition, whether a ruling works it out at most once ([`super::calls::once`]).
     once: Vec<bool>,
+    /// The slots of the rule being lowered, for the calls it inlines.
+    pub(crate) slots: super::inline::Slots,
 }
 
 impl<'p> Lower<'p> {
     pub(crate) fn new(p: &'p Program, once: Vec<bool>) -> Self {
-        Lower { p, consts: RefCell::default(), unrolled: RefCell::default(), once }
+        Lower { p, consts: RefCell::default(), unrolled: RefCell::default(), once, slots: Default::default() }
     }
 
     pub(crate) fn into_parts(self) -> (Box<[Value]>, Box<[super::builtins::Unrolled]>) {
@@ -240,6 +242,9 @@ impl<'p> Lower<'p> {
                 let c: &super::Compiled = cx.c;
                 cx.in_place(&c.rules[r as usize])
             });
+        }
+        if let Some(inlined) = self.inlined(def, args) {
+            return inlined;
         }
         if let [arg] = args {
             // One argument, read in place when it is held.

@@ -42,6 +42,7 @@ mod builtins;
 mod calls;
 mod code;
 mod cx;
+mod inline;
 mod logic;
 mod lower;
 mod order;
@@ -205,15 +206,30 @@ impl Lower<'_> {
                 _ => plain.push((i, pat.clone())),
             }
         }
-        let boolean = matches!(self.p.defs[r.def as usize].ty, Type::Bool);
+        let ty = &self.p.defs[r.def as usize].ty;
+        // A rule run in its caller's frame (a dispatched call's) inlines nothing: it has no
+        // frame of its own to set slots aside in.
+        let allowed = self.dispatch(r.def).is_none();
+        self.slots.reset();
+        // Each root (the guard, the value in each of its forms) is worked out alone, so the
+        // slots its inlined calls take may be those of another root.
+        self.slots.root(r.frame, allowed);
+        let guard = r.guard.as_ref().map(|g| self.boolean(g));
+        self.slots.root(r.frame, allowed);
+        let value = self.val(&r.value);
+        self.slots.root(r.frame, allowed);
+        let value_bool = matches!(ty, Type::Bool).then(|| self.boolean(&r.value));
+        self.slots.root(r.frame, allowed);
+        let value_num = lower::numeric(ty).then(|| self.num(&r.value));
         RuleCode {
             plain: plain.into(),
             binding: binding.into(),
-            guard: r.guard.as_ref().map(|g| self.boolean(g)),
-            value: self.val(&r.value),
-            value_bool: boolean.then(|| self.boolean(&r.value)),
-            value_num: lower::numeric(&self.p.defs[r.def as usize].ty).then(|| self.num(&r.value)),
+            guard,
+            value,
+            value_bool,
+            value_num,
             cost: r.guard.as_ref().map_or(0, |g| self.cost(g)) + self.cost(&r.value),
+            frame: self.slots.needed(),
         }
     }
 
@@ -222,19 +238,23 @@ impl Lower<'_> {
         let d = &p.defs[def as usize];
         let mut frame = d.params.len() as u32;
         for &r in &d.rules {
-            frame = frame.max(p.rules[r as usize].frame);
+            frame = frame.max(trees.code[r as usize].frame);
         }
-        if let Some(t) = &d.table {
-            frame = frame.max(t.frame);
-        }
+        self.slots.reset();
         let table = d.table.as_ref().map(|t| TableCode {
             policy: t.policy,
             rows: t
                 .rows
                 .iter()
-                .map(|row| (row.keys.clone().into(), self.val(&row.value), self.cost(&row.value)))
+                .map(|row| {
+                    self.slots.root(t.frame, true);
+                    (row.keys.clone().into(), self.val(&row.value), self.cost(&row.value))
+                })
                 .collect(),
         });
+        if let Some(t) = &d.table {
+            frame = frame.max(t.frame).max(self.slots.needed());
+        }
         let by_first = match table {
             Some(_) => None,
             None => rules::by_first(p, def, |r, arg| self.may_match(r, arg)),

@@ -31,6 +31,8 @@ pub(crate) struct RuleCode {
     pub(crate) value_num: Option<NumC>,
     /// The steps of its guard and value, counted when it is entered.
     pub(crate) cost: u64,
+    /// The slots its frame needs: its own and those of the calls it inlines.
+    pub(crate) frame: u32,
 }
 
 /// Code working out a definition in the current frame (its arguments at its start).
