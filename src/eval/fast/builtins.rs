@@ -30,6 +30,9 @@ pub(crate) struct Unrolled {
     lists: Box<[OnceLock<Value>]>,
 }
 
+/// How many keys of `most` / `least` by a number are kept on the Rust stack.
+const KEYS: usize = 16;
+
 /// The longest list whose results [`Unrolled`] keeps.
 const UNROLLED_CACHED: usize = 6;
 
@@ -464,6 +467,9 @@ impl Lower<'_> {
     /// `most`, `least` and `top`: every item's key worked out, then the items with the best
     /// key (`top`: those ranked within the first n).
     fn best(&self, b: Builtin, args: &[Ir], lam: &Lambda) -> Val {
+        if b != Builtin::Top && super::lower::numeric(&lam.body.ty) {
+            return self.best_number(b, &args[0], lam);
+        }
         let (src, slot, body, cost) = (self.items(&args[0]), lam.slot, self.val(&lam.body), self.cost(&lam.body));
         let n = (b == Builtin::Top).then(|| self.num(&args[1]));
         val(move |cx| {
@@ -497,6 +503,38 @@ impl Lower<'_> {
                 }
                 let list = match best {
                     Some(best) => listed_where(items, keys.iter().map(|k| cmp(k, best) == Ordering::Equal)),
+                    None => Value::list(Vec::new()),
+                };
+                Ok(cx.keep_value(list))
+            })
+        })
+    }
+
+    /// `most` / `least` by a number (`t => count(…)`): each item's key worked out as a
+    /// number, kept on the Rust stack for up to [`KEYS`] items, and compared as numbers.
+    fn best_number(&self, b: Builtin, list: &Ir, lam: &Lambda) -> Val {
+        let (src, slot, body, cost) = (self.items(list), lam.slot, self.num(&lam.body), self.cost(&lam.body));
+        let want = if b == Builtin::Most { Ordering::Greater } else { Ordering::Less };
+        val(move |cx| {
+            over(cx, &src, |cx, start| {
+                let n = cx.locals.len() - start;
+                let mut few = [Num::ZERO; KEYS];
+                let mut many = Vec::new();
+                let keys: &mut [Num] = if n <= KEYS {
+                    &mut few[..n]
+                } else {
+                    many.resize(n, Num::ZERO);
+                    &mut many
+                };
+                apply_each(cx, start, slot, cost, |cx| body(cx), |_, at, k| keys[at - start] = k)?;
+                let mut best: Option<Num> = None;
+                for &k in keys.iter() {
+                    if best.is_none_or(|a| k.cmp(&a) == want) {
+                        best = Some(k);
+                    }
+                }
+                let list = match best {
+                    Some(best) => listed_where(&cx.locals[start..], keys.iter().map(|k| *k == best)),
                     None => Value::list(Vec::new()),
                 };
                 Ok(cx.keep_value(list))

@@ -9,8 +9,8 @@
 //! every argument evaluated (a halt at once, a missing one after all), the rule's steps
 //! counted when it is entered, silence when its guard does not hold.
 
-use super::code::{Val, val};
-use super::cx::Stop;
+use super::code::{self, Bool, NumC, Val, val};
+use super::cx::{Cx, R, Stop};
 use super::lower::Lower;
 use crate::check::program::*;
 use std::cell::Cell;
@@ -81,40 +81,69 @@ impl Lower<'_> {
     }
 
     /// A call of `def` compiled into the caller, when it may be (see the module
-    /// documentation).
+    /// documentation), giving a value.
     pub(crate) fn inlined(&self, def: DefId, args: &[Ir]) -> Option<Val> {
+        let (entry, value) = self.inline_with(def, args, |l, ir| l.val(ir))?;
+        Some(val(move |cx| {
+            entry.enter(cx)?;
+            value(cx)
+        }))
+    }
+
+    /// [`Self::inlined`] giving a number.
+    pub(crate) fn inlined_num(&self, def: DefId, args: &[Ir]) -> Option<NumC> {
+        let (entry, value) = self.inline_with(def, args, |l, ir| l.num(ir))?;
+        Some(code::num(move |cx| {
+            entry.enter(cx)?;
+            value(cx)
+        }))
+    }
+
+    /// The entry of an inlined call and its rule's value lowered by `lower`.
+    fn inline_with<T>(&self, def: DefId, args: &[Ir], lower: impl Fn(&Self, &Ir) -> T) -> Option<(Entry, T)> {
         let rule = self.inlinable(def)?;
-        let p = self.p;
-        let params = p.defs[def as usize].params.len() as u32;
+        let params = self.p.defs[def as usize].params.len() as u32;
         // The arguments first (what they inline takes the slots before the callee's).
         let args = self.boxed_vals(args);
         let off = self.slots.take(rule.frame.max(params));
         let cost = rule.guard.as_ref().map_or(0, |g| self.cost(g)) + self.cost(&rule.value);
         self.slots.nesting.set(self.slots.nesting.get() + 1);
         let guard = rule.guard.as_ref().map(|g| self.boolean(&shifted(g, off)));
-        let value = self.val(&shifted(&rule.value, off));
+        let value = lower(self, &shifted(&rule.value, off));
         self.slots.nesting.set(self.slots.nesting.get() - 1);
-        Some(val(move |cx| {
-            let mut unknown = false;
-            for (i, a) in args.iter().enumerate() {
-                match a(cx) {
-                    Ok(v) => cx.bind(off + i as u32, v),
-                    Err(Stop::Unknown) => unknown = true,
-                    Err(Stop::Halt) => return Err(Stop::Halt),
-                }
+        Some((Entry { args, off, cost, guard }, value))
+    }
+}
+
+/// What an inlined call does before its rule's value: its arguments bound, its steps
+/// counted, its guard checked.
+struct Entry {
+    args: Box<[Val]>,
+    off: u32,
+    cost: u64,
+    guard: Option<Bool>,
+}
+
+impl Entry {
+    #[inline]
+    fn enter(&self, cx: &mut Cx<'_>) -> R<()> {
+        let mut unknown = false;
+        for (i, a) in self.args.iter().enumerate() {
+            match a(cx) {
+                Ok(v) => cx.bind(self.off + i as u32, v),
+                Err(Stop::Unknown) => unknown = true,
+                Err(Stop::Halt) => return Err(Stop::Halt),
             }
-            if unknown {
-                return Err(Stop::Unknown);
-            }
-            cx.count(cost)?;
-            if let Some(g) = &guard
-                && !g(cx)?
-            {
-                // The rule does not apply: the conditions are silent.
-                return Err(Stop::Halt);
-            }
-            value(cx)
-        }))
+        }
+        if unknown {
+            return Err(Stop::Unknown);
+        }
+        cx.count(self.cost)?;
+        match &self.guard {
+            // The rule does not apply: the conditions are silent.
+            Some(g) if !g(cx)? => Err(Stop::Halt),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -139,6 +139,12 @@ impl Lower<'_> {
                 code::num(move |cx| x(cx)?.neg().ok_or(Stop::Halt))
             }
             IrKind::Builtin(Builtin::Count, args, lam) => self.count(&args[0], lam.as_ref()),
+            IrKind::Call(d, args)
+                if !args.is_empty()
+                    && let Some(n) = self.inlined_num(*d, args) =>
+            {
+                n
+            }
             _ => match self.place(ir) {
                 Some(super::code::Place::Memo(d, path)) if path.is_empty() => code::num(move |cx| cx.result_num(d)),
                 Some(super::code::Place::Once(d, path)) if path.is_empty() => code::num(move |cx| cx.once_num(d)),
