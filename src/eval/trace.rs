@@ -201,12 +201,12 @@ impl Lists {
     }
 
     /// Keeps the lists of a node that most nodes fill as the ruling goes (a deciding rule's
-    /// reasons and the rules it overrode are made whole and set).
-    fn keep_node(&mut self, n: Node) {
-        Self::keep(&mut self.args, n.args);
-        Self::keep(&mut self.not_applied, n.not_applied);
-        Self::keep(&mut self.facts, n.facts);
-        Self::keep(&mut self.children, n.children);
+    /// reasons and the rules it overrode are made whole and set), taken out of it in place.
+    fn keep_node(&mut self, n: &mut Node) {
+        Self::keep(&mut self.args, std::mem::take(&mut n.args));
+        Self::keep(&mut self.not_applied, std::mem::take(&mut n.not_applied));
+        Self::keep(&mut self.facts, std::mem::take(&mut n.facts));
+        Self::keep(&mut self.children, std::mem::take(&mut n.children));
     }
 
     /// Adds `other`'s lists.
@@ -282,9 +282,10 @@ impl Drop for Trace {
         // A thread being torn down keeps no spare.
         let _ = SPARE.try_with(|s| {
             let (room, mut kept) = s.take();
-            for n in nodes.drain(..) {
+            for n in &mut nodes {
                 kept.keep_node(n);
             }
+            nodes.clear();
             let room = if nodes.capacity() >= Self::ROOM { nodes } else { room };
             s.set((room, kept));
         });

@@ -29,8 +29,11 @@ fn plain(text: &str) -> bool {
         return false;
     }
     let mut i = 0;
-    while let Some(w) = b.get(i..i + 17).and_then(|w| <&[u8; 17]>::try_from(w).ok()) {
-        if suspect(w) && !plain_at(b, i, i + 16) {
+    while i + 17 <= b.len() {
+        let (Ok(x), Ok(y)) = (<&[u8; 16]>::try_from(&b[i..i + 16]), <&[u8; 16]>::try_from(&b[i + 1..i + 17])) else {
+            break;
+        };
+        if suspect(x, y) && !plain_at(b, i, i + 16) {
             return false;
         }
         i += 16;
@@ -40,7 +43,10 @@ fn plain(text: &str) -> bool {
         let mut w = [b'a'; 17];
         let k = (b.len() - i).min(17);
         w[..k].copy_from_slice(&b[i..i + k]);
-        if suspect(&w) && !plain_at(b, i, (i + 16).min(b.len())) {
+        let (Ok(x), Ok(y)) = (<&[u8; 16]>::try_from(&w[..16]), <&[u8; 16]>::try_from(&w[1..])) else {
+            break;
+        };
+        if suspect(x, y) && !plain_at(b, i, (i + 16).min(b.len())) {
             return false;
         }
         i += 16;
@@ -48,15 +54,16 @@ fn plain(text: &str) -> bool {
     true
 }
 
-/// Whether a character beginning at one of the first sixteen bytes of `w` may make a text
-/// not plain: a space before a space, a byte below 0x20, or the first two bytes of white
-/// space beyond ASCII at which a line may break (C2 85, E1 9A, E2 80, E2 81, E3 80; a few
-/// other characters begin so too, among them the dashes and quotation marks).
+/// Whether a character beginning at one of the sixteen bytes `x` (each followed by the
+/// byte of `y` at its place) may make a text not plain: a space before a space, a byte
+/// below 0x20, or the first two bytes of white space beyond ASCII at which a line may break
+/// (C2 85, E1 9A, E2 80, E2 81, E3 80; a few other characters begin so too, among them the
+/// dashes and quotation marks).
 #[inline(always)]
-fn suspect(w: &[u8; 17]) -> bool {
+fn suspect(x: &[u8; 16], y: &[u8; 16]) -> bool {
     let mut odd = 0u8;
     for j in 0..16 {
-        let (x, y) = (w[j], w[j + 1]);
+        let (x, y) = (x[j], y[j]);
         odd |= (u8::from(x == b' ') & u8::from(y == b' '))
             | u8::from(x < 0x20)
             | (u8::from(x == 0xc2) & u8::from(y == 0x85))
@@ -191,12 +198,14 @@ fn char_at(b: &[u8], start: usize, n: usize) -> usize {
 /// first `[` after its last `]` whose citation fits in `room`.
 fn keep_citation(b: &[u8], start: usize, end: usize, room: usize) -> usize {
     let line = &b[start..end];
-    if !line.contains(&b'[') {
+    // The line's last `[`, and its last `]` if that comes after.
+    let Some(open) = last_byte(line, b'[') else { return end };
+    if line[open..].contains(&b']') {
         return end;
     }
-    let from = line.iter().rposition(|&c| c == b']').map_or(0, |i| i + 1);
+    let from = last_byte(&line[..open], b']').map_or(0, |i| i + 1);
     let mut q = start + from;
-    while let Some(i) = b[q..end].iter().position(|&c| c == b'[') {
+    while let Some(i) = first_byte(&b[q..end], b'[') {
         q += i;
         if q > start && b[q - 1] == b' ' {
             let word_end = b[q..end].iter().position(|&c| c == b' ').map_or(end, |i| q + i);
@@ -208,6 +217,43 @@ fn keep_citation(b: &[u8], start: usize, end: usize, room: usize) -> usize {
         q += 1;
     }
     end
+}
+
+/// Whether any of the sixteen bytes `w` is `x` (written so that the compiler compares them
+/// side by side).
+#[inline(always)]
+fn holds(w: &[u8; 16], x: u8) -> bool {
+    let mut any = 0u8;
+    for c in w {
+        any |= u8::from(*c == x);
+    }
+    any != 0
+}
+
+/// The place of the first byte of `b` that is `x`, looked for sixteen bytes at a time.
+fn first_byte(b: &[u8], x: u8) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = b.get(i..i + 16).and_then(|w| <&[u8; 16]>::try_from(w).ok()) {
+        if holds(w, x) {
+            break;
+        }
+        i += 16;
+    }
+    b[i..].iter().position(|&c| c == x).map(|k| i + k)
+}
+
+/// The place of the last byte of `b` that is `x`, looked for sixteen bytes at a time from
+/// the end.
+fn last_byte(b: &[u8], x: u8) -> Option<usize> {
+    let mut end = b.len();
+    while end >= 16 {
+        let Ok(w) = <&[u8; 16]>::try_from(&b[end - 16..end]) else { break };
+        if holds(w, x) {
+            break;
+        }
+        end -= 16;
+    }
+    b[..end].iter().rposition(|&c| c == x)
 }
 
 /// [`wrap`] for any text: its words as `split_whitespace` finds them.
