@@ -277,3 +277,80 @@ fn a_result_kept_in_one_ruling_is_not_read_in_the_next() {
         assert_eq!(both(&c, "home", &facts, &mut s), Ok(texts(&["Kolding"])));
     }
 }
+
+/// Three-valued `and` by hand: false if any is false, else open if any is missing.
+fn and3(xs: &[Option<bool>]) -> Option<bool> {
+    if xs.contains(&Some(false)) {
+        Some(false)
+    } else if xs.contains(&None) {
+        None
+    } else {
+        Some(true)
+    }
+}
+
+#[test]
+fn exceptions_whose_guards_begin_alike_worked_out_by_hand() {
+    // The exceptions of `x` all begin with the definition `lead`, those of `y` with the fact
+    // `l`: judged together, and passed over together when that is false.
+    let c = book(
+        r#"
+        clause "1" {
+          text "t"
+          fact l: bool "the lead"
+          fact a: bool "a"
+          fact b: bool "b"
+          fact n: int "n"
+          def lead: bool "the lead, worked out" = l and n > 0
+          ruling x: int "x"
+          rule base: x = n + 1
+          rule e1: x = 2 when lead and a and not b overrides base
+          rule e2: x = 3 when lead and b and not a overrides base
+          rule e3: x = 4 when lead and not a and not b overrides base
+          ruling y: int "y"
+          rule base_y: y = n + 1
+          rule f1: y = 2 when l and a and not b overrides base_y
+          rule f2: y = 3 when l and b and not a overrides base_y
+          rule f3: y = 4 when l and not a and not b overrides base_y
+        }
+        "#,
+    );
+    let three = [Some(true), Some(false), None];
+    let not = |x: Option<bool>| x.map(|v| !v);
+    let mut scratch = Scratch::default();
+    let mut counts = [0; 3];
+    for l in three {
+        for a in three {
+            for b in three {
+                let mut facts = serde_json::Map::new();
+                facts.insert("n".into(), json!(10));
+                for (k, v) in [("l", l), ("a", a), ("b", b)] {
+                    if let Some(v) = v {
+                        facts.insert(k.into(), json!(v));
+                    }
+                }
+                let facts = J::Object(facts);
+                // The exception that applies wins (at most one can); else one that may apply
+                // leaves the ruling open; else the rule: n + 1.
+                let guards = [(and3(&[l, a, not(b)]), 2), (and3(&[l, b, not(a)]), 3), (and3(&[l, not(a), not(b)]), 4)];
+                let applies = guards.iter().find(|(g, _)| *g == Some(true)).map(|(_, v)| *v);
+                let open = guards.iter().any(|(g, _)| g.is_none());
+                let expected = applies.or(if open { None } else { Some(11) });
+                for name in ["x", "y"] {
+                    let got = both(&c, name, &facts, &mut scratch);
+                    match expected {
+                        Some(v) => assert_eq!(got, Ok(Value::int(v)), "{name} on {facts}"),
+                        None => assert_eq!(got, Err(Stop::Unknown), "{name} on {facts}"),
+                    }
+                }
+                counts[match expected {
+                    Some(11) => 0,
+                    Some(_) => 1,
+                    None => 2,
+                }] += 1;
+            }
+        }
+    }
+    // Every outcome is seen: the rule alone, an exception, and a ruling left open.
+    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+}

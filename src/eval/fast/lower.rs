@@ -48,6 +48,11 @@ impl<'p> Lower<'p> {
     /// For a definition without parameters whose one rule, without guard or exceptions,
     /// reads a fact (or a field of one) or is a constant (`cutoff_masterpoints =
     /// player.masterpoints`): that value, read in place where the definition is called.
+    /// Whether a ruling works definition `def` out at most once, without keeping it.
+    pub(crate) fn is_once(&self, def: DefId) -> bool {
+        self.once.get(def as usize) == Some(&true)
+    }
+
     pub(crate) fn alias(&self, def: DefId) -> Option<&'p Ir> {
         let p = self.p;
         let d = &p.defs[def as usize];

@@ -54,6 +54,8 @@ use super::value::Value;
 use super::{Outcome, Ruling};
 use crate::check::program::*;
 use crate::check::types::Type;
+use crate::syntax::ast::BinaryOp;
+use code::Bool;
 use lower::Lower;
 use rules::{DefCode, RuleCode, Rules, TableCode};
 use std::sync::{Arc, OnceLock};
@@ -215,6 +217,10 @@ impl Lower<'_> {
         // slots its inlined calls take may be those of another root.
         self.slots.root(r.frame, allowed);
         let guard = r.guard.as_ref().map(|g| self.boolean(g));
+        // What the guard reads first, when it reads it without any cost of its own: rules
+        // whose guards begin with the same such read may be judged together (see
+        // `rules::Rules::group`).
+        let lead = r.guard.as_ref().and_then(|g| self.lead(g));
         self.slots.root(r.frame, allowed);
         let value = self.val(&r.value);
         self.slots.root(r.frame, allowed);
@@ -228,9 +234,32 @@ impl Lower<'_> {
             value,
             value_bool,
             value_num,
+            lead,
             cost: r.guard.as_ref().map_or(0, |g| self.cost(g)) + self.cost(&r.value),
             frame: self.slots.needed(),
         }
+    }
+
+    /// The first operand of guard `g`'s `and` chain (or `g` itself) when it is a fact, a
+    /// decision or a call without arguments of a definition whose result is kept for the
+    /// ruling (or that names a fact or a constant): a read that counts no steps after its
+    /// first, so that reading it once more changes nothing. With its key and its code.
+    fn lead(&self, g: &Ir) -> Option<(rules::Lead, Bool)> {
+        let mut first = g;
+        while let IrKind::Binary(BinaryOp::And, a, _) = &first.kind {
+            first = a;
+        }
+        let key = match &first.kind {
+            IrKind::Fact(f) => rules::Lead::Fact(*f),
+            IrKind::Decision(d) => rules::Lead::Decision(*d),
+            IrKind::Call(d, args)
+                if args.is_empty() && self.p.defs[*d as usize].params.is_empty() && !self.is_once(*d) =>
+            {
+                rules::Lead::Def(*d)
+            }
+            _ => return None,
+        };
+        Some((key, self.boolean(first)))
     }
 
     fn def(&self, trees: &Rules, def: DefId) -> DefCode {

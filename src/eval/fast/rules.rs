@@ -29,6 +29,9 @@ pub(crate) struct RuleCode {
     pub(crate) value_bool: Option<Bool>,
     /// The value as a number, for a rule of a definition whose value is one.
     pub(crate) value_num: Option<NumC>,
+    /// What its guard reads first, when that read counts no steps after its first (see
+    /// [`Rules::group`]).
+    pub(crate) lead: Option<(Lead, Bool)>,
     /// The steps of its guard and value, counted when it is entered.
     pub(crate) cost: u64,
     /// The slots its frame needs: its own and those of the calls it inlines.
@@ -41,6 +44,15 @@ pub(crate) type Body = Box<dyn for<'r> Fn(&mut Cx<'r>) -> R<&'r Value> + Send + 
 /// Code of a rule with its exceptions: what it comes to, the value of the rule that
 /// applies written into the slot given.
 type Tree = Box<dyn for<'r> Fn(&mut Cx<'r>, &mut Option<&'r Value>) -> R<Tree0> + Send + Sync>;
+
+/// What a guard reads first: exceptions whose guards begin with the same read are judged
+/// together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lead {
+    Fact(u32),
+    Decision(u32),
+    Def(DefId),
+}
 
 /// A definition compiled.
 pub(crate) struct DefCode {
@@ -156,7 +168,7 @@ impl Rules<'_> {
     /// The code of rule `r` with its exceptions first: an exception that applies wins.
     fn tree(&self, r: RuleId) -> Tree {
         let rule = self.code[r as usize].clone();
-        let exceptions: Box<[Tree]> = self.p.rules[r as usize].exceptions.iter().map(|&e| self.tree(e)).collect();
+        let exceptions = self.exceptions(&self.p.rules[r as usize].exceptions);
         let plain = rule.plain.is_empty() && rule.binding.is_empty();
         let once: Tree = if exceptions.is_empty() && plain {
             Box::new(move |cx, out| cx.judge(&rule, out))
@@ -199,6 +211,66 @@ impl Rules<'_> {
             let steps = cx.steps() - before;
             cx.keep_rule(m, Kept { tree, value, steps });
             Ok(tree)
+        })
+    }
+}
+
+impl Rules<'_> {
+    /// The code of exceptions `es`, in order; a run of two or more that [`Self::group`]
+    /// can judge together as one.
+    fn exceptions(&self, es: &[RuleId]) -> Box<[Tree]> {
+        let mut out: Vec<Tree> = Vec::with_capacity(es.len());
+        let mut i = 0;
+        while i < es.len() {
+            let key = self.lead(es[i]);
+            let run = es[i..].iter().take_while(|&&e| key.is_some() && self.lead(e) == key).count();
+            if run >= 2 {
+                out.push(self.group(&es[i..i + run]));
+                i += run;
+            } else {
+                out.push(self.tree(es[i]));
+                i += 1;
+            }
+        }
+        out.into()
+    }
+
+    /// What exception `e`'s guard reads first, when `e` may be judged in a group: it has no
+    /// exceptions and no patterns of its own, and its result is not kept for the ruling.
+    fn lead(&self, e: RuleId) -> Option<Lead> {
+        let code = &self.code[e as usize];
+        let alone = self.p.rules[e as usize].exceptions.is_empty()
+            && code.plain.is_empty()
+            && code.binding.is_empty()
+            && self.memo[e as usize].is_none();
+        code.lead.as_ref().filter(|_| alone).map(|(k, _)| *k)
+    }
+
+    /// Exceptions `es`, whose guards all begin with the same read, judged together: when
+    /// that read is false none applies, and their steps are counted without judging each
+    /// (each guard would stop at it); otherwise each is judged in turn, as the exceptions
+    /// of a rule are (the first that applies or surely applies ends it, one that waits
+    /// for an input makes the whole wait).
+    fn group(&self, es: &[RuleId]) -> Tree {
+        let rules: Box<[Arc<RuleCode>]> = es.iter().map(|&e| self.code[e as usize].clone()).collect();
+        let cost: u64 = rules.iter().map(|r| r.cost).sum();
+        Box::new(move |cx, out| {
+            if let Some((_, lead)) = &rules[0].lead
+                && let Ok(false) = lead(cx)
+            {
+                cx.count(cost)?;
+                return Ok(Tree0::NotApplicable);
+            }
+            let mut pending = false;
+            for rule in rules.iter() {
+                match cx.judge(rule, out)? {
+                    Tree0::Applies => return Ok(Tree0::Applies),
+                    Tree0::Pending => return Ok(Tree0::Pending),
+                    Tree0::Undetermined => pending = true,
+                    Tree0::NotApplicable => {}
+                }
+            }
+            Ok(if pending { Tree0::Undetermined } else { Tree0::NotApplicable })
         })
     }
 }
