@@ -446,6 +446,74 @@ pub enum Symbol {
 /// looked up cannot make the table slower than its longest chain of the rulebook's keys.
 pub type Glosses = IndexMap<String, String, std::hash::BuildHasherDefault<TextHasher>>;
 
+/// The texts a rulebook glosses as a filter of bits, two a text, worked out from the glosses
+/// on first use: a text whose bits are not both set has no gloss, found without hashing
+/// it byte by byte (most texts an explanation shows, a player's name, a town, have none).
+/// A filter worked out from fewer glosses than the table now holds lets every text through.
+#[derive(Default)]
+pub struct GlossFilter(std::sync::OnceLock<(usize, Box<[u64]>)>);
+
+impl GlossFilter {
+    /// The filter's bits: some sixteen a gloss of a large rulebook.
+    const BITS: usize = 1 << 15;
+
+    /// A text's two bits, from its length and its first and last eight bytes (four, or
+    /// its bytes, for a shorter text).
+    #[inline]
+    fn bits(text: &str) -> (usize, usize) {
+        let b = text.as_bytes();
+        let n = b.len();
+        let (head, tail) = if n >= 8 {
+            let (Ok(h), Ok(t)) = (<[u8; 8]>::try_from(&b[..8]), <[u8; 8]>::try_from(&b[n - 8..])) else {
+                return (0, 0);
+            };
+            (u64::from_le_bytes(h), u64::from_le_bytes(t))
+        } else if n >= 4 {
+            let (Ok(h), Ok(t)) = (<[u8; 4]>::try_from(&b[..4]), <[u8; 4]>::try_from(&b[n - 4..])) else {
+                return (0, 0);
+            };
+            (u64::from(u32::from_le_bytes(h)), u64::from(u32::from_le_bytes(t)))
+        } else {
+            let at = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
+            (at(0) | at(1) << 8 | at(2) << 16, 0)
+        };
+        let h = (head ^ tail.rotate_left(29) ^ (n as u64).rotate_left(52)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let h2 = (h ^ (h >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        ((h >> 40) as usize % Self::BITS, (h2 >> 40) as usize % Self::BITS)
+    }
+
+    /// Whether `text` may have a gloss in `glosses` (false: it has none).
+    pub fn may_hold(&self, glosses: &Glosses, text: &str) -> bool {
+        let (n, set) = self.0.get_or_init(|| {
+            let mut set = vec![0u64; Self::BITS / 64].into_boxed_slice();
+            for k in glosses.keys() {
+                let (a, b) = Self::bits(k);
+                set[a / 64] |= 1 << (a % 64);
+                set[b / 64] |= 1 << (b % 64);
+            }
+            (glosses.len(), set)
+        });
+        if *n != glosses.len() {
+            return true;
+        }
+        let (a, b) = Self::bits(text);
+        (set[a / 64] >> (a % 64)) & (set[b / 64] >> (b % 64)) & 1 != 0
+    }
+}
+
+impl Clone for GlossFilter {
+    /// A copy works its filter out anew from its own glosses.
+    fn clone(&self) -> Self {
+        GlossFilter::default()
+    }
+}
+
+impl std::fmt::Debug for GlossFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GlossFilter")
+    }
+}
+
 /// FNV-1a over the bytes written (see [`Glosses`]).
 #[derive(Clone, Copy, Debug)]
 pub struct TextHasher(u64);
@@ -485,6 +553,8 @@ pub struct Program {
     /// English glosses of descriptions, questions, labels, `says` phrases and text answers,
     /// keyed by the text in the rulebook's language.
     pub glosses: Glosses,
+    /// Which texts may have a gloss, for looking up only those ([`GlossFilter`]).
+    pub gloss_filter: GlossFilter,
     /// The rulebook's sections and their names ([`super::resolve`]).
     pub sections: super::resolve::Sections,
     /// The program compiled for evaluation, built on first use ([`crate::eval::fast`]).
@@ -517,7 +587,10 @@ impl Program {
     /// language without message files), else as written (a Swedish reader of a Danish
     /// rulebook reads the Danish, in a Swedish frame).
     pub fn gloss<'t>(&'t self, text: &'t str, lang: &str) -> &'t str {
-        if crate::lang::reads(lang, &self.rulebook.language) || !crate::lang::reads_glosses(lang) {
+        if !self.gloss_filter.may_hold(&self.glosses, text)
+            || crate::lang::reads(lang, &self.rulebook.language)
+            || !crate::lang::reads_glosses(lang)
+        {
             text
         } else {
             self.glosses.get(text).map_or(text, String::as_str)
@@ -528,5 +601,37 @@ impl Program {
     }
     pub fn citation_of(&self, clause: Option<ClauseId>) -> Option<&str> {
         clause.and_then(|c| self.clauses.get(c as usize)).map(|c| c.citation.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gloss_filter_lets_every_glossed_text_through() {
+        let mut p = Program::default();
+        p.rulebook.language = "da".into();
+        let texts = ["", "a", "ab", "abc", "abcd", "hjemby", "transportgodtgørelse", "en by på Fyn, øst for Odense"];
+        for t in texts {
+            p.glosses.insert(t.to_string(), format!("gloss of {t}"));
+        }
+        for t in texts {
+            assert!(p.gloss_filter.may_hold(&p.glosses, t), "{t:?}");
+            assert_eq!(p.gloss(t, "en"), format!("gloss of {t}"));
+            assert_eq!(p.gloss(t, "da"), t);
+        }
+        for t in ["Kolding", "Anne", "hjembyen", "transportgodtgørelsen"] {
+            assert_eq!(p.gloss(t, "en"), t);
+        }
+    }
+
+    #[test]
+    fn a_gloss_added_after_the_filter_is_made_is_found() {
+        let mut p = Program::default();
+        p.glosses.insert("by".into(), "town".into());
+        assert_eq!(p.gloss("by", "en"), "town");
+        p.glosses.insert("hjemby".into(), "home town".into());
+        assert_eq!(p.gloss("hjemby", "en"), "home town");
     }
 }

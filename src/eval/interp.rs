@@ -116,7 +116,7 @@ pub struct Interp<'a> {
     /// that did not apply the brief explanation shows.
     pub brief: bool,
     /// Emptied lists for the trace nodes of the steps to come (see [`Trace::new`]).
-    spare: Lists,
+    pub(crate) spare: Lists,
     /// What the builtins of the steps being evaluated found, for their workings: a step's
     /// working takes the values its rule's builtins found as the ruling evaluated them
     /// rather than evaluating them again (see [`Self::keeps`]).
@@ -315,13 +315,13 @@ impl<'a> Interp<'a> {
             Some((value, rule, overridden)) => {
                 if self.tracing() {
                     let because = self.because(rule, args, &value);
-                    let working = self.working_of(rule, args);
+                    let working = self.working_of(rule, args).map(|w| self.spare.boxed(w));
                     self.with_node(|n| {
                         n.decided_by = Some(rule);
                         n.also = agreeing;
                         n.overridden = overridden;
                         n.because = because;
-                        n.working = working.map(Box::new);
+                        n.working = working;
                     });
                 }
                 Ok(value)

@@ -184,12 +184,17 @@ pub(crate) struct Lists {
     not_applied: Vec<Vec<(RuleId, WhyNot)>>,
     facts: Vec<Vec<FactUse>>,
     children: Vec<Vec<usize>>,
+    /// Boxes of workings, each holding an empty leaf (the boxes themselves are what is kept).
+    #[allow(clippy::vec_box)]
+    works: Vec<Box<Work>>,
 }
 
 impl Lists {
     /// The most lists of a kind kept, and the most room of one.
     const KEPT: usize = 64;
     const ROOM: usize = 16;
+    /// The most boxes of workings kept.
+    const KEPT_WORKS: usize = 64;
 
     /// Keeps `v`'s room (emptied), if it has any worth keeping.
     fn keep<T>(pool: &mut Vec<Vec<T>>, mut v: Vec<T>) {
@@ -200,9 +205,71 @@ impl Lists {
         pool.push(v);
     }
 
+    /// `w` in a box: one kept from an earlier trace where there is one.
+    pub(crate) fn boxed(&mut self, w: Work) -> Box<Work> {
+        match self.works.pop() {
+            Some(mut b) => {
+                *b = w;
+                b
+            }
+            None => Box::new(w),
+        }
+    }
+
+    /// Keeps the boxes of working `b` and of the workings within it, each left holding an
+    /// empty leaf (what they held is dropped as it would have been).
+    fn keep_work(&mut self, mut b: Box<Work>) {
+        if self.works.len() >= Self::KEPT_WORKS {
+            return;
+        }
+        self.keep_within(std::mem::replace(&mut b.kind, WorkKind::Leaf));
+        b.value = None;
+        b.ty = Type::Bool;
+        self.works.push(b);
+    }
+
+    /// Keeps the boxes within a working of kind `k`.
+    fn keep_within(&mut self, k: WorkKind) {
+        match k {
+            WorkKind::Neg(x) | WorkKind::Not(x) | WorkKind::Round(_, x) | WorkKind::Map(x) | WorkKind::Size(x) => {
+                self.keep_work(x)
+            }
+            WorkKind::Binary(_, a, b) | WorkKind::InList(a, b) | WorkKind::If(a, b) => {
+                self.keep_work(a);
+                self.keep_work(b);
+            }
+            WorkKind::InRange { x, lo, hi, .. } => {
+                self.keep_work(x);
+                lo.into_iter().chain(hi).for_each(|w| self.keep_work(w));
+            }
+            WorkKind::Clamp(_, xs) => xs.into_iter().for_each(|w| self.keep_within(w.kind)),
+            WorkKind::Record(_, xs) => xs.into_iter().for_each(|(_, w)| self.keep_within(w.kind)),
+            _ => {}
+        }
+    }
+
+    /// Keeps the boxes of the workings of `atoms`.
+    fn keep_atoms(&mut self, atoms: &mut [Atom]) {
+        for a in atoms {
+            if let Some(w) = a.work.take() {
+                self.keep_work(w);
+            }
+        }
+    }
+
     /// Keeps the lists of a node that most nodes fill as the ruling goes (a deciding rule's
-    /// reasons and the rules it overrode are made whole and set), taken out of it in place.
+    /// reasons and the rules it overrode are made whole and set), taken out of it in place,
+    /// and the boxes of its workings.
     fn keep_node(&mut self, n: &mut Node) {
+        if let Some(w) = n.working.take() {
+            self.keep_work(w);
+        }
+        self.keep_atoms(&mut n.because);
+        for (_, why) in &mut n.not_applied {
+            if let WhyNot::Condition(atoms) = why {
+                self.keep_atoms(atoms);
+            }
+        }
         Self::keep(&mut self.args, std::mem::take(&mut n.args));
         Self::keep(&mut self.not_applied, std::mem::take(&mut n.not_applied));
         Self::keep(&mut self.facts, std::mem::take(&mut n.facts));
@@ -223,6 +290,12 @@ impl Lists {
         more(&mut self.not_applied, other.not_applied);
         more(&mut self.facts, other.facts);
         more(&mut self.children, other.children);
+        if self.works.is_empty() {
+            self.works = other.works;
+        } else {
+            self.works.extend(other.works);
+            self.works.truncate(Lists::KEPT_WORKS);
+        }
     }
 }
 

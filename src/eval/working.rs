@@ -185,7 +185,7 @@ impl Interp<'_> {
                     },
                 };
                 self.steps += 1;
-                let kind = WorkKind::Binary(*op, Box::new(a), Box::new(b));
+                let kind = WorkKind::Binary(*op, self.spare.boxed(a), self.spare.boxed(b));
                 return Work { value, ty: ir.ty.clone(), span: ir.span, kind };
             }
             IrKind::Neg(x) | IrKind::Not(x) => {
@@ -197,9 +197,9 @@ impl Interp<'_> {
                 };
                 self.steps += 1;
                 let kind = if matches!(ir.kind, IrKind::Neg(_)) {
-                    WorkKind::Neg(Box::new(x))
+                    WorkKind::Neg(self.spare.boxed(x))
                 } else {
-                    WorkKind::Not(Box::new(x))
+                    WorkKind::Not(self.spare.boxed(x))
                 };
                 return Work { value, ty: ir.ty.clone(), span: ir.span, kind };
             }
@@ -221,7 +221,10 @@ impl Interp<'_> {
             return Work { value, ty: ir.ty.clone(), span: ir.span, kind };
         }
         let value = self.eval(ir, frame).ok();
-        let boxed = |me: &mut Self, x: &Ir, frame: &mut Vec<Value>| Box::new(me.work_inner(x, frame));
+        let boxed = |me: &mut Self, x: &Ir, frame: &mut Vec<Value>| {
+            let w = me.work_inner(x, frame);
+            me.spare.boxed(w)
+        };
         let kind = match &ir.kind {
             IrKind::Fact(f) => WorkKind::Fact(*f),
             IrKind::Field(inner, i) => match (self.read_of(ir), &inner.ty) {
@@ -355,7 +358,7 @@ impl Interp<'_> {
                     _ if n.is_negative() => n.neg(),
                     _ => Some(n),
                 });
-                (WorkKind::Round(b, Box::new(x)), Some(value.map(Value::Num)))
+                (WorkKind::Round(b, self.spare.boxed(x)), Some(value.map(Value::Num)))
             }
             (Min | Max, xs, _) if xs.len() > 1 => {
                 let xs: Vec<Work> = xs.iter().map(|x| self.work_inner(x, frame)).collect();
@@ -368,7 +371,10 @@ impl Interp<'_> {
                     .cloned();
                 (WorkKind::Clamp(b, xs), Some(value))
             }
-            (Count, [list], None) => (WorkKind::Size(Box::new(self.work_inner(list, frame))), None),
+            (Count, [list], None) => {
+                let w = self.work_inner(list, frame);
+                (WorkKind::Size(self.spare.boxed(w)), None)
+            }
             (Count, _, None) => (WorkKind::Leaf, None),
             (Count | Filter | All | Any, [list, ..], Some(l)) => {
                 if let Some(s) = seen.as_mut()
@@ -474,7 +480,10 @@ impl Interp<'_> {
                 };
                 (kind, None)
             }
-            (Map, [list, ..], _) => (WorkKind::Map(Box::new(self.work_inner(list, frame))), None),
+            (Map, [list, ..], _) => {
+                let w = self.work_inner(list, frame);
+                (WorkKind::Map(self.spare.boxed(w)), None)
+            }
             _ => (WorkKind::Leaf, None),
         }
     }

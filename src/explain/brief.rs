@@ -5,7 +5,7 @@
 //! rules that the brief text leaves out).
 
 use super::messages::{Arg, msg_into, word_ref as word};
-use super::scratch::Buf;
+use super::scratch::{Buf, List};
 use super::views::Views;
 use super::wrap::wrap_into;
 use super::{Explainer, working};
@@ -25,6 +25,8 @@ impl Explainer<'_> {
         let info = &p.defs[ruling.def as usize];
         let views = self.views();
         let nodes: &[Node] = ruling.trace.as_ref().map_or(&[], |t| t.nodes.as_slice());
+        // Clauses cited are gathered by their place among the views' clauses.
+        let at = |c: ClauseId| c as usize;
 
         // The answer, as the report gives it.
         let nearest: Vec<ClauseId> = match &ruling.outcome {
@@ -54,16 +56,16 @@ impl Explainer<'_> {
         };
 
         // The clauses cited and the facts used, as the report gathers them.
-        let mut cited: Vec<ClauseId> = Vec::with_capacity(2 * nodes.len() + 16);
+        let mut cited = List::new();
         let mut facts: Vec<&FactUse> = Vec::with_capacity(16);
         let mut decisions: Vec<u32> = Vec::new();
         for n in nodes {
             if n.decided_by.is_none() {
-                cited.extend(p.defs[n.def as usize].clause);
+                cited.extend(p.defs[n.def as usize].clause.map(at));
             }
-            cited.extend(n.decided_by.and_then(|r| p.rules[r as usize].clause));
-            cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause));
-            cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause));
+            cited.extend(n.decided_by.and_then(|r| p.rules[r as usize].clause).map(at));
+            cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
+            cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             for u in &n.facts {
                 if !facts.iter().any(|x| x.path == u.path) {
                     facts.push(u);
@@ -72,20 +74,21 @@ impl Explainer<'_> {
             decisions.extend(&n.decisions);
         }
         if nodes.is_empty() {
-            cited.extend(info.clause);
+            cited.extend(info.clause.map(at));
         }
-        cited.extend(facts.iter().filter_map(|u| p.facts[u.fact as usize].clause));
+        cited.extend(facts.iter().filter_map(|u| p.facts[u.fact as usize].clause).map(at));
         cited.extend(
             decisions
                 .iter()
-                .filter_map(|&d| self.inputs.decisions[d as usize].as_ref().and(p.decisions[d as usize].clause)),
+                .filter_map(|&d| self.inputs.decisions[d as usize].as_ref().and(p.decisions[d as usize].clause))
+                .map(at),
         );
-        cited.extend(&nearest);
+        cited.extend(nearest.iter().map(|&c| at(c)));
         for n in &needs {
             if let Some(c) = &n.citation
                 && let Some(&id) = p.citations.get(c)
             {
-                cited.push(id);
+                cited.push(at(id));
             }
         }
         cited.sort_unstable();
@@ -95,8 +98,7 @@ impl Explainer<'_> {
         decisions.dedup();
 
         // The text is about its clauses' lines and a line or two a step and a fact.
-        let clause_bytes: usize =
-            cited.iter().filter_map(|&c| views.clauses.get(c as usize)).map(|cv| cv.lines.len()).sum();
+        let clause_bytes: usize = cited.iter().filter_map(|&c| views.clauses.get(c)).map(|cv| cv.lines.len()).sum();
         let mut out = String::with_capacity(clause_bytes + 512 + 160 * (nodes.len() + facts.len() + needs.len()));
 
         match views.defs[ruling.def as usize].description.as_deref() {
@@ -128,7 +130,7 @@ impl Explainer<'_> {
             out.push('\n');
             out.push_str(word(lang, "why"));
             out.push_str(":\n");
-            let mut steps = Vec::with_capacity(nodes.len());
+            let mut steps = List::new();
             steps.push(0);
             let mut walk = Walk {
                 e: self,
@@ -136,14 +138,16 @@ impl Explainer<'_> {
                 nodes,
                 steps,
                 shown: Vec::with_capacity(nodes.len()),
-                kids: Vec::with_capacity(2 * nodes.len()),
+                kids: List::new(),
                 line: Buf::new(),
+                args: Buf::new(),
+                ends: List::new(),
             };
             walk.step(&mut out, 0, 0);
         }
 
         self.facts_used_into(&mut out, &views, &facts, &decisions);
-        let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c as usize)).peekable();
+        let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c)).peekable();
         if clauses.peek().is_some() {
             out.push('\n');
             out.push_str(word(lang, "clauses"));
@@ -219,36 +223,51 @@ struct Walk<'e, 'a> {
     views: &'e Views,
     nodes: &'e [Node],
     /// The nodes already made steps of (the report explains a sub-result once).
-    steps: Vec<usize>,
+    steps: List,
     /// The steps shown, by node, with their arguments as shown (a step repeated under another,
     /// the same definition on the same arguments as shown, is shown once).
     shown: Vec<(usize, Args)>,
     /// The children of the steps being walked, each step's after its parent's (see
     /// [`Walk::children`]).
-    kids: Vec<usize>,
+    kids: List,
     /// A line being put together (kept for the next).
     line: Buf,
+    /// The texts of the arguments of the steps shown, one after the other ([`Args`]).
+    args: Buf,
+    /// Where each of those texts ends.
+    ends: List,
 }
 
-/// A step's arguments as shown: their texts one after the other, and where each ends.
-#[derive(Default, PartialEq)]
+/// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
+/// ends, from [`Walk::ends`].
+#[derive(Clone, Copy)]
 struct Args {
-    text: String,
-    ends: Vec<usize>,
-}
-
-impl Args {
-    fn iter(&self) -> impl Iterator<Item = &str> {
-        let mut start = 0;
-        self.ends.iter().map(move |&e| {
-            let a = &self.text[start..e];
-            start = e;
-            a
-        })
-    }
+    /// The texts, `args[text.0..text.1]`.
+    text: (usize, usize),
+    /// Their ends, `ends[ends.0..ends.1]`.
+    ends: (usize, usize),
 }
 
 impl Walk<'_, '_> {
+    /// The texts of arguments `a`, one by one.
+    fn args_of(&self, a: Args) -> impl Iterator<Item = &str> {
+        let mut start = a.text.0;
+        self.ends[a.ends.0..a.ends.1].iter().map(move |&e| {
+            let t = &self.args[start..e];
+            start = e;
+            t
+        })
+    }
+
+    /// Whether arguments `a` and `b` are shown alike.
+    fn same_args(&self, a: Args, b: Args) -> bool {
+        self.args[a.text.0..a.text.1] == self.args[b.text.0..b.text.1]
+            && self.ends[a.ends.0..a.ends.1]
+                .iter()
+                .map(|e| e - a.text.0)
+                .eq(self.ends[b.ends.0..b.ends.1].iter().map(|e| e - b.text.0))
+    }
+
     /// The children of node `idx` that become steps under it: those not yet explained, and
     /// in the brief explanation not one of many reads of the same definition.
     /// They are put at the end of `kids`, from the place returned on (the caller cuts `kids`
@@ -292,12 +311,16 @@ impl Walk<'_, '_> {
         let from = self.children(idx);
         let to = self.kids.len();
         // The arguments as shown, one after the other, and where each ends.
-        let mut args = Args { text: String::with_capacity(16 * n.args.len()), ends: Vec::with_capacity(n.args.len()) };
+        let (text_from, ends_from) = (self.args.len(), self.ends.len());
         for (a, (_, t)) in n.args.iter().zip(&info.params) {
-            show::value_into(&mut args.text, p, a, t, lang);
-            args.ends.push(args.text.len());
+            show::value_into(&mut self.args, p, a, t, lang);
+            let end = self.args.len();
+            self.ends.push(end);
         }
-        if self.shown.iter().any(|(i, a)| nodes[*i].def == n.def && *a == args) {
+        let args = Args { text: (text_from, self.args.len()), ends: (ends_from, self.ends.len()) };
+        if self.shown.iter().any(|&(i, a)| nodes[i].def == n.def && self.same_args(a, args)) {
+            self.args.truncate(text_from);
+            self.ends.truncate(ends_from);
             for k in from..to {
                 let c = self.kids[k];
                 self.steps.push(c);
@@ -333,7 +356,7 @@ impl Walk<'_, '_> {
             head.clear();
             head.push_str(&dv.label);
             let mut first = true;
-            for (i, a) in args.iter().enumerate() {
+            for (i, a) in self.args_of(args).enumerate() {
                 if dv.param_labels.get(i).is_some_and(Option::is_some) {
                     continue;
                 }

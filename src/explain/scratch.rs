@@ -1,7 +1,7 @@
 //! Text buffers for the pieces of an explanation ([`Buf`]): a sentence, a value shown, a
 //! message's argument. An explanation puts together a few hundred such pieces, each used
 //! for a moment; their buffers are kept on the thread and handed out again, so that putting
-//! an explanation together allocates little.
+//! an explanation together allocates little. Lists of numbers ([`List`]) are kept the same way.
 
 use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
@@ -84,5 +84,57 @@ impl std::borrow::Borrow<str> for Buf {
 impl std::fmt::Display for Buf {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+thread_local! {
+    /// Lists given back, empty, for the next explanation.
+    static SPARE_LISTS: RefCell<Vec<Vec<usize>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A list of numbers (steps, clauses, places in a text) taken from the thread's spare ones,
+/// given back when dropped, as [`Buf`] is for text.
+pub(crate) struct List(Vec<usize>);
+
+impl List {
+    /// The most lists kept on a thread, and the most room of one.
+    const KEPT: usize = 16;
+    const ROOM: usize = 1024;
+
+    /// An empty list.
+    pub(crate) fn new() -> List {
+        let spare = SPARE_LISTS.try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop())).ok().flatten();
+        List(spare.unwrap_or_else(|| Vec::with_capacity(32)))
+    }
+}
+
+impl Drop for List {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.0);
+        if v.capacity() == 0 || v.capacity() > Self::ROOM {
+            return;
+        }
+        v.clear();
+        // A thread being torn down keeps no spare.
+        let _ = SPARE_LISTS.try_with(|spare| {
+            if let Ok(mut spare) = spare.try_borrow_mut()
+                && spare.len() < Self::KEPT
+            {
+                spare.push(v);
+            }
+        });
+    }
+}
+
+impl Deref for List {
+    type Target = Vec<usize>;
+    fn deref(&self) -> &Vec<usize> {
+        &self.0
+    }
+}
+
+impl DerefMut for List {
+    fn deref_mut(&mut self) -> &mut Vec<usize> {
+        &mut self.0
     }
 }

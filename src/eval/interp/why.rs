@@ -75,7 +75,7 @@ impl Interp<'_> {
                         right: None,
                         right_value: None,
                         holds: false,
-                        work: self.work(ir, frame).map(Box::new),
+                        work: self.work(ir, frame).map(|w| self.spare.boxed(w)),
                     });
                 } else {
                     self.atoms_inner(out, a, frame, value);
@@ -85,7 +85,7 @@ impl Interp<'_> {
             IrKind::Not(x) => self.atoms_inner(out, x, frame, !value),
             IrKind::Binary(op, a, b) if op.is_comparison() => {
                 // The sides' values are those of the working's sides, evaluated once.
-                let work = self.work(ir, frame).map(Box::new);
+                let work = self.work(ir, frame).map(|w| self.spare.boxed(w));
                 let (left_value, right_value) = match work.as_ref().map(|w| &w.kind) {
                     Some(WorkKind::Binary(_, wa, wb)) => (wa.value.clone(), wb.value.clone()),
                     _ => (self.eval(a, frame).ok(), self.eval(b, frame).ok()),
@@ -102,7 +102,7 @@ impl Interp<'_> {
                 });
             }
             IrKind::InRange { x, .. } | IrKind::InList(x, _) => {
-                let work = self.work(ir, frame).map(Box::new);
+                let work = self.work(ir, frame).map(|w| self.spare.boxed(w));
                 let left_value = match work.as_ref().map(|w| &w.kind) {
                     Some(WorkKind::InRange { x, .. } | WorkKind::InList(x, _)) => x.value.clone(),
                     _ => self.eval(x, frame).ok(),
@@ -126,7 +126,7 @@ impl Interp<'_> {
                 right: None,
                 right_value: None,
                 holds: value,
-                work: self.work(ir, frame).map(Box::new),
+                work: self.work(ir, frame).map(|w| self.spare.boxed(w)),
             }),
         }
     }
