@@ -97,6 +97,16 @@ fn recycle<'y>(mut v: Vec<&Value>) -> Vec<&'y Value> {
     v.into_iter().map(|_| &UNSET).collect()
 }
 
+/// The result kept in a definition's cell, lent.
+#[inline(always)]
+fn lend(cell: &OnceCell<R<Value>>) -> R<&Value> {
+    match cell.get() {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(e)) => Err(*e),
+        None => Err(Stop::Halt),
+    }
+}
+
 /// One ruling's state (see the module documentation).
 pub(crate) struct Cx<'r> {
     pub(crate) c: &'r Compiled,
@@ -273,11 +283,7 @@ impl<'r> Cx<'r> {
         if cell.set(r.cloned()).is_ok() {
             self.used.push(def);
         }
-        match cell.get() {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(e)) => Err(*e),
-            None => Err(Stop::Halt),
-        }
+        lend(cell)
     }
 
     /// Keeps the result of definition `def`, built by the ruling, and lends it.
@@ -288,11 +294,7 @@ impl<'r> Cx<'r> {
         if cell.set(r).is_ok() {
             self.used.push(def);
         }
-        match cell.get() {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(e)) => Err(*e),
-            None => Err(Stop::Halt),
-        }
+        lend(cell)
     }
 
     /// The result kept for shared rule `m`, if any.
