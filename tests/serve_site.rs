@@ -235,22 +235,29 @@ fn the_live_pages_pass_the_same_browser_check() {
         problems.extend(p);
         links.extend(l);
     }
-    // Every link of those pages stays on the server and answers.
+    // Every link of those pages stays on the server and answers; each page linked is asked
+    // for once, and every fragment linked on it looked for in its body.
     let mut links: Vec<String> = links.into_iter().collect();
     links.sort();
+    let mut pages: std::collections::BTreeMap<&str, Vec<&str>> = std::collections::BTreeMap::new();
     for link in &links {
         let Some(rest) = link.strip_prefix(&root) else {
             problems.push(format!("`{link}` leaves the server"));
             continue;
         };
-        let (path, frag) = rest.split_once('#').map_or((rest, None), |(a, b)| (a, Some(b)));
+        pages.entry(rest.split('#').next().unwrap_or(rest)).or_default().push(link);
+    }
+    for (path, linked) in &pages {
         let r = http::get(addr, if path.is_empty() { "/" } else { path });
-        if r.status != 200 {
-            problems.push(format!("`{link}` answers {}", r.status));
-        } else if let Some(frag) = frag.filter(|f| !f.is_empty())
-            && !r.body.contains(&format!("id=\"{}\"", decode(frag)))
-        {
-            problems.push(format!("no id `{frag}` for `{link}`"));
+        for link in linked {
+            let frag = link.split_once('#').map(|(_, f)| f);
+            if r.status != 200 {
+                problems.push(format!("`{link}` answers {}", r.status));
+            } else if let Some(frag) = frag.filter(|f| !f.is_empty())
+                && !r.body.contains(&format!("id=\"{}\"", decode(frag)))
+            {
+                problems.push(format!("no id `{frag}` for `{link}`"));
+            }
         }
     }
     assert!(links.len() > 100, "{} links", links.len());
