@@ -354,3 +354,95 @@ fn exceptions_whose_guards_begin_alike_worked_out_by_hand() {
     // Every outcome is seen: the rule alone, an exception, and a ruling left open.
     assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
 }
+
+/// `most` / `least` of the distinct towns by how many players live in each, worked out in
+/// one pass (`tally`), beside the same question asked through a filter the pass does not
+/// take, the interpreter, and the answer by hand.
+const TOWNS: &str = r#"
+    clause "1" {
+      text "t"
+      type Player = record { name: text, town?: text "where the player lives" }
+      fact players: list of Player "the team's players"
+      def living(t: text): int "how many live in the town" = count(players, p => p.town == t)
+      ruling home: list of text "the towns most players live in" =
+          most(distinct(map(players, p => p.town)), t => living(t))
+      ruling home_direct: list of text "the same, the count written out" =
+          most(distinct(map(players, p => p.town)), t => count(players, p => t == p.town))
+      ruling rarest: list of text "the towns fewest players live in" =
+          least(distinct(map(players, p => p.town)), t => living(t))
+      ruling crowded: list of text "the towns two or more live in" =
+          filter(distinct(map(players, p => p.town)), t => living(t) >= 2)
+    }
+"#;
+
+#[test]
+fn most_and_least_by_a_count_of_the_same_list_worked_out_by_hand() {
+    let c = book(TOWNS);
+    let mut s = Scratch::default();
+    let team = |towns: &[Option<&str>]| {
+        let players: Vec<J> = towns.iter().enumerate().map(|(i, t)| player(&format!("P{i}"), *t, None)).collect();
+        json!({ "players": players })
+    };
+    let k = Some("Kolding");
+    let v = Some("Vejle");
+    let o = Some("Odense");
+    // Kolding 3, Vejle 1: Kolding most, Vejle least.
+    let f = team(&[k, k, v, k]);
+    assert_eq!(both(&c, "home", &f, &mut s), Ok(texts(&["Kolding"])));
+    assert_eq!(both(&c, "home_direct", &f, &mut s), Ok(texts(&["Kolding"])));
+    assert_eq!(both(&c, "rarest", &f, &mut s), Ok(texts(&["Vejle"])));
+    // Vejle 2, Odense 2, Kolding 1: a tie, in the order first met.
+    let f = team(&[v, o, k, o, v]);
+    assert_eq!(both(&c, "home", &f, &mut s), Ok(texts(&["Vejle", "Odense"])));
+    assert_eq!(both(&c, "home_direct", &f, &mut s), Ok(texts(&["Vejle", "Odense"])));
+    assert_eq!(both(&c, "rarest", &f, &mut s), Ok(texts(&["Kolding"])));
+    assert_eq!(both(&c, "crowded", &f, &mut s), Ok(texts(&["Vejle", "Odense"])));
+    // One player: one town.
+    let f = team(&[o]);
+    assert_eq!(both(&c, "home", &f, &mut s), Ok(texts(&["Odense"])));
+    // No players: no towns.
+    let f = team(&[]);
+    assert_eq!(both(&c, "home", &f, &mut s), Ok(texts(&[])));
+    assert_eq!(both(&c, "rarest", &f, &mut s), Ok(texts(&[])));
+    // A town missing: the towns are open.
+    let f = team(&[k, None, v]);
+    assert_eq!(both(&c, "home", &f, &mut s), Err(Stop::Unknown));
+    assert_eq!(both(&c, "home_direct", &f, &mut s), Err(Stop::Unknown));
+    // Twelve towns, more than the pass keeps: T3 twice, every other once.
+    let names: Vec<String> = (0..12).map(|i| format!("T{i}")).collect();
+    let mut towns: Vec<Option<&str>> = names.iter().map(|n| Some(n.as_str())).collect();
+    towns.push(Some("T3"));
+    let f = team(&towns);
+    assert_eq!(both(&c, "home", &f, &mut s), Ok(texts(&["T3"])));
+    let rarest: Vec<&str> = names.iter().map(String::as_str).filter(|n| *n != "T3").collect();
+    assert_eq!(both(&c, "rarest", &f, &mut s), Ok(texts(&rarest)));
+    // Never fewer steps than the interpreter counts.
+    let p = &c.program;
+    for facts in [team(&[k, k, v, k]), team(&[v, o, k, o, v]), f] {
+        let inputs = conditions::facts::validate(p, &facts, "test").expect("the facts fit");
+        for name in ["home", "home_direct", "rarest"] {
+            let def = p.def_by_name(name).expect("the definition");
+            let (fast, slow) = (fast::rule(p, &inputs, def, &mut s), rule(p, &inputs, def, false));
+            assert!(fast.steps >= slow.steps, "{name}: {} steps against {}", fast.steps, slow.steps);
+        }
+    }
+}
+
+#[test]
+fn membership_in_a_list_of_variants_worked_out_by_hand() {
+    let c = book(
+        r#"
+        clause "1" {
+          text "t"
+          type Event = enum { League "the league", Cup "the cup", Pairs "the pairs", Teams "the teams" }
+          fact event: Event "the event"
+          ruling team_event: bool "whether it is a team event" = event in [League, Cup, Teams]
+        }
+        "#,
+    );
+    let mut s = Scratch::default();
+    for (event, expected) in [("League", true), ("Cup", true), ("Pairs", false), ("Teams", true)] {
+        assert_eq!(both(&c, "team_event", &json!({ "event": event }), &mut s), Ok(Value::Bool(expected)), "{event}");
+    }
+    assert_eq!(both(&c, "team_event", &json!({}), &mut s), Err(Stop::Unknown));
+}

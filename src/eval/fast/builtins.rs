@@ -515,7 +515,7 @@ impl Lower<'_> {
     fn best_number(&self, b: Builtin, list: &Ir, lam: &Lambda) -> Val {
         let (src, slot, body, cost) = (self.items(list), lam.slot, self.num(&lam.body), self.cost(&lam.body));
         let want = if b == Builtin::Most { Ordering::Greater } else { Ordering::Less };
-        val(move |cx| {
+        let general = val(move |cx| {
             over(cx, &src, |cx, start| {
                 let n = cx.locals.len() - start;
                 let mut few = [Num::ZERO; KEYS];
@@ -539,7 +539,8 @@ impl Lower<'_> {
                 };
                 Ok(cx.keep_value(list))
             })
-        })
+        });
+        self.tally(b, list, lam, general).unwrap_or_else(|general| general)
     }
 
     /// `min` / `max` of a list, or of several values (every one evaluated, the best kept as

@@ -62,7 +62,7 @@ impl Slots {
 impl Lower<'_> {
     /// The one rule of `def` when a call of it may be inlined: it has parameters, no table,
     /// no other rule, no exceptions, no patterns but `_`, and a small guard and value.
-    fn inlinable(&self, def: DefId) -> Option<&RuleInfo> {
+    pub(crate) fn inlinable(&self, def: DefId) -> Option<&RuleInfo> {
         let p = self.p;
         let d = &p.defs[def as usize];
         let [r] = d.rules.as_slice() else { return None };

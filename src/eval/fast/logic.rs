@@ -86,6 +86,14 @@ impl Lower<'_> {
                     Ok(in_range(v, lo, hi, inclusive))
                 })
             }
+            IrKind::InList(x, list) if let Some((t, mask, items)) = variants(list) => {
+                // `x in [A, B]` of an enum's variants: the variant looked up in a set of bits.
+                let x = self.operand(x);
+                boolean(move |cx| match x.get(cx)? {
+                    Value::Enum(u, v) if *u == t && *v < 64 => Ok(mask >> v & 1 == 1),
+                    other => Ok(items.contains(other)),
+                })
+            }
             IrKind::InList(x, list) => {
                 let (x, list) = (self.val(x), self.val(list));
                 boolean(move |cx| {
@@ -286,6 +294,25 @@ impl Operand {
             Operand::Code(v) => v(cx),
         }
     }
+}
+
+/// A list written of variants of one enum, each among its first 64: the enum, the set of
+/// their indices as bits, and the values.
+fn variants(list: &Ir) -> Option<(u32, u64, Box<[Value]>)> {
+    let IrKind::List(xs) = &list.kind else { return None };
+    let mut mask = 0u64;
+    let mut ty = None;
+    let mut items = Vec::with_capacity(xs.len());
+    for x in xs {
+        let IrKind::Const(v @ Value::Enum(t, i)) = &x.kind else { return None };
+        if *i >= 64 || ty.is_some_and(|u| u != *t) {
+            return None;
+        }
+        ty = Some(*t);
+        mask |= 1 << i;
+        items.push(v.clone());
+    }
+    Some((ty?, mask, items.into()))
 }
 
 /// The operands of a chain of `op` (`a and b and c`), in order.

@@ -48,6 +48,7 @@ mod lower;
 mod order;
 mod rules;
 mod scan;
+mod tally;
 
 use super::interp::Inputs;
 use super::value::Value;

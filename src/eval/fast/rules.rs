@@ -140,6 +140,19 @@ impl Rules<'_> {
             let rule = self.code[*r as usize].clone();
             return Box::new(move |cx| cx.only(&rule));
         }
+        if let [r] = cands {
+            // One rule with its exceptions: what its tree comes to.
+            let tree = self.tree(*r);
+            return Box::new(move |cx| {
+                let mut out = None;
+                match tree(cx, &mut out)? {
+                    // No rule applies: the conditions are silent.
+                    Tree0::Applies => out.ok_or(Stop::Halt),
+                    Tree0::NotApplicable => Err(Stop::Halt),
+                    Tree0::Undetermined | Tree0::Pending => Err(Stop::Unknown),
+                }
+            });
+        }
         let trees: Box<[Tree]> = cands.iter().map(|&r| self.tree(r)).collect();
         Box::new(move |cx| {
             let mut decided: Option<&Value> = None;
