@@ -187,13 +187,24 @@ impl Lower<'_> {
                     Ok(())
                 })
             }
-            _ => {
-                let v = self.val(ir);
-                items(move |cx| {
-                    let l = v(cx)?;
+            // A list held where it is: read in place, without a call.
+            _ => match self.place(ir) {
+                Some(p) if p.is_plain() => items(move |cx| {
+                    let l = p.read(cx)?;
                     spread(cx, l)
-                })
-            }
+                }),
+                Some(p) => items(move |cx| {
+                    let l = p.get(cx)?;
+                    spread(cx, l)
+                }),
+                None => {
+                    let v = self.val(ir);
+                    items(move |cx| {
+                        let l = v(cx)?;
+                        spread(cx, l)
+                    })
+                }
+            },
         }
     }
 
@@ -541,6 +552,25 @@ impl Lower<'_> {
             })
         });
         self.tally(b, list, lam, general).unwrap_or_else(|general| general)
+    }
+
+    /// `min` / `max` of a list of numbers, as a number: the best kept as they come.
+    pub(crate) fn min_max_num(&self, b: Builtin, list: &Ir) -> NumC {
+        let want = if b == Builtin::Min { Ordering::Less } else { Ordering::Greater };
+        let src = self.items(list);
+        super::code::num(move |cx| {
+            over(cx, &src, |cx, start| {
+                let mut best: Option<Num> = None;
+                for x in cx.locals[start..].iter() {
+                    let n = number(x)?;
+                    best = Some(match best {
+                        Some(a) if n.cmp(&a) != want => a,
+                        _ => n,
+                    });
+                }
+                best.ok_or(Stop::Halt)
+            })
+        })
     }
 
     /// `min` / `max` of a list, or of several values (every one evaluated, the best kept as

@@ -147,6 +147,41 @@ impl Lower<'_> {
                 code::num(move |cx| x(cx)?.neg().ok_or(Stop::Halt))
             }
             IrKind::Builtin(Builtin::Count, args, lam) => self.count(&args[0], lam.as_ref()),
+            IrKind::Builtin(b @ (Builtin::Min | Builtin::Max), args, None)
+                if let [list] = args.as_slice()
+                    && let Type::List(item) = &list.ty
+                    && numeric(item) =>
+            {
+                self.min_max_num(*b, list)
+            }
+            IrKind::Builtin(b @ (Builtin::Min | Builtin::Max), args, None)
+                if args.len() >= 2 && args.iter().all(|a| numeric(&a.ty)) =>
+            {
+                // `max(0 DKK, …)`: every operand evaluated (a halt at once, a missing one
+                // after all), the best kept as they come, as numbers.
+                let xs: Box<[NumOperand]> = args.iter().map(|a| self.num_operand(a)).collect();
+                let want = if *b == Builtin::Min { Ordering::Less } else { Ordering::Greater };
+                code::num(move |cx| {
+                    let mut best: Option<Num> = None;
+                    let mut unknown = false;
+                    for x in xs.iter() {
+                        match x.get(cx) {
+                            Ok(n) => {
+                                best = Some(match best {
+                                    Some(a) if n.cmp(&a) != want => a,
+                                    _ => n,
+                                })
+                            }
+                            Err(Stop::Unknown) => unknown = true,
+                            Err(Stop::Halt) => return Err(Stop::Halt),
+                        }
+                    }
+                    if unknown {
+                        return Err(Stop::Unknown);
+                    }
+                    best.ok_or(Stop::Halt)
+                })
+            }
             IrKind::Call(d, args)
                 if !args.is_empty()
                     && let Some(n) = self.inlined_num(*d, args) =>
