@@ -37,19 +37,11 @@ impl Lower<'_> {
                 let operands: Box<[BoolOperand]> = operands.into_iter().map(|x| self.bool_operand(x)).collect();
                 let short = *op == Or;
                 boolean(move |cx| {
-                    let (mut halt, mut unknown) = (false, false);
-                    for x in operands.iter() {
-                        match x.get(cx) {
-                            Ok(v) if v == short => return Ok(short),
-                            Ok(_) => {}
-                            Err(Stop::Halt) => halt = true,
-                            Err(Stop::Unknown) => unknown = true,
-                        }
-                    }
-                    match (halt, unknown) {
-                        (true, _) => Err(Stop::Halt),
-                        (false, true) => Err(Stop::Unknown),
-                        (false, false) => Ok(!short),
+                    // The first operand alone often decides (a guard false at its first
+                    // read): the rest is out of line.
+                    match operands[0].get(cx) {
+                        Ok(v) if v == short => Ok(short),
+                        first => chain_rest(cx, first, &operands[1..], short),
                     }
                 })
             }
@@ -239,6 +231,7 @@ impl Lower<'_> {
     /// A truth value operand: read in place when it is held.
     fn bool_operand(&self, ir: &Ir) -> BoolOperand {
         match self.place(ir) {
+            Some(super::code::Place::Fact(f, path)) if path.is_empty() => BoolOperand::Fact(f),
             Some(p) if p.is_plain() => BoolOperand::Held(p),
             Some(p) => BoolOperand::Worked(p),
             None => BoolOperand::Code(self.boolean(ir)),
@@ -269,6 +262,8 @@ impl Lower<'_> {
 
 /// A truth value operand (see [`Lower::bool_operand`]).
 enum BoolOperand {
+    /// A fact, read without a place's dispatch.
+    Fact(u32),
     Held(super::code::Place),
     Worked(super::code::Place),
     Code(Bool),
@@ -278,6 +273,10 @@ impl BoolOperand {
     #[inline(always)]
     fn get(&self, cx: &mut super::cx::Cx<'_>) -> R<bool> {
         match self {
+            BoolOperand::Fact(f) => match cx.fact(*f) {
+                Some(v) => truth(v),
+                None => Err(Stop::Unknown),
+            },
             BoolOperand::Held(p) => truth(p.read(cx)?),
             BoolOperand::Worked(p) => truth(p.get(cx)?),
             BoolOperand::Code(c) => c(cx),
@@ -328,6 +327,27 @@ impl Operand {
             Operand::Worked(p) => p.get(cx),
             Operand::Code(v) => v(cx),
         }
+    }
+}
+
+/// The operands of an `and` / `or` chain after the first, whose result is `first`: in
+/// order, stopping at the one that decides on its own; otherwise a halt before a missing
+/// input.
+#[inline(never)]
+fn chain_rest(cx: &mut super::cx::Cx<'_>, first: R<bool>, rest: &[BoolOperand], short: bool) -> R<bool> {
+    let (mut halt, mut unknown) = (first == Err(Stop::Halt), first == Err(Stop::Unknown));
+    for x in rest {
+        match x.get(cx) {
+            Ok(v) if v == short => return Ok(short),
+            Ok(_) => {}
+            Err(Stop::Halt) => halt = true,
+            Err(Stop::Unknown) => unknown = true,
+        }
+    }
+    match (halt, unknown) {
+        (true, _) => Err(Stop::Halt),
+        (false, true) => Err(Stop::Unknown),
+        (false, false) => Ok(!short),
     }
 }
 

@@ -56,7 +56,6 @@ use super::{Outcome, Ruling};
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::BinaryOp;
-use code::Bool;
 use lower::Lower;
 use rules::{DefCode, RuleCode, Rules, TableCode};
 use std::sync::{Arc, OnceLock};
@@ -243,9 +242,9 @@ impl Lower<'_> {
 
     /// The first operand of guard `g`'s `and` chain (or `g` itself) when it is a fact, a
     /// decision or a call without arguments of a definition whose result is kept for the
-    /// ruling (or that names a fact or a constant): a read that counts no steps after its
-    /// first, so that reading it once more changes nothing. With its key and its code.
-    fn lead(&self, g: &Ir) -> Option<(rules::Lead, Bool)> {
+    /// ruling (or that names a fact): a read that counts no steps after its first, so that
+    /// reading it once more changes nothing.
+    fn lead(&self, g: &Ir) -> Option<rules::Lead> {
         let mut first = g;
         while let IrKind::Binary(BinaryOp::And, a, _) = &first.kind {
             first = a;
@@ -256,11 +255,16 @@ impl Lower<'_> {
             IrKind::Call(d, args)
                 if args.is_empty() && self.p.defs[*d as usize].params.is_empty() && !self.is_once(*d) =>
             {
-                rules::Lead::Def(*d)
+                // A definition that only names a fact reads the fact.
+                match self.alias(*d).map(|v| &v.kind) {
+                    None => rules::Lead::Def(*d),
+                    Some(IrKind::Fact(f)) => rules::Lead::Fact(*f),
+                    Some(_) => return None,
+                }
             }
             _ => return None,
         };
-        Some((key, self.boolean(first)))
+        Some(key)
     }
 
     fn def(&self, trees: &Rules, def: DefId) -> DefCode {

@@ -31,7 +31,7 @@ pub(crate) struct RuleCode {
     pub(crate) value_num: Option<NumC>,
     /// What its guard reads first, when that read counts no steps after its first (see
     /// [`Rules::group`]).
-    pub(crate) lead: Option<(Lead, Bool)>,
+    pub(crate) lead: Option<Lead>,
     /// The steps of its guard and value, counted when it is entered.
     pub(crate) cost: u64,
     /// The slots its frame needs: its own and those of the calls it inlines.
@@ -44,6 +44,13 @@ pub(crate) type Body = Box<dyn for<'r> Fn(&mut Cx<'r>) -> R<&'r Value> + Send + 
 /// Code of a rule with its exceptions: what it comes to, the value of the rule that
 /// applies written into the slot given.
 type Tree = Box<dyn for<'r> Fn(&mut Cx<'r>, &mut Option<&'r Value>) -> R<Tree0> + Send + Sync>;
+
+/// An exception of a rule as its tree judges it: a rule with no exceptions, patterns or
+/// kept result of its own judged in place, anything else by its own code.
+enum Exception {
+    Judged(Arc<RuleCode>),
+    Tree(Tree),
+}
 
 /// What a guard reads first: exceptions whose guards begin with the same read are judged
 /// together.
@@ -191,7 +198,11 @@ impl Rules<'_> {
             Box::new(move |cx, out| {
                 let mut pending = false;
                 for e in exceptions.iter() {
-                    match e(cx, out)? {
+                    let judged = match e {
+                        Exception::Judged(rule) => cx.judge(rule, out),
+                        Exception::Tree(tree) => tree(cx, out),
+                    };
+                    match judged? {
                         Tree0::Applies => return Ok(Tree0::Applies),
                         Tree0::NotApplicable => {}
                         Tree0::Undetermined => pending = true,
@@ -231,17 +242,23 @@ impl Rules<'_> {
 impl Rules<'_> {
     /// The code of exceptions `es`, in order; a run of two or more that [`Self::group`]
     /// can judge together as one.
-    fn exceptions(&self, es: &[RuleId]) -> Box<[Tree]> {
-        let mut out: Vec<Tree> = Vec::with_capacity(es.len());
+    fn exceptions(&self, es: &[RuleId]) -> Box<[Exception]> {
+        let mut out: Vec<Exception> = Vec::with_capacity(es.len());
         let mut i = 0;
         while i < es.len() {
             let key = self.lead(es[i]);
             let run = es[i..].iter().take_while(|&&e| key.is_some() && self.lead(e) == key).count();
             if run >= 2 {
-                out.push(self.group(&es[i..i + run]));
+                out.push(Exception::Tree(self.group(&es[i..i + run])));
                 i += run;
             } else {
-                out.push(self.tree(es[i]));
+                let e = es[i];
+                let code = &self.code[e as usize];
+                let plain = self.p.rules[e as usize].exceptions.is_empty()
+                    && code.plain.is_empty()
+                    && code.binding.is_empty()
+                    && self.memo[e as usize].is_none();
+                out.push(if plain { Exception::Judged(code.clone()) } else { Exception::Tree(self.tree(e)) });
                 i += 1;
             }
         }
@@ -256,7 +273,7 @@ impl Rules<'_> {
             && code.plain.is_empty()
             && code.binding.is_empty()
             && self.memo[e as usize].is_none();
-        code.lead.as_ref().filter(|_| alone).map(|(k, _)| *k)
+        code.lead.filter(|_| alone)
     }
 
     /// Exceptions `es`, whose guards all begin with the same read, judged together: when
@@ -268,8 +285,13 @@ impl Rules<'_> {
         let rules: Box<[Arc<RuleCode>]> = es.iter().map(|&e| self.code[e as usize].clone()).collect();
         let cost: u64 = rules.iter().map(|r| r.cost).sum();
         Box::new(move |cx, out| {
-            if let Some((_, lead)) = &rules[0].lead
-                && let Ok(false) = lead(cx)
+            if let Some(key) = rules[0].lead
+                && let Ok(false) = match key {
+                    // Read where it is held, without a call.
+                    Lead::Fact(f) => cx.fact(f).as_ref().map_or(Err(Stop::Unknown), truth),
+                    Lead::Decision(d) => cx.decision(d).as_ref().map_or(Err(Stop::Unknown), truth),
+                    Lead::Def(d) => cx.result(d).and_then(truth),
+                }
             {
                 cx.count(cost)?;
                 return Ok(Tree0::NotApplicable);
