@@ -240,8 +240,15 @@ impl Lower<'_> {
 
     /// A number operand: a constant, or read in place when it is held.
     fn num_operand(&self, ir: &Ir) -> NumOperand {
+        if let IrKind::Builtin(Builtin::Count, args, None) = &ir.kind
+            && let Some(p) = self.place(&args[0])
+        {
+            // As `Lower::count` reads a held list: its length, nothing evaluated item by item.
+            return NumOperand::Len(p);
+        }
         match (&ir.kind, self.place(ir)) {
             (IrKind::Const(Value::Num(n)), _) => NumOperand::Const(*n),
+            (_, Some(super::code::Place::Fact(f, path))) if path.is_empty() => NumOperand::Fact(f),
             (_, Some(super::code::Place::Memo(d, path))) if path.is_empty() => NumOperand::Memo(d),
             (_, Some(super::code::Place::Once(d, path))) if path.is_empty() => NumOperand::Once(d),
             (_, Some(p)) if p.is_plain() => NumOperand::Held(p),
@@ -291,6 +298,10 @@ enum NumOperand {
     Memo(crate::check::program::DefId),
     /// A definition worked out at most once a ruling.
     Once(crate::check::program::DefId),
+    /// A fact, read without a place's dispatch.
+    Fact(u32),
+    /// The number of items of a list read where it is held (`count(L)`).
+    Len(super::code::Place),
     Held(super::code::Place),
     Worked(super::code::Place),
     Code(NumC),
@@ -303,6 +314,14 @@ impl NumOperand {
             NumOperand::Const(n) => Ok(*n),
             NumOperand::Memo(d) => cx.result_num(*d),
             NumOperand::Once(d) => cx.once_num(*d),
+            NumOperand::Fact(f) => match cx.fact(*f) {
+                Some(v) => number(v),
+                None => Err(Stop::Unknown),
+            },
+            NumOperand::Len(p) => match p.get(cx)? {
+                Value::List(xs) => Ok(Num::int(xs.len() as i128)),
+                _ => Err(Stop::Halt),
+            },
             NumOperand::Held(p) => number(p.read(cx)?),
             NumOperand::Worked(p) => number(p.get(cx)?),
             NumOperand::Code(c) => c(cx),

@@ -304,10 +304,10 @@ impl<'p> Lower<'p> {
     /// many as the places, else the decision given (a halt when it is not among them, for
     /// the interpreter to word).
     fn draw(&self, lot: DecisionId, cands: &Ir, count: Option<&Ir>) -> Val {
-        let cands = self.val(cands);
+        let cands = self.operand(cands);
         let count = count.map(|c| self.num(c));
         val(move |cx| {
-            let list = cands(cx)?;
+            let list = cands.get(cx)?;
             let n = match &count {
                 Some(c) => match c(cx)?.as_i64() {
                     Some(n) if n >= 0 => Some(n as usize),

@@ -209,7 +209,7 @@ impl Rules<'_> {
                         Tree0::Pending => return Ok(Tree0::Pending),
                     }
                 }
-                let own = cx.alone(&rule, out)?;
+                let own = if plain { cx.judge(&rule, out)? } else { cx.alone(&rule, out)? };
                 if pending {
                     *out = None;
                     return Ok(match own {
