@@ -446,3 +446,32 @@ fn membership_in_a_list_of_variants_worked_out_by_hand() {
     }
     assert_eq!(both(&c, "team_event", &json!({}), &mut s), Err(Stop::Unknown));
 }
+
+#[test]
+fn numbers_compared_with_a_constant_on_either_side_worked_out_by_hand() {
+    let c = book(
+        r#"
+        clause "1" {
+          text "t"
+          fact n: int "n"
+          fact xs: list of int "some numbers"
+          ruling above: bool "5 below n" = 5 < n
+          ruling at_least: bool "n at least 5" = n >= 5
+          ruling many: bool "more than one number" = count(xs) > 1
+          ruling not_above: bool "n at most 5, written the other way" = 5 >= n
+        }
+        "#,
+    );
+    let mut s = Scratch::default();
+    for n in [4, 5, 6] {
+        let f = json!({ "n": n, "xs": [] });
+        assert_eq!(both(&c, "above", &f, &mut s), Ok(Value::Bool(n > 5)), "5 < {n}");
+        assert_eq!(both(&c, "at_least", &f, &mut s), Ok(Value::Bool(n >= 5)), "{n} >= 5");
+        assert_eq!(both(&c, "not_above", &f, &mut s), Ok(Value::Bool(n <= 5)), "5 >= {n}");
+    }
+    for (xs, expected) in [(json!([]), false), (json!([7]), false), (json!([7, 7]), true)] {
+        assert_eq!(both(&c, "many", &json!({ "xs": xs }), &mut s), Ok(Value::Bool(expected)), "{xs}");
+    }
+    assert_eq!(both(&c, "above", &json!({}), &mut s), Err(Stop::Unknown));
+    assert_eq!(both(&c, "many", &json!({}), &mut s), Err(Stop::Unknown));
+}

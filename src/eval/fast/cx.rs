@@ -142,20 +142,23 @@ pub(crate) fn with_cx<T>(
         s.memo = (0..c.defs.len()).map(|_| OnceCell::new()).collect();
         s.used.clear();
     }
-    for d in s.used.drain(..) {
+    // Emptied in place: dropping a cell's value without moving it out first.
+    for &d in &s.used {
         if let Some(cell) = s.memo.get_mut(d as usize) {
-            cell.take();
+            *cell = OnceCell::new();
         }
     }
+    s.used.clear();
     if s.rules.len() != c.rule_memos as usize {
         s.rules = (0..c.rule_memos).map(|_| OnceCell::new()).collect();
         s.used_rules.clear();
     }
-    for r in s.used_rules.drain(..) {
+    for &r in &s.used_rules {
         if let Some(cell) = s.rules.get_mut(r as usize) {
-            cell.take();
+            *cell = OnceCell::new();
         }
     }
+    s.used_rules.clear();
     if s.places.len() != inputs.facts.len() {
         s.places = vec![Cell::new((0, 0)); inputs.facts.len()];
         s.generation = 0;
@@ -171,7 +174,7 @@ pub(crate) fn with_cx<T>(
         s.piled = 0;
     }
     for cell in s.pile.iter_mut().take(s.piled) {
-        cell.take();
+        *cell = OnceCell::new();
     }
     // The places of the facts given, noted at once: a fact without a place is not given.
     let indexed = match inputs.facts.inline_ids() {

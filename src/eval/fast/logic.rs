@@ -198,6 +198,16 @@ impl Lower<'_> {
     fn compare(&self, op: BinaryOp, a: &Ir, b: &Ir) -> Bool {
         if numeric(&a.ty) && numeric(&b.ty) {
             let (x, y) = (self.num_operand(a), self.num_operand(b));
+            // A number compared with a constant (`x > 0 km`): only the other operand read.
+            let with_const = match (x, y) {
+                (x, NumOperand::Const(c)) => Ok((x, c, op)),
+                (NumOperand::Const(c), y) => Ok((y, c, flipped(op))),
+                other => Err(other),
+            };
+            let (x, y) = match with_const {
+                Ok((x, c, op)) => return boolean(move |cx| Ok(holds(op, x.get(cx)?.cmp(&c)))),
+                Err(pair) => pair,
+            };
             return boolean(move |cx| {
                 let (m, n) = both(x.get(cx), y.get(cx))?;
                 Ok(holds(op, m.cmp(&n)))
@@ -402,6 +412,18 @@ fn chain<'i>(ir: &'i Ir, op: BinaryOp, out: &mut Vec<&'i Ir>) {
 
 /// Whether a comparison `op` holds of two values in order `ord`.
 #[inline(always)]
+/// The comparison that holds of `b` and `a` when `op` holds of `a` and `b`.
+fn flipped(op: BinaryOp) -> BinaryOp {
+    use BinaryOp::*;
+    match op {
+        Lt => Gt,
+        Le => Ge,
+        Gt => Lt,
+        Ge => Le,
+        other => other,
+    }
+}
+
 pub(crate) fn holds(op: BinaryOp, ord: Ordering) -> bool {
     use BinaryOp::*;
     match op {
