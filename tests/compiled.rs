@@ -475,3 +475,30 @@ fn numbers_compared_with_a_constant_on_either_side_worked_out_by_hand() {
     assert_eq!(both(&c, "above", &json!({}), &mut s), Err(Stop::Unknown));
     assert_eq!(both(&c, "many", &json!({}), &mut s), Err(Stop::Unknown));
 }
+
+#[test]
+fn lists_built_again_in_later_rulings_keep_what_was_given_out() {
+    // A list a ruling built and no one holds any more is filled again by a later ruling;
+    // one still held (the answer given out) is never touched.
+    let c = book(TOWNS);
+    let mut s = Scratch::default();
+    let team = |towns: &[&str]| {
+        let players: Vec<J> = towns.iter().enumerate().map(|(i, t)| player(&format!("P{i}"), Some(t), None)).collect();
+        json!({ "players": players })
+    };
+    let first = both(&c, "home", &team(&["Kolding", "Kolding", "Vejle"]), &mut s);
+    assert_eq!(first, Ok(texts(&["Kolding"])));
+    for _ in 0..3 {
+        assert_eq!(both(&c, "home", &team(&["Vejle", "Odense", "Vejle"]), &mut s), Ok(texts(&["Vejle"])));
+        assert_eq!(both(&c, "home", &team(&["Odense"]), &mut s), Ok(texts(&["Odense"])));
+        assert_eq!(both(&c, "home", &team(&["Vejle", "Odense"]), &mut s), Ok(texts(&["Vejle", "Odense"])));
+        assert_eq!(
+            both(&c, "crowded", &team(&["Aarhus", "Aarhus", "Vejle", "Vejle"]), &mut s),
+            Ok(texts(&["Aarhus", "Vejle"]))
+        );
+        // Dropped at once: its list may be filled again by the next ruling.
+        let _ = both(&c, "home", &team(&["Aabenraa"]), &mut s);
+    }
+    // The first answer is as it was given.
+    assert_eq!(first, Ok(texts(&["Kolding"])));
+}

@@ -63,8 +63,11 @@ fn spread<'r>(cx: &mut Cx<'r>, l: &'r Value) -> R<()> {
 
 /// A list of the stack's values from `start` on, kept for the ruling.
 fn listed<'r>(cx: &mut Cx<'r>, start: usize) -> &'r Value {
-    // Built in one allocation of its final size.
-    let list = Value::List(cx.locals[start..].iter().map(|v| (*v).clone()).collect());
+    // The stack is set aside while the list is filled from it (a list an earlier ruling
+    // built may be filled again).
+    let locals = std::mem::take(&mut cx.locals);
+    let list = cx.list_of(locals.len() - start, locals[start..].iter().map(|v| (*v).clone()));
+    cx.locals = locals;
     cx.keep_value(list)
 }
 

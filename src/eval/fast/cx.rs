@@ -24,6 +24,7 @@ use crate::check::program::DefId;
 use crate::eval::interp::{Inputs, MAX_STEPS};
 use crate::eval::value::Value;
 use std::cell::{Cell, OnceCell};
+use std::sync::Arc;
 use typed_arena::Arena;
 
 /// Why compiled evaluation did not produce a value.
@@ -78,7 +79,14 @@ pub struct Scratch {
     /// Cells for the values a ruling builds, and how many the last ruling set.
     pile: Vec<OnceCell<Value>>,
     piled: usize,
+    /// Lists the last rulings built and no longer hold, kept to be filled again
+    /// ([`Cx::list_of`]).
+    spare: Vec<Arc<[Value]>>,
 }
+
+/// How many lists [`Scratch`] keeps to be filled again, and the longest it keeps.
+const SPARE: usize = 8;
+const SPARE_ITEMS: usize = 64;
 
 /// How many values a ruling keeps in its pile before it keeps them in an arena of its own.
 const PILE: usize = 64;
@@ -127,6 +135,7 @@ pub(crate) struct Cx<'r> {
     /// Where the current frame starts in [`Self::locals`].
     pub(crate) base: usize,
     steps: u64,
+    spare: Vec<Arc<[Value]>>,
 }
 
 /// Runs `f` on a fresh ruling state over `scratch`, and keeps the buffers after.
@@ -174,7 +183,13 @@ pub(crate) fn with_cx<T>(
         s.piled = 0;
     }
     for cell in s.pile.iter_mut().take(s.piled) {
-        *cell = OnceCell::new();
+        match cell.take() {
+            // A short list no one else holds: kept to be filled again rather than freed.
+            Some(Value::List(l)) if s.spare.len() < SPARE && l.len() <= SPARE_ITEMS && Arc::strong_count(&l) == 1 => {
+                s.spare.push(l)
+            }
+            _ => {}
+        }
     }
     // The places of the facts given, noted at once: a fact without a place is not given.
     let indexed = match inputs.facts.inline_ids() {
@@ -205,11 +220,13 @@ pub(crate) fn with_cx<T>(
         locals: recycle(std::mem::take(&mut s.locals)),
         base: 0,
         steps: 0,
+        spare: std::mem::take(&mut s.spare),
     };
     let out = f(&mut cx);
-    let Cx { locals, piled, .. } = cx;
+    let Cx { locals, piled, spare, .. } = cx;
     s.locals = recycle(locals);
     s.piled = piled;
+    s.spare = spare;
     out
 }
 
@@ -258,6 +275,21 @@ impl<'r> Cx<'r> {
         }
         let arena: &'r OnceCell<Arena<Value>> = self.arena;
         arena.get_or_init(|| Arena::with_capacity(PILE)).alloc(v)
+    }
+
+    /// A list of the `n` values `items` gives, filling a list of that length an earlier
+    /// ruling built and no longer holds when there is one, rather than allocating.
+    pub(crate) fn list_of(&mut self, n: usize, mut items: impl Iterator<Item = Value>) -> Value {
+        if let Some(i) = self.spare.iter().position(|l| l.len() == n) {
+            let mut l = self.spare.swap_remove(i);
+            if let Some(slots) = Arc::get_mut(&mut l) {
+                for slot in slots.iter_mut() {
+                    *slot = items.next().unwrap_or(Value::Bool(false));
+                }
+                return Value::List(l);
+            }
+        }
+        Value::List((0..n).map(|_| items.next().unwrap_or(Value::Bool(false))).collect())
     }
 
     /// Counts `n` steps; a halt past the limit.

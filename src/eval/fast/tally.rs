@@ -155,7 +155,7 @@ impl Tally {
         }
         let kept = seen.iter().filter(|(.., c)| *c == best).count();
         let mut picked = seen.iter().filter(|(.., c)| *c == best).map(|(_, v, _)| (*v).clone());
-        let list = Value::List((0..kept).map(|_| picked.next().unwrap_or(Value::Bool(false))).collect());
+        let list = cx.list_of(kept, &mut picked);
         Some(Ok(cx.keep_value(list)))
     }
 }
