@@ -459,6 +459,8 @@ fn numbers_compared_with_a_constant_on_either_side_worked_out_by_hand() {
           ruling at_least: bool "n at least 5" = n >= 5
           ruling many: bool "more than one number" = count(xs) > 1
           ruling not_above: bool "n at most 5, written the other way" = 5 >= n
+          ruling over_ten: int "how far n is over 10, never below 0" = max(0, n - 10)
+          ruling capped: int "n, at most 7" = min(n, 7, 9)
         }
         "#,
     );
@@ -469,6 +471,14 @@ fn numbers_compared_with_a_constant_on_either_side_worked_out_by_hand() {
         assert_eq!(both(&c, "at_least", &f, &mut s), Ok(Value::Bool(n >= 5)), "{n} >= 5");
         assert_eq!(both(&c, "not_above", &f, &mut s), Ok(Value::Bool(n <= 5)), "5 >= {n}");
     }
+    // By hand: max(0, n − 10) and min(n, 7, 9).
+    for (n, over, cap) in [(4, 0, 4), (12, 2, 7), (7, 0, 7)] {
+        let f = json!({ "n": n, "xs": [] });
+        assert_eq!(both(&c, "over_ten", &f, &mut s), Ok(Value::int(over)), "max(0, {n} - 10)");
+        assert_eq!(both(&c, "capped", &f, &mut s), Ok(Value::int(cap)), "min({n}, 7, 9)");
+    }
+    assert_eq!(both(&c, "over_ten", &json!({}), &mut s), Err(Stop::Unknown));
+    assert_eq!(both(&c, "capped", &json!({}), &mut s), Err(Stop::Unknown));
     for (xs, expected) in [(json!([]), false), (json!([7]), false), (json!([7, 7]), true)] {
         assert_eq!(both(&c, "many", &json!({ "xs": xs }), &mut s), Ok(Value::Bool(expected)), "{xs}");
     }

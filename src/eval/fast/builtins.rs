@@ -598,27 +598,38 @@ impl Lower<'_> {
             });
         }
         let xs = self.boxed_vals(args);
-        val(move |cx| {
-            let mut best: Option<&Value> = None;
-            let mut unknown = false;
-            for x in xs.iter() {
-                match x(cx) {
-                    Ok(c) => {
-                        best = Some(match best {
-                            Some(a) if compare(c, a) != Some(want) => a,
-                            _ => c,
-                        })
-                    }
-                    Err(Stop::Unknown) => unknown = true,
-                    Err(Stop::Halt) => return Err(Stop::Halt),
-                }
-            }
-            if unknown {
-                return Err(Stop::Unknown);
-            }
-            best.ok_or(Stop::Halt)
-        })
+        val(move |cx| best_of(cx, &xs, |x, cx| x(cx), |c, a| compare(c, a) == Some(want)))
     }
+}
+
+/// `min` / `max` of several operands, the interpreter's left fold: every operand worked out
+/// in turn (a halt ends it at once, a missing one makes it unknown once all are), each
+/// replacing the best so far when `better` says so.
+#[inline(always)]
+pub(crate) fn best_of<'r, X, T: Copy>(
+    cx: &mut Cx<'r>,
+    xs: &[X],
+    get: impl Fn(&X, &mut Cx<'r>) -> R<T>,
+    better: impl Fn(T, T) -> bool,
+) -> R<T> {
+    let mut best: Option<T> = None;
+    let mut unknown = false;
+    for x in xs {
+        match get(x, cx) {
+            Ok(c) => {
+                best = Some(match best {
+                    Some(a) if !better(c, a) => a,
+                    _ => c,
+                })
+            }
+            Err(Stop::Unknown) => unknown = true,
+            Err(Stop::Halt) => return Err(Stop::Halt),
+        }
+    }
+    if unknown {
+        return Err(Stop::Unknown);
+    }
+    best.ok_or(Stop::Halt)
 }
 
 /// [`Unrolled`] run: each item's rule in turn, the result list lent from those kept.

@@ -153,26 +153,7 @@ impl Lower<'_> {
                 // after all), the best kept as they come, as numbers.
                 let xs: Box<[NumOperand]> = args.iter().map(|a| self.num_operand(a)).collect();
                 let want = if *b == Builtin::Min { Ordering::Less } else { Ordering::Greater };
-                code::num(move |cx| {
-                    let mut best: Option<Num> = None;
-                    let mut unknown = false;
-                    for x in xs.iter() {
-                        match x.get(cx) {
-                            Ok(n) => {
-                                best = Some(match best {
-                                    Some(a) if n.cmp(&a) != want => a,
-                                    _ => n,
-                                })
-                            }
-                            Err(Stop::Unknown) => unknown = true,
-                            Err(Stop::Halt) => return Err(Stop::Halt),
-                        }
-                    }
-                    if unknown {
-                        return Err(Stop::Unknown);
-                    }
-                    best.ok_or(Stop::Halt)
-                })
+                code::num(move |cx| super::builtins::best_of(cx, &xs, |x, cx| x.get(cx), |c, a| c.cmp(&a) == want))
             }
             IrKind::Call(d, args)
                 if !args.is_empty()
