@@ -361,8 +361,9 @@ type Guarded = (&'static str, Vec<(Option<bool>, i128)>);
 
 #[test]
 fn single_exceptions_and_negated_first_reads_worked_out_by_hand() {
-    // An exception alone in its rule's tree is passed over when its guard's first read makes
-    // the guard false, as a group is; `not x and …` is false when `x` is true.
+    // Exceptions alone in their rule's tree, and guards beginning with `not x`: a guard is
+    // false when its first read makes it so, whatever follows (`not x and …` when `x` is
+    // true), and the steps counted are never fewer than the interpreter's.
     let c = book(
         r#"
         clause "1" {

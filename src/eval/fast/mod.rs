@@ -240,21 +240,14 @@ impl Lower<'_> {
         }
     }
 
-    /// The first operand of guard `g`'s `and` chain (or `g` itself), or what it negates,
-    /// when it is a fact, a decision or a call without arguments of a definition whose
-    /// result is kept for the ruling (or that names a fact): a read that counts no steps
-    /// after its first, so that reading it once more changes nothing. With it, the truth
-    /// value of the read that makes the guard false.
-    fn lead(&self, g: &Ir) -> Option<(rules::Lead, bool)> {
+    /// The first operand of guard `g`'s `and` chain (or `g` itself) when it is a fact, a
+    /// decision or a call without arguments of a definition whose result is kept for the
+    /// ruling (or that names a fact): a read that counts no steps after its first, so that
+    /// reading it once more changes nothing.
+    fn lead(&self, g: &Ir) -> Option<rules::Lead> {
         let mut first = g;
         while let IrKind::Binary(BinaryOp::And, a, _) = &first.kind {
             first = a;
-        }
-        // `not x and …` is false when `x` is true.
-        let mut stop = false;
-        if let IrKind::Not(x) = &first.kind {
-            first = x;
-            stop = true;
         }
         let key = match &first.kind {
             IrKind::Fact(f) => rules::Lead::Fact(*f),
@@ -271,7 +264,7 @@ impl Lower<'_> {
             }
             _ => return None,
         };
-        Some((key, stop))
+        Some(key)
     }
 
     fn def(&self, trees: &Rules, def: DefId) -> DefCode {

@@ -30,9 +30,8 @@ pub(crate) struct RuleCode {
     /// The value as a number, for a rule of a definition whose value is one.
     pub(crate) value_num: Option<NumC>,
     /// What its guard reads first, when that read counts no steps after its first (see
-    /// [`Rules::group`]), and the truth value of the read that makes the guard false
-    /// (`false` for `x and …`, `true` for `not x and …`).
-    pub(crate) lead: Option<(Lead, bool)>,
+    /// [`Rules::group`]).
+    pub(crate) lead: Option<Lead>,
     /// The steps of its guard and value, counted when it is entered.
     pub(crate) cost: u64,
     /// The slots its frame needs: its own and those of the calls it inlines.
@@ -200,7 +199,7 @@ impl Rules<'_> {
                 let mut pending = false;
                 for e in exceptions.iter() {
                     let judged = match e {
-                        Exception::Judged(rule) => cx.judge_led(rule, out),
+                        Exception::Judged(rule) => cx.judge(rule, out),
                         Exception::Tree(tree) => tree(cx, out),
                     };
                     match judged? {
@@ -268,7 +267,7 @@ impl Rules<'_> {
 
     /// What exception `e`'s guard reads first, when `e` may be judged in a group: it has no
     /// exceptions and no patterns of its own, and its result is not kept for the ruling.
-    fn lead(&self, e: RuleId) -> Option<(Lead, bool)> {
+    fn lead(&self, e: RuleId) -> Option<Lead> {
         let code = &self.code[e as usize];
         let alone = self.p.rules[e as usize].exceptions.is_empty()
             && code.plain.is_empty()
@@ -286,7 +285,14 @@ impl Rules<'_> {
         let rules: Box<[Arc<RuleCode>]> = es.iter().map(|&e| self.code[e as usize].clone()).collect();
         let cost: u64 = rules.iter().map(|r| r.cost).sum();
         Box::new(move |cx, out| {
-            if cx.stopped_by(rules[0].lead) {
+            if let Some(key) = rules[0].lead
+                && let Ok(false) = match key {
+                    // Read where it is held, without a call.
+                    Lead::Fact(f) => cx.fact(f).as_ref().map_or(Err(Stop::Unknown), truth),
+                    Lead::Decision(d) => cx.decision(d).as_ref().map_or(Err(Stop::Unknown), truth),
+                    Lead::Def(d) => cx.result(d).and_then(truth),
+                }
+            {
                 cx.count(cost)?;
                 return Ok(Tree0::NotApplicable);
             }
@@ -408,30 +414,6 @@ impl<'r> Cx<'r> {
     /// A rule alone: its patterns, its guard, then its value.
     fn alone(&mut self, rule: &RuleCode, out: &mut Option<&'r Value>) -> R<Tree0> {
         if !self.patterns(rule) {
-            return Ok(Tree0::NotApplicable);
-        }
-        self.judge(rule, out)
-    }
-
-    /// Whether a guard beginning with read `lead` is false by that read alone: the read
-    /// made where it is held, without a call (an unknown or a halt is left to the guard).
-    #[inline(always)]
-    fn stopped_by(&mut self, lead: Option<(Lead, bool)>) -> bool {
-        let Some((key, stop)) = lead else { return false };
-        let read = match key {
-            Lead::Fact(f) => self.fact(f).as_ref().map_or(Err(Stop::Unknown), truth),
-            Lead::Decision(d) => self.decision(d).as_ref().map_or(Err(Stop::Unknown), truth),
-            Lead::Def(d) => self.result(d).and_then(truth),
-        };
-        matches!(read, Ok(b) if b == stop)
-    }
-
-    /// [`Self::judge`] of an exception judged in its rule's tree: when its guard's first read
-    /// makes the guard false, it does not apply, its steps counted as judging it counts them.
-    #[inline]
-    fn judge_led(&mut self, rule: &RuleCode, out: &mut Option<&'r Value>) -> R<Tree0> {
-        if self.stopped_by(rule.lead) {
-            self.count(rule.cost)?;
             return Ok(Tree0::NotApplicable);
         }
         self.judge(rule, out)
