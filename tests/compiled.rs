@@ -3,8 +3,9 @@
 //! chains of `and` / `or` (compiled as one, with three-valued logic where an operand is
 //! missing or silent), comparison lambdas scanned without a call for each item (an empty
 //! list, a missing field, a missing value compared with), `map` of a field, `most` with a
-//! tie, definitions worked out once or kept, and more values built in one ruling than the
-//! pile kept from ruling to ruling holds.
+//! tie, definitions worked out once or kept, exceptions judged together or alone (guards
+//! beginning with the same read, or with `not`), and more values built in one ruling than
+//! the pile kept from ruling to ruling holds.
 
 use conditions::check::{Checked, check_sources};
 use conditions::eval::fast::{self, Scratch, Stop};
