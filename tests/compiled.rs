@@ -290,19 +290,66 @@ fn and3(xs: &[Option<bool>]) -> Option<bool> {
     }
 }
 
-#[test]
-fn exceptions_whose_guards_begin_alike_worked_out_by_hand() {
-    // The exceptions of `x` all begin with the definition `lead`, those of `y` with the fact
-    // `l`: judged together, and passed over together when that is false.
-    let c = book(
+/// A clause with the facts `l`, `a`, `b` and `n`, the definition `lead` (`l and n > 0`),
+/// and `rules`.
+fn with_lab(rules: &str) -> String {
+    format!(
         r#"
-        clause "1" {
+        clause "1" {{
           text "t"
           fact l: bool "the lead"
           fact a: bool "a"
           fact b: bool "b"
           fact n: int "n"
           def lead: bool "the lead, worked out" = l and n > 0
+          {rules}
+        }}
+        "#
+    )
+}
+
+/// The facts `n = 10` and `l`, `a`, `b` as given (one that is `None` left out).
+fn lab(l: Option<bool>, a: Option<bool>, b: Option<bool>) -> J {
+    let mut facts = serde_json::Map::new();
+    facts.insert("n".into(), json!(10));
+    for (k, v) in [("l", l), ("a", a), ("b", b)] {
+        if let Some(v) = v {
+            facts.insert(k.into(), json!(v));
+        }
+    }
+    J::Object(facts)
+}
+
+/// What a rule `n + 1` (n = 10) comes to beside exceptions whose guards come to `guards`,
+/// each with its value: the exception that applies wins (at most one can); else one that
+/// may apply leaves the ruling open (`None`); else the rule, 11.
+fn beside_exceptions(guards: &[(Option<bool>, i128)]) -> Option<i128> {
+    let applies = guards.iter().find(|(g, _)| *g == Some(true)).map(|(_, v)| *v);
+    let open = guards.iter().any(|(g, _)| g.is_none());
+    applies.or(if open { None } else { Some(11) })
+}
+
+/// Rules `name` both ways and checks it against `expected`; which outcome it was (0 the
+/// rule, 1 an exception, 2 left open).
+fn ruled_as(c: &Checked, name: &str, facts: &J, expected: Option<i128>, scratch: &mut Scratch) -> usize {
+    let got = both(c, name, facts, scratch);
+    match expected {
+        Some(v) => assert_eq!(got, Ok(Value::int(v)), "{name} on {facts}"),
+        None => assert_eq!(got, Err(Stop::Unknown), "{name} on {facts}"),
+    }
+    match expected {
+        Some(11) => 0,
+        Some(_) => 1,
+        None => 2,
+    }
+}
+
+#[test]
+fn exceptions_whose_guards_begin_alike_worked_out_by_hand() {
+    // The exceptions of `x` all begin with the definition `lead`, those of `y` with the fact
+    // `l`: judged together, and passed over together when that is false.
+    let c = book(&with_lab(
+        r#"
           ruling x: int "x"
           rule base: x = n + 1
           rule e1: x = 2 when lead and a and not b overrides base
@@ -313,9 +360,8 @@ fn exceptions_whose_guards_begin_alike_worked_out_by_hand() {
           rule f1: y = 2 when l and a and not b overrides base_y
           rule f2: y = 3 when l and b and not a overrides base_y
           rule f3: y = 4 when l and not a and not b overrides base_y
-        }
-        "#,
-    );
+            "#,
+    ));
     let three = [Some(true), Some(false), None];
     let not = |x: Option<bool>| x.map(|v| !v);
     let mut scratch = Scratch::default();
@@ -323,32 +369,12 @@ fn exceptions_whose_guards_begin_alike_worked_out_by_hand() {
     for l in three {
         for a in three {
             for b in three {
-                let mut facts = serde_json::Map::new();
-                facts.insert("n".into(), json!(10));
-                for (k, v) in [("l", l), ("a", a), ("b", b)] {
-                    if let Some(v) = v {
-                        facts.insert(k.into(), json!(v));
-                    }
-                }
-                let facts = J::Object(facts);
-                // The exception that applies wins (at most one can); else one that may apply
-                // leaves the ruling open; else the rule: n + 1.
+                let facts = lab(l, a, b);
                 let guards = [(and3(&[l, a, not(b)]), 2), (and3(&[l, b, not(a)]), 3), (and3(&[l, not(a), not(b)]), 4)];
-                let applies = guards.iter().find(|(g, _)| *g == Some(true)).map(|(_, v)| *v);
-                let open = guards.iter().any(|(g, _)| g.is_none());
-                let expected = applies.or(if open { None } else { Some(11) });
+                let expected = beside_exceptions(&guards);
                 for name in ["x", "y"] {
-                    let got = both(&c, name, &facts, &mut scratch);
-                    match expected {
-                        Some(v) => assert_eq!(got, Ok(Value::int(v)), "{name} on {facts}"),
-                        None => assert_eq!(got, Err(Stop::Unknown), "{name} on {facts}"),
-                    }
+                    counts[ruled_as(&c, name, &facts, expected, &mut scratch)] += 1;
                 }
-                counts[match expected {
-                    Some(11) => 0,
-                    Some(_) => 1,
-                    None => 2,
-                }] += 1;
             }
         }
     }
@@ -365,15 +391,8 @@ fn single_exceptions_and_negated_first_reads_worked_out_by_hand() {
     // Exceptions alone in their rule's tree, and guards beginning with `not x`: a guard is
     // false when its first read makes it so, whatever follows (`not x and …` when `x` is
     // true), and the steps counted are never fewer than the interpreter's.
-    let c = book(
+    let c = book(&with_lab(
         r#"
-        clause "1" {
-          text "t"
-          fact l: bool "the lead"
-          fact a: bool "a"
-          fact b: bool "b"
-          fact n: int "n"
-          def lead: bool "the lead, worked out" = l and n > 0
           ruling z: int "z"
           rule base_z: z = n + 1
           rule g1: z = 2 when l and a overrides base_z
@@ -387,9 +406,8 @@ fn single_exceptions_and_negated_first_reads_worked_out_by_hand() {
           ruling u: int "u"
           rule base_u: u = n + 1
           rule m1: u = 6 when not lead overrides base_u
-        }
-        "#,
-    );
+            "#,
+    ));
     let three = [Some(true), Some(false), None];
     let not = |x: Option<bool>| x.map(|v| !v);
     let mut scratch = Scratch::default();
@@ -397,16 +415,8 @@ fn single_exceptions_and_negated_first_reads_worked_out_by_hand() {
     for l in three {
         for a in three {
             for b in three {
-                let mut facts = serde_json::Map::new();
-                facts.insert("n".into(), json!(10));
-                for (k, v) in [("l", l), ("a", a), ("b", b)] {
-                    if let Some(v) = v {
-                        facts.insert(k.into(), json!(v));
-                    }
-                }
-                let facts = J::Object(facts);
-                // With n = 10, `lead` is `l`. The exception that applies wins (at most one
-                // can); else one that may apply leaves the ruling open; else n + 1.
+                let facts = lab(l, a, b);
+                // With n = 10, `lead` is `l`.
                 let cases: [Guarded; 4] = [
                     ("z", vec![(and3(&[l, a]), 2)]),
                     ("w", vec![(and3(&[not(l), a]), 3)]),
@@ -414,19 +424,8 @@ fn single_exceptions_and_negated_first_reads_worked_out_by_hand() {
                     ("u", vec![(not(l), 6)]),
                 ];
                 for (name, guards) in cases {
-                    let applies = guards.iter().find(|(g, _)| *g == Some(true)).map(|(_, v)| *v);
-                    let open = guards.iter().any(|(g, _)| g.is_none());
-                    let expected = applies.or(if open { None } else { Some(11) });
-                    let got = both(&c, name, &facts, &mut scratch);
-                    match expected {
-                        Some(v) => assert_eq!(got, Ok(Value::int(v)), "{name} on {facts}"),
-                        None => assert_eq!(got, Err(Stop::Unknown), "{name} on {facts}"),
-                    }
-                    seen[match expected {
-                        Some(11) => 0,
-                        Some(_) => 1,
-                        None => 2,
-                    }] += 1;
+                    let expected = beside_exceptions(&guards);
+                    seen[ruled_as(&c, name, &facts, expected, &mut scratch)] += 1;
                     // The steps counted are at least the interpreter's.
                     if expected.is_some() {
                         let p = &c.program;
