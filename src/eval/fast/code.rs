@@ -88,11 +88,7 @@ impl Place {
             }
             Place::Fact(f, path) => follow(cx.fact(*f).as_ref().ok_or(Stop::Unknown)?, path),
             Place::Local(s, path) => follow(cx.local(*s), path),
-            Place::Memo(d, path) => match cx.known(*d) {
-                Some(Ok(v)) => follow(v, path),
-                Some(Err(e)) => Err(*e),
-                None => Err(Stop::Halt),
-            },
+            Place::Memo(d, path) => follow(cx.known(*d).unwrap_or(Err(Stop::Halt))?, path),
             Place::Decision(d) => cx.decision(*d).as_ref().ok_or(Stop::Unknown),
             Place::Once(..) => Err(Stop::Halt),
         }

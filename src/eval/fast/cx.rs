@@ -3,12 +3,14 @@
 //!
 //! What it owns: where a ruling's values live. Every value code passes around is a
 //! reference with the ruling's lifetime: to where the program or the inputs hold it (a
-//! constant, a fact, a field of one, an item of a list among them), to a definition's
-//! result, or to a value the ruling built, kept in the ruling's arena until the ruling
-//! ends. Nothing is copied to be read, and nothing on the stack needs dropping. Results of
-//! definitions without parameters sit in one cell a definition ([`Scratch`]'s memo), and
-//! the values a ruling builds in the cells of its pile, each set once a ruling and emptied
-//! at the start of the next (so that keeping a value allocates nothing). Locals (parameters, bindings,
+//! constant, a fact, a field of one, an item of a list among them), or to a value the
+//! ruling built, kept in the ruling's arena until the ruling ends. Nothing is copied to be
+//! read, and nothing on the stack needs dropping. The values a ruling builds sit in the
+//! cells of its pile, each set once a ruling and emptied at the start of the next (so that
+//! keeping a value allocates nothing). The result of a definition without parameters is
+//! kept as the reference to where it is held, noted with the ruling's generation (so that
+//! nothing is copied to keep it and nothing emptied after: an older generation's note is
+//! not the ruling's). Locals (parameters, bindings,
 //! lambda items) live on one stack of references; a frame is a stretch of it from
 //! [`Cx::base`], and the items of a list an aggregate reads are pushed above the current
 //! frame and cut off when it is done.
@@ -62,18 +64,24 @@ pub(crate) struct Kept {
     pub(crate) steps: u64,
 }
 
-/// Buffers reused from one ruling to the next: the cells of definitions' results and of
-/// shared rules' results, the places of facts in the input set and the stack of locals.
+/// Buffers reused from one ruling to the next: where definitions' results are kept, the
+/// cells of shared rules' results, the places of facts in the input set and the stack of
+/// locals.
 #[derive(Default)]
 pub struct Scratch {
-    memo: Vec<OnceCell<R<Value>>>,
-    /// The definitions whose cell is set (emptied at the start of the next ruling).
-    used: Vec<DefId>,
+    /// For each definition: the generation in which its result was kept, and its place
+    /// among the results kept ([`Self::kept`]).
+    kept_at: Vec<Cell<(u32, u32)>>,
+    /// The results of definitions kept by the last ruling, emptied for the next (each lent
+    /// from where it is held: the program, the inputs or the pile).
+    kept: Vec<R<&'static Value>>,
     rules: Vec<OnceCell<Kept>>,
     used_rules: Vec<u32>,
     /// For each fact: the generation in which its place in the input set was noted, and
     /// that place ([`crate::eval::slots::Slots::place`]).
     places: Vec<Cell<(u32, u32)>>,
+    /// The ruling's number, one more each ruling: a place or a result noted in an earlier
+    /// generation is not the ruling's.
     generation: u32,
     locals: Vec<&'static Value>,
     /// Cells for the values a ruling builds, and how many the last ruling set.
@@ -93,7 +101,7 @@ const PILE: usize = 64;
 
 impl std::fmt::Debug for Scratch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Scratch").field("definitions", &self.memo.len()).finish_non_exhaustive()
+        f.debug_struct("Scratch").field("definitions", &self.kept_at.len()).finish_non_exhaustive()
     }
 }
 
@@ -105,22 +113,18 @@ fn recycle<'y>(mut v: Vec<&Value>) -> Vec<&'y Value> {
     v.into_iter().map(|_| &UNSET).collect()
 }
 
-/// The result kept in a definition's cell, lent.
-#[inline(always)]
-fn lend(cell: &OnceCell<R<Value>>) -> R<&Value> {
-    match cell.get() {
-        Some(Ok(v)) => Ok(v),
-        Some(Err(e)) => Err(*e),
-        None => Err(Stop::Halt),
-    }
+/// The same for a list of results.
+fn recycle_kept<'y>(mut v: Vec<R<&Value>>) -> Vec<R<&'y Value>> {
+    v.clear();
+    v.into_iter().map(|_| Err(Stop::Halt)).collect()
 }
 
 /// One ruling's state (see the module documentation).
 pub(crate) struct Cx<'r> {
     pub(crate) c: &'r Compiled,
     pub(crate) inputs: &'r Inputs,
-    memo: &'r [OnceCell<R<Value>>],
-    used: &'r mut Vec<DefId>,
+    kept_at: &'r [Cell<(u32, u32)>],
+    kept: Vec<R<&'r Value>>,
     rules: &'r [OnceCell<Kept>],
     used_rules: &'r mut Vec<u32>,
     places: &'r [Cell<(u32, u32)>],
@@ -146,18 +150,11 @@ pub(crate) fn with_cx<T>(
     f: impl for<'r> FnOnce(&mut Cx<'r>) -> T,
 ) -> T {
     let s = scratch;
-    // Cells set by the last ruling (or by one that ended half-way) are emptied first.
-    if s.memo.len() != c.defs.len() {
-        s.memo = (0..c.defs.len()).map(|_| OnceCell::new()).collect();
-        s.used.clear();
+    // Results and places noted by earlier rulings are of an earlier generation: nothing is
+    // emptied but the vectors' lengths, set for this program and these inputs.
+    if s.kept_at.len() != c.defs.len() {
+        s.kept_at = vec![Cell::new((0, 0)); c.defs.len()];
     }
-    // Emptied in place: dropping a cell's value without moving it out first.
-    for &d in &s.used {
-        if let Some(cell) = s.memo.get_mut(d as usize) {
-            *cell = OnceCell::new();
-        }
-    }
-    s.used.clear();
     if s.rules.len() != c.rule_memos as usize {
         s.rules = (0..c.rule_memos).map(|_| OnceCell::new()).collect();
         s.used_rules.clear();
@@ -170,12 +167,11 @@ pub(crate) fn with_cx<T>(
     s.used_rules.clear();
     if s.places.len() != inputs.facts.len() {
         s.places = vec![Cell::new((0, 0)); inputs.facts.len()];
-        s.generation = 0;
     }
     s.generation = s.generation.wrapping_add(1);
     if s.generation == 0 {
-        // Wrapped: forget every place rather than mistake an old one for new.
-        s.places.iter().for_each(|p| p.set((0, 0)));
+        // Wrapped: forget every place and result rather than mistake an old one for new.
+        s.places.iter().chain(&s.kept_at).for_each(|p| p.set((0, 0)));
         s.generation = 1;
     }
     if s.pile.len() != PILE {
@@ -207,8 +203,8 @@ pub(crate) fn with_cx<T>(
     let mut cx = Cx {
         c,
         inputs,
-        memo: &s.memo,
-        used: &mut s.used,
+        kept_at: &s.kept_at,
+        kept: recycle_kept(std::mem::take(&mut s.kept)),
         rules: &s.rules,
         used_rules: &mut s.used_rules,
         places: &s.places,
@@ -223,8 +219,9 @@ pub(crate) fn with_cx<T>(
         spare: std::mem::take(&mut s.spare),
     };
     let out = f(&mut cx);
-    let Cx { locals, piled, spare, .. } = cx;
+    let Cx { locals, piled, spare, kept, .. } = cx;
     s.locals = recycle(locals);
+    s.kept = recycle_kept(kept);
     s.piled = piled;
     s.spare = spare;
     out
@@ -305,31 +302,31 @@ impl<'r> Cx<'r> {
 
     /// The result of definition `def` (without parameters) when it is worked out already.
     #[inline(always)]
-    pub(crate) fn known(&self, def: DefId) -> Option<&'r R<Value>> {
-        let memo: &'r [OnceCell<R<Value>>] = self.memo;
-        memo[def as usize].get()
+    pub(crate) fn known(&self, def: DefId) -> Option<R<&'r Value>> {
+        match self.kept_at[def as usize].get() {
+            (generation, at) if generation == self.generation => self.kept.get(at as usize).copied(),
+            _ => None,
+        }
     }
 
-    /// Keeps the result of definition `def` for the ruling and lends it.
+    /// Keeps the result of definition `def` for the ruling and lends it: the reference
+    /// itself, as the value lives as long as the ruling where it is held. A result kept
+    /// already stays.
     #[inline]
     pub(crate) fn keep(&mut self, def: DefId, r: R<&'r Value>) -> R<&'r Value> {
-        let memo: &'r [OnceCell<R<Value>>] = self.memo;
-        let cell = &memo[def as usize];
-        if cell.set(r.cloned()).is_ok() {
-            self.used.push(def);
+        if let Some(first) = self.known(def) {
+            return first;
         }
-        lend(cell)
+        self.kept_at[def as usize].set((self.generation, self.kept.len() as u32));
+        self.kept.push(r);
+        r
     }
 
     /// Keeps the result of definition `def`, built by the ruling, and lends it.
     #[inline]
     pub(crate) fn keep_owned(&mut self, def: DefId, r: R<Value>) -> R<&'r Value> {
-        let memo: &'r [OnceCell<R<Value>>] = self.memo;
-        let cell = &memo[def as usize];
-        if cell.set(r).is_ok() {
-            self.used.push(def);
-        }
-        lend(cell)
+        let r = r.map(|v| self.keep_value(v));
+        self.keep(def, r)
     }
 
     /// The result kept for shared rule `m`, if any.

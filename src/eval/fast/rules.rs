@@ -338,8 +338,7 @@ impl<'r> Cx<'r> {
     #[inline]
     pub(crate) fn result(&mut self, def: DefId) -> R<&'r Value> {
         match self.known(def) {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(e)) => Err(*e),
+            Some(r) => r,
             None => self.work_out(def),
         }
     }
