@@ -4,8 +4,9 @@
 //! missing or silent), comparison lambdas scanned without a call for each item (an empty
 //! list, a missing field, a missing value compared with), `map` of a field, `most` with a
 //! tie, definitions worked out once or kept, exceptions judged together or alone (guards
-//! beginning with the same read, or with `not`), and more values built in one ruling than
-//! the pile kept from ruling to ruling holds.
+//! beginning with the same read, or with `not`), sums, differences, products and
+//! comparisons with a constant over every kind of number operand, and more values built
+//! in one ruling than the pile kept from ruling to ruling holds.
 
 use conditions::check::{Checked, check_sources};
 use conditions::eval::fast::{self, Scratch, Stop};
@@ -599,4 +600,73 @@ fn lists_built_again_in_later_rulings_keep_what_was_given_out() {
     }
     // The first answer is as it was given.
     assert_eq!(first, Ok(texts(&["Kolding"])));
+}
+
+/// The operand kinds of a sum, difference or product, each with its value by hand when
+/// `a` = 7, `b` = 5 and `xs` = [1, 2] are given: a constant, a fact, a definition read in
+/// many places (kept), one read in one place only (not kept; a definition of its own for
+/// each use), an operation, and the length of a list. `None`: missing when `a` is not given.
+fn operand_kinds(use_no: &mut usize, defs: &mut String) -> Vec<(String, i128, bool)> {
+    *use_no += 1;
+    let once = format!("once_{use_no}");
+    defs.push_str(&format!("def {once}: int \"b plus 4, read once\" = b + 4\n"));
+    vec![
+        ("3".into(), 3, true),
+        ("a".into(), 7, false),
+        ("kept".into(), 10, true),
+        (once, 9, true),
+        ("(a - 1)".into(), 6, false),
+        ("count(xs)".into(), 2, true),
+    ]
+}
+
+#[test]
+fn arithmetic_and_comparisons_over_every_kind_of_operand_worked_out_by_hand() {
+    // Each pair of operand kinds under each operation, and each kind against a constant
+    // under each comparison: the value by hand, or unknown when an operand reads `a` and
+    // `a` is not given.
+    let mut defs = String::new();
+    let mut uses = 0;
+    let mut cases: Vec<(String, Option<Value>, Option<Value>)> = Vec::new();
+    let ops: [(&str, fn(i128, i128) -> i128); 3] = [("+", |x, y| x + y), ("-", |x, y| x - y), ("*", |x, y| x * y)];
+    for (i, (sym, f)) in ops.iter().enumerate() {
+        for (j, (x, xv, x_without_a)) in operand_kinds(&mut uses, &mut defs).into_iter().enumerate() {
+            for (k, (y, yv, y_without_a)) in operand_kinds(&mut uses, &mut defs).into_iter().enumerate() {
+                let name = format!("op_{i}_{j}_{k}");
+                defs.push_str(&format!("ruling {name}: int \"{x} {sym} {y}\" = {x} {sym} {y}\n"));
+                let without_a = (x_without_a && y_without_a).then(|| Value::int(f(xv, yv)));
+                cases.push((name, Some(Value::int(f(xv, yv))), without_a));
+            }
+        }
+    }
+    let cmps: [(&str, fn(i128) -> bool); 6] = [
+        ("==", |v| v == 7),
+        ("!=", |v| v != 7),
+        ("<", |v| v < 7),
+        ("<=", |v| v <= 7),
+        (">", |v| v > 7),
+        (">=", |v| v >= 7),
+    ];
+    for (i, (sym, holds)) in cmps.iter().enumerate() {
+        for (j, (x, xv, x_without_a)) in operand_kinds(&mut uses, &mut defs).into_iter().enumerate() {
+            let name = format!("cmp_{i}_{j}");
+            defs.push_str(&format!("ruling {name}: bool \"{x} {sym} 7\" = {x} {sym} 7\n"));
+            cases.push((name, Some(Value::Bool(holds(xv))), x_without_a.then(|| Value::Bool(holds(xv)))));
+        }
+    }
+    let c = book(&format!(
+        "clause \"1\" {{\n text \"t\"\n fact a: int \"a\"\n fact b: int \"b\"\n fact xs: list of int \"xs\"\n \
+         def kept: int \"b doubled, read in many places\" = b * 2\n{defs}}}"
+    ));
+    let mut s = Scratch::default();
+    let given = json!({ "a": 7, "b": 5, "xs": [1, 2] });
+    let without_a = json!({ "b": 5, "xs": [1, 2] });
+    for (name, expected, expected_without_a) in &cases {
+        assert_eq!(both(&c, name, &given, &mut s).ok(), *expected, "{name}");
+        match expected_without_a {
+            Some(v) => assert_eq!(both(&c, name, &without_a, &mut s), Ok(v.clone()), "{name} without a"),
+            None => assert_eq!(both(&c, name, &without_a, &mut s), Err(Stop::Unknown), "{name} without a"),
+        }
+    }
+    assert_eq!(cases.len(), 3 * 36 + 6 * 6);
 }

@@ -6,6 +6,7 @@
 //! in place and compare them as their types say (numbers by their order, texts by their
 //! bytes, enums by their variant); and [`combine`], the other binary operations on values.
 
+use super::arith::{self, Arith};
 use super::code::{self, Bool, NumC, boolean, both, number, truth};
 use super::cx::{R, Stop};
 use super::lower::{Lower, numeric};
@@ -118,21 +119,12 @@ impl Lower<'_> {
                 code::num(move |_| Ok(n))
             }
             IrKind::Binary(op @ (Add | Sub | Mul), a, b) if numeric(&a.ty) && numeric(&b.ty) => {
-                let (a, b) = (self.num_operand(a), self.num_operand(b));
-                match op {
-                    Add => code::num(move |cx| {
-                        let (m, n) = both(a.get(cx), b.get(cx))?;
-                        m.add(n).ok_or(Stop::Halt)
-                    }),
-                    Sub => code::num(move |cx| {
-                        let (m, n) = both(a.get(cx), b.get(cx))?;
-                        m.sub(n).ok_or(Stop::Halt)
-                    }),
-                    _ => code::num(move |cx| {
-                        let (m, n) = both(a.get(cx), b.get(cx))?;
-                        m.mul(n).ok_or(Stop::Halt)
-                    }),
-                }
+                let op = match op {
+                    Add => Arith::Add,
+                    Sub => Arith::Sub,
+                    _ => Arith::Mul,
+                };
+                arith::binary(op, self.num_operand(a), self.num_operand(b))
             }
             IrKind::Neg(x) => {
                 let x = self.num(x);
@@ -186,7 +178,7 @@ impl Lower<'_> {
                 other => Err(other),
             };
             let (x, y) = match with_const {
-                Ok((x, c, op)) => return boolean(move |cx| Ok(holds(op, x.get(cx)?.cmp(&c)))),
+                Ok((x, c, op)) => return arith::against(op, x, c),
                 Err(pair) => pair,
             };
             return boolean(move |cx| {
@@ -283,7 +275,7 @@ impl BoolOperand {
 }
 
 /// A number operand (see [`Lower::num_operand`]).
-enum NumOperand {
+pub(crate) enum NumOperand {
     Const(Num),
     /// A definition's result.
     Memo(crate::check::program::DefId),
@@ -300,7 +292,7 @@ enum NumOperand {
 
 impl NumOperand {
     #[inline(always)]
-    fn get(&self, cx: &mut super::cx::Cx<'_>) -> R<Num> {
+    pub(crate) fn get(&self, cx: &mut super::cx::Cx<'_>) -> R<Num> {
         match self {
             NumOperand::Const(n) => Ok(*n),
             NumOperand::Memo(d) => cx.result_num(*d),

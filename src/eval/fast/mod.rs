@@ -38,6 +38,7 @@
 //!    instead, always correctly, only slower;
 //! 4. add a case file using it: `tests/agreement.rs` compares both evaluators on it.
 
+mod arith;
 mod builtins;
 mod calls;
 mod code;
