@@ -620,6 +620,10 @@ fn operand_kinds(use_no: &mut usize, defs: &mut String) -> Vec<(String, i128, bo
     ]
 }
 
+/// An operation by hand, and a comparison with 7 by hand.
+type Op = fn(i128, i128) -> i128;
+type Holds = fn(i128) -> bool;
+
 #[test]
 fn arithmetic_and_comparisons_over_every_kind_of_operand_worked_out_by_hand() {
     // Each pair of operand kinds under each operation, and each kind against a constant
@@ -628,7 +632,7 @@ fn arithmetic_and_comparisons_over_every_kind_of_operand_worked_out_by_hand() {
     let mut defs = String::new();
     let mut uses = 0;
     let mut cases: Vec<(String, Option<Value>, Option<Value>)> = Vec::new();
-    let ops: [(&str, fn(i128, i128) -> i128); 3] = [("+", |x, y| x + y), ("-", |x, y| x - y), ("*", |x, y| x * y)];
+    let ops: [(&str, Op); 3] = [("+", |x, y| x + y), ("-", |x, y| x - y), ("*", |x, y| x * y)];
     for (i, (sym, f)) in ops.iter().enumerate() {
         for (j, (x, xv, x_without_a)) in operand_kinds(&mut uses, &mut defs).into_iter().enumerate() {
             for (k, (y, yv, y_without_a)) in operand_kinds(&mut uses, &mut defs).into_iter().enumerate() {
@@ -639,7 +643,7 @@ fn arithmetic_and_comparisons_over_every_kind_of_operand_worked_out_by_hand() {
             }
         }
     }
-    let cmps: [(&str, fn(i128) -> bool); 6] = [
+    let cmps: [(&str, Holds); 6] = [
         ("==", |v| v == 7),
         ("!=", |v| v != 7),
         ("<", |v| v < 7),
