@@ -605,7 +605,8 @@ fn lists_built_again_in_later_rulings_keep_what_was_given_out() {
 /// The operand kinds of a sum, difference or product, each with its value by hand when
 /// `a` = 7, `b` = 5 and `xs` = [1, 2] are given: a constant, a fact, a definition read in
 /// many places (kept), one read in one place only (not kept; a definition of its own for
-/// each use), an operation, and the length of a list. `None`: missing when `a` is not given.
+/// each use), an operation, and the length of a list; and whether it is known when `a` is
+/// not given.
 fn operand_kinds(use_no: &mut usize, defs: &mut String) -> Vec<(String, i128, bool)> {
     *use_no += 1;
     let once = format!("once_{use_no}");
