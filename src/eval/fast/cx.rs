@@ -105,18 +105,14 @@ impl std::fmt::Debug for Scratch {
     }
 }
 
-/// An emptied stack of references with another lifetime, keeping its allocation: the stack
-/// is kept from one ruling to the next, and each ruling lends values for its own lifetime
-/// (a vector collected in place from its own iterator keeps its buffer).
-fn recycle<'y>(mut v: Vec<&Value>) -> Vec<&'y Value> {
+/// An emptied vector of references (or results holding them) with another lifetime,
+/// keeping its allocation: the stack of locals and the results kept are held from one
+/// ruling to the next, and each ruling lends values for its own lifetime (a vector collected
+/// in place from its own iterator keeps its buffer; `fill` is never stored, the vector
+/// being empty).
+fn recycle<A, B: Copy>(mut v: Vec<A>, fill: B) -> Vec<B> {
     v.clear();
-    v.into_iter().map(|_| &UNSET).collect()
-}
-
-/// The same for a list of results.
-fn recycle_kept<'y>(mut v: Vec<R<&Value>>) -> Vec<R<&'y Value>> {
-    v.clear();
-    v.into_iter().map(|_| Err(Stop::Halt)).collect()
+    v.into_iter().map(|_| fill).collect()
 }
 
 /// One ruling's state (see the module documentation).
@@ -204,7 +200,7 @@ pub(crate) fn with_cx<T>(
         c,
         inputs,
         kept_at: &s.kept_at,
-        kept: recycle_kept(std::mem::take(&mut s.kept)),
+        kept: recycle(std::mem::take(&mut s.kept), Err(Stop::Halt)),
         rules: &s.rules,
         used_rules: &mut s.used_rules,
         places: &s.places,
@@ -213,15 +209,15 @@ pub(crate) fn with_cx<T>(
         pile: &s.pile,
         piled: 0,
         arena: &arena,
-        locals: recycle(std::mem::take(&mut s.locals)),
+        locals: recycle(std::mem::take(&mut s.locals), &UNSET),
         base: 0,
         steps: 0,
         spare: std::mem::take(&mut s.spare),
     };
     let out = f(&mut cx);
     let Cx { locals, piled, spare, kept, .. } = cx;
-    s.locals = recycle(locals);
-    s.kept = recycle_kept(kept);
+    s.locals = recycle(locals, &UNSET);
+    s.kept = recycle(kept, Err(Stop::Halt));
     s.piled = piled;
     s.spare = spare;
     out
@@ -377,8 +373,13 @@ mod tests {
     fn a_recycled_stack_keeps_its_buffer() {
         let mut v: Vec<&'static Value> = Vec::with_capacity(32);
         v.push(&TRUE);
-        let w: Vec<&Value> = recycle(v);
+        let w: Vec<&Value> = recycle(v, &UNSET);
         assert!(w.is_empty());
         assert!(w.capacity() >= 32);
+        let mut r: Vec<R<&'static Value>> = Vec::with_capacity(32);
+        r.push(Ok(&TRUE));
+        let k: Vec<R<&Value>> = recycle(r, Err(Stop::Halt));
+        assert!(k.is_empty());
+        assert!(k.capacity() >= 32);
     }
 }
