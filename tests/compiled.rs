@@ -363,24 +363,35 @@ fn exceptions_whose_guards_begin_alike_worked_out_by_hand() {
           rule f3: y = 4 when l and not a and not b overrides base_y
             "#,
     ));
-    let three = [Some(true), Some(false), None];
-    let not = |x: Option<bool>| x.map(|v| !v);
     let mut scratch = Scratch::default();
     let mut counts = [0; 3];
+    every_lab(|l, a, b, facts| {
+        let guards = [(and3(&[l, a, not(b)]), 2), (and3(&[l, b, not(a)]), 3), (and3(&[l, not(a), not(b)]), 4)];
+        let expected = beside_exceptions(&guards);
+        for name in ["x", "y"] {
+            counts[ruled_as(&c, name, facts, expected, &mut scratch)] += 1;
+        }
+    });
+    // Every outcome is seen: the rule alone, an exception, and a ruling left open.
+    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+}
+
+/// Three-valued `not` by hand.
+fn not(x: Option<bool>) -> Option<bool> {
+    x.map(|v| !v)
+}
+
+/// `f` on every combination of `l`, `a` and `b` true, false or missing, with the facts
+/// that give them ([`lab`]).
+fn every_lab(mut f: impl FnMut(Option<bool>, Option<bool>, Option<bool>, &J)) {
+    let three = [Some(true), Some(false), None];
     for l in three {
         for a in three {
             for b in three {
-                let facts = lab(l, a, b);
-                let guards = [(and3(&[l, a, not(b)]), 2), (and3(&[l, b, not(a)]), 3), (and3(&[l, not(a), not(b)]), 4)];
-                let expected = beside_exceptions(&guards);
-                for name in ["x", "y"] {
-                    counts[ruled_as(&c, name, &facts, expected, &mut scratch)] += 1;
-                }
+                f(l, a, b, &lab(l, a, b));
             }
         }
     }
-    // Every outcome is seen: the rule alone, an exception, and a ruling left open.
-    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
 }
 
 /// A ruling's name, and each of its exceptions' guard as worked out by hand with the value
@@ -409,37 +420,30 @@ fn single_exceptions_and_negated_first_reads_worked_out_by_hand() {
           rule m1: u = 6 when not lead overrides base_u
             "#,
     ));
-    let three = [Some(true), Some(false), None];
-    let not = |x: Option<bool>| x.map(|v| !v);
     let mut scratch = Scratch::default();
     let mut seen = [0; 3];
-    for l in three {
-        for a in three {
-            for b in three {
-                let facts = lab(l, a, b);
-                // With n = 10, `lead` is `l`.
-                let cases: [Guarded; 4] = [
-                    ("z", vec![(and3(&[l, a]), 2)]),
-                    ("w", vec![(and3(&[not(l), a]), 3)]),
-                    ("v", vec![(and3(&[not(l), b, not(a)]), 4), (and3(&[not(l), a, not(b)]), 5)]),
-                    ("u", vec![(not(l), 6)]),
-                ];
-                for (name, guards) in cases {
-                    let expected = beside_exceptions(&guards);
-                    seen[ruled_as(&c, name, &facts, expected, &mut scratch)] += 1;
-                    // The steps counted are at least the interpreter's.
-                    if expected.is_some() {
-                        let p = &c.program;
-                        let def = p.def_by_name(name).expect("the ruling");
-                        let inputs = conditions::facts::validate(p, &facts, "test").expect("the facts fit");
-                        let own = fast::rule(p, &inputs, def, &mut scratch).steps;
-                        let slow = rule(p, &inputs, def, false).steps;
-                        assert!(own >= slow, "{name} on {facts}: {own} steps against {slow}");
-                    }
-                }
+    every_lab(|l, a, b, facts| {
+        // With n = 10, `lead` is `l`.
+        let cases: [Guarded; 4] = [
+            ("z", vec![(and3(&[l, a]), 2)]),
+            ("w", vec![(and3(&[not(l), a]), 3)]),
+            ("v", vec![(and3(&[not(l), b, not(a)]), 4), (and3(&[not(l), a, not(b)]), 5)]),
+            ("u", vec![(not(l), 6)]),
+        ];
+        for (name, guards) in cases {
+            let expected = beside_exceptions(&guards);
+            seen[ruled_as(&c, name, facts, expected, &mut scratch)] += 1;
+            // The steps counted are at least the interpreter's.
+            if expected.is_some() {
+                let p = &c.program;
+                let def = p.def_by_name(name).expect("the ruling");
+                let inputs = conditions::facts::validate(p, facts, "test").expect("the facts fit");
+                let own = fast::rule(p, &inputs, def, &mut scratch).steps;
+                let slow = rule(p, &inputs, def, false).steps;
+                assert!(own >= slow, "{name} on {facts}: {own} steps against {slow}");
             }
         }
-    }
+    });
     // Every outcome is seen: the rule alone, an exception, and a ruling left open.
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }
