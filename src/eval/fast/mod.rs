@@ -3,18 +3,19 @@
 //!
 //! What it owns: [`Compiled`], every rule, table and expression of the program as a
 //! closure typed by what it gives (a truth value, a number, a value, a list's items; see
-//! `code`), with local slots, fact paths and the places of held values resolved when it
-//! is compiled; the index of each definition's rules by the constant pattern of its first
-//! parameter (a call of `eligible(B)` looks only at the rules that can match `B`); and
-//! [`rule`], which decides one ruling with it.
+//! `code`; sums, differences, products and comparisons with a constant are compiled for
+//! their operands' kinds, see `arith`), with local slots, fact paths and the places of held
+//! values resolved when it is compiled; the index of each definition's rules by the
+//! constant pattern of its first parameter (a call of `eligible(B)` looks only at the rules
+//! that can match `B`); and [`rule`], which decides one ruling with it.
 //!
 //! The shape of a ruling: values held by the program, the inputs or a definition's result
 //! are lent by reference, never copied (`cx`); a definition without parameters is worked out
-//! once a ruling and its result lent from its cell; a definition of one enum parameter
-//! whose rule is picked by the argument's variant runs that rule in the caller's frame;
-//! steps are counted by blocks (a rule, a lambda's body for each item) and the depth of
-//! calls is known when the program is compiled (definitions cannot call themselves), so
-//! nothing is checked node by node.
+//! once a ruling and its result kept as the reference to where it is held; a definition of
+//! one enum parameter whose rule is picked by the argument's variant runs that rule in the
+//! caller's frame; steps are counted by blocks (a rule, a lambda's body for each item) and
+//! the depth of calls is known when the program is compiled (definitions cannot call
+//! themselves), so nothing is checked node by node.
 //!
 //! What it does not do: build explanation data. It keeps no trace, names no needed input
 //! and words no error; a stop is one of two bare signals ([`Stop`]): *unknown* (some
