@@ -14,7 +14,7 @@ pub struct Lang(u16);
 /// At most this many distinct tags are kept for the program's life; past it, a new tag
 /// is read as the closest language with message files (a server asked for many made-up
 /// tags keeps its memory).
-const MAX_TAGS: usize = 512;
+pub(crate) const MAX_TAGS: usize = 512;
 
 fn registry() -> &'static RwLock<Vec<&'static str>> {
     static R: OnceLock<RwLock<Vec<&'static str>>> = OnceLock::new();
@@ -38,6 +38,11 @@ impl Lang {
     pub fn tag(s: &str) -> Result<Lang, TagError> {
         let canonical = canonical(s)?;
         Ok(intern(&canonical))
+    }
+
+    /// The tag's place among the tags known, below [`MAX_TAGS`]; it never changes.
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
     }
 
     /// The tag in canonical case: `da`, `nb-NO`, `sr-Latn-RS`.

@@ -112,7 +112,7 @@ fn describe_names_every_input_with_path_and_type() {
                 let ruling = conditions::eval::rule(p, &inputs, def, true);
                 for node in &ruling.trace.expect("traced").nodes {
                     for u in &node.facts {
-                        let path = unindexed(&u.path);
+                        let path = unindexed(u.path(p));
                         let named = described.iter().any(|d| {
                             *d == path || d.starts_with(&format!("{path}.")) || d.starts_with(&format!("{path}[]"))
                         });

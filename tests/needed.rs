@@ -150,7 +150,7 @@ fn removing_one_input_names_only_inputs_that_can_change_the_ruling() {
                 let mut read: Vec<Hole> = Vec::new();
                 for node in &original.trace.as_ref().expect("trace").nodes {
                     for u in &node.facts {
-                        if let Some(h) = hole_at(p, &u.path)
+                        if let Some(h) = hole_at(p, u.path(p))
                             && !read.iter().any(|r| r.path == h.path)
                         {
                             read.push(h);

@@ -562,8 +562,8 @@ pub struct Program {
     /// The clauses as explanations cite them, per language, built on first use
     /// ([`crate::explain::views`]).
     pub views: crate::explain::views::Cache,
-    /// The reads of facts as traces note them ([`crate::eval::trace::Paths`]).
-    pub paths: crate::eval::trace::Paths,
+    /// The reads of facts as traces note them ([`crate::eval::reads::Paths`]).
+    pub paths: crate::eval::reads::Paths,
 }
 
 impl Program {

@@ -20,9 +20,9 @@ mod notes;
 mod patterns;
 mod why;
 
+use super::reads::reads_fact;
 use super::slots::Slots;
 use memo::Memos;
-use notes::reads_fact;
 use patterns::binds;
 pub(crate) use patterns::in_range;
 pub use patterns::{compare, matches_pattern};

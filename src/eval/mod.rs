@@ -10,6 +10,7 @@ pub mod interp;
 pub mod needed;
 pub mod num;
 pub mod order;
+pub mod reads;
 pub mod show;
 pub mod slots;
 pub mod time;

@@ -2,13 +2,12 @@
 //! used, the rule that decided it, the exceptions that overrode rules, the rules
 //! that did not apply and why, and the facts and decisions read.
 
+use super::reads::ReadId;
 use super::value::Value;
+use crate::check::program::Program;
 use crate::check::program::{Builtin, DecisionId, DefId, FactId, RuleId};
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Span};
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-use std::sync::{Arc, RwLock};
 
 /// Something the ruling needs and was not given.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,69 +95,20 @@ pub struct Node {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FactUse {
     pub fact: FactId,
-    /// Its path, shared by every read of it (see [`Paths`]).
-    pub path: Arc<str>,
+    /// Which read of the program's it is: its path and type (see [`FactUse::path`]).
+    pub read: ReadId,
     pub value: Value,
-    pub ty: Arc<Type>,
 }
 
-/// The fact read by an expression of the program (a fact or a field of one), with its path
-/// and type as a trace notes them.
-#[derive(Clone, Debug)]
-pub(crate) struct Read {
-    pub fact: FactId,
-    pub path: Arc<str>,
-    pub ty: Arc<Type>,
-}
-
-/// The reads of facts of a program as traces note them, by the expression that reads, worked
-/// out on first use and kept with the program: a trace notes each read by its path and type,
-/// shared rather than copied for every ruling. A copy of the program starts without any.
-#[derive(Default)]
-pub struct Paths(RwLock<HashMap<usize, Read, BuildHasherDefault<AddrHasher>>>);
-
-impl Clone for Paths {
-    fn clone(&self) -> Self {
-        Paths::default()
+impl FactUse {
+    /// Its path (`player.masterpoints`) in `p`, the program ruled with.
+    pub fn path<'p>(&self, p: &'p Program) -> &'p str {
+        p.paths.get(p, self.read).map_or("", |r| &r.path)
     }
-}
 
-impl std::fmt::Debug for Paths {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.0.read().map_or(0, |m| m.len());
-        write!(f, "Paths({n} reads)")
-    }
-}
-
-impl Paths {
-    /// The read by the expression at `at` (its address), made by `make` the first time.
-    pub(crate) fn get(&self, at: usize, make: impl FnOnce() -> Option<Read>) -> Option<Read> {
-        if let Some(r) = self.0.read().ok().and_then(|m| m.get(&at).cloned()) {
-            return Some(r);
-        }
-        let r = make()?;
-        if let Ok(mut m) = self.0.write() {
-            m.insert(at, r.clone());
-        }
-        Some(r)
-    }
-}
-
-/// A hasher for addresses: they are distinct and come from the program, not from input.
-#[derive(Default)]
-pub struct AddrHasher(u64);
-
-impl std::hash::Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_right(29);
+    /// Its type in `p`, the program ruled with.
+    pub fn ty<'p>(&self, p: &'p Program) -> &'p Type {
+        p.paths.get(p, self.read).map_or(&Type::Bool, |r| &r.ty)
     }
 }
 
@@ -383,7 +333,7 @@ pub enum WorkKind {
     Leaf,
     Fact(FactId),
     /// A field of a fact, by its path (`player.masterpoints`).
-    FactPath(FactId, Arc<str>),
+    FactPath(FactId, ReadId),
     Decision(DecisionId),
     /// A field of a record that is not a fact (a list item's, say): the record type and field.
     Field(u32, u32),

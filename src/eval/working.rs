@@ -227,8 +227,8 @@ impl Interp<'_> {
         };
         let kind = match &ir.kind {
             IrKind::Fact(f) => WorkKind::Fact(*f),
-            IrKind::Field(inner, i) => match (self.read_of(ir), &inner.ty) {
-                (Some(r), _) => WorkKind::FactPath(r.fact, r.path),
+            IrKind::Field(inner, i) => match (self.p.paths.of(self.p, ir), &inner.ty) {
+                (Some(r), _) => WorkKind::FactPath(r.fact, r.id),
                 (None, Type::Record(t)) => WorkKind::Field(*t, *i),
                 _ => WorkKind::Leaf,
             },

@@ -67,7 +67,7 @@ impl Explainer<'_> {
             cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             for u in &n.facts {
-                if !facts.iter().any(|x| x.path == u.path) {
+                if !facts.iter().any(|x| x.read == u.read) {
                     facts.push(u);
                 }
             }
@@ -93,7 +93,7 @@ impl Explainer<'_> {
         }
         cited.sort_unstable();
         cited.dedup();
-        facts.sort_by(|a, b| (a.fact, &a.path).cmp(&(b.fact, &b.path)));
+        facts.sort_by(|a, b| (a.fact, a.path(p)).cmp(&(b.fact, b.path(p))));
         decisions.sort_unstable();
         decisions.dedup();
 
@@ -134,7 +134,7 @@ impl Explainer<'_> {
             steps.push(0);
             let mut walk = Walk {
                 e: self,
-                views: &views,
+                views,
                 nodes,
                 steps,
                 shown: Vec::with_capacity(nodes.len()),
@@ -146,7 +146,7 @@ impl Explainer<'_> {
             walk.step(&mut out, 0, 0);
         }
 
-        self.facts_used_into(&mut out, &views, &facts, &decisions);
+        self.facts_used_into(&mut out, views, &facts, &decisions);
         let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c)).peekable();
         if clauses.peek().is_some() {
             out.push('\n');
@@ -178,19 +178,18 @@ impl Explainer<'_> {
                 line.clear();
                 let fi = &p.facts[u.fact as usize];
                 let fv = &views.facts[u.fact as usize];
-                let field;
-                let description = if *u.path == *fi.name {
+                let path = u.path(p);
+                let description = if *path == *fi.name {
                     fv.description.as_deref()
                 } else {
-                    field = views.field(p, u.fact, &u.path);
-                    field.description.as_deref()
+                    views.read(u.read).and_then(|f| f.description.as_deref())
                 };
                 match description {
                     Some(d) => line.push_str(d),
-                    None => line.push_str(&u.path.replace('_', " ")),
+                    None => line.push_str(&path.replace('_', " ")),
                 }
                 line.push_str(": ");
-                show::value_into(&mut line, p, &u.value, &u.ty, lang);
+                show::value_into(&mut line, p, &u.value, u.ty(p), lang);
                 if let Some(c) = &fv.citation {
                     push_cite(&mut line, c);
                 }

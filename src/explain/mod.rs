@@ -419,7 +419,7 @@ impl<'a> Explainer<'a> {
         };
         let views = views::get(self.p, self.lang);
         let steps = match &ruling.trace {
-            Some(t) if !t.nodes.is_empty() => vec![self.step(&views, &t.nodes, 0, full, &mut vec![0])],
+            Some(t) if !t.nodes.is_empty() => vec![self.step(views, &t.nodes, 0, full, &mut vec![0])],
             _ => Vec::new(),
         };
         // An apportionment is answered beside its items, as its step shows it.
@@ -445,7 +445,7 @@ impl<'a> Explainer<'a> {
                     cited.extend(n.not_applied.iter().filter_map(|(r, _)| self.p.rules[*r as usize].clause));
                 }
                 for u in &n.facts {
-                    if !facts.iter().any(|x| x.path == u.path) {
+                    if !facts.iter().any(|x| x.read == u.read) {
                         facts.push(u.clone());
                     }
                 }
@@ -472,7 +472,7 @@ impl<'a> Explainer<'a> {
         }
         cited.sort();
         cited.dedup();
-        facts.sort_by(|a, b| (a.fact, &a.path).cmp(&(b.fact, &b.path)));
+        facts.sort_by(|a, b| (a.fact, a.path(self.p)).cmp(&(b.fact, b.path(self.p))));
         decisions.sort();
         decisions.dedup();
         let mut fact_views: Vec<FactView> = facts
@@ -480,16 +480,17 @@ impl<'a> Explainer<'a> {
             .map(|u| {
                 let fi = &self.p.facts[u.fact as usize];
                 let fv = &views.facts[u.fact as usize];
-                let description = if *u.path == *fi.name {
+                let path = u.path(self.p);
+                let description = if *path == *fi.name {
                     fv.description.clone()
                 } else {
-                    views.field(self.p, u.fact, &u.path).description.clone()
+                    views.read(u.read).and_then(|f| f.description.clone())
                 };
                 FactView {
-                    name: u.path.to_string(),
+                    name: path.to_string(),
                     description,
                     citation: fv.citation.clone(),
-                    value: show::value(self.p, &u.value, &u.ty, self.lang),
+                    value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
                 }
             })
             .collect();

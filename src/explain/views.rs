@@ -7,12 +7,12 @@
 
 use super::{ClauseView, Shared};
 use crate::check::program::Program;
+use crate::eval::reads::ReadId;
 use crate::eval::show::Lang;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock};
 
 /// What explanations in one language need of a rulebook, worked out once.
 pub struct Views {
-    lang: Lang,
     /// By clause id.
     pub clauses: Vec<ClauseView>,
     /// By definition id.
@@ -23,8 +23,9 @@ pub struct Views {
     pub facts: Vec<NameView>,
     /// By decision id.
     pub decisions: Vec<NameView>,
-    /// Fields of facts by their paths, as they are first named (a few per rulebook).
-    fields: RwLock<Vec<(u32, String, Arc<FieldNames>)>>,
+    /// The facts and fields of facts the program reads, by their number
+    /// ([`crate::eval::reads::ReadId`]).
+    reads: Vec<FieldNames>,
 }
 
 /// A definition as a step names it.
@@ -59,27 +60,23 @@ pub struct FieldNames {
 }
 
 impl Views {
-    /// The names of the field `path` of fact `fact`, worked out on first use.
-    pub fn field(&self, p: &Program, fact: u32, path: &str) -> Arc<FieldNames> {
-        let find =
-            |m: &[(u32, String, Arc<FieldNames>)]| m.iter().find(|x| x.0 == fact && x.1 == path).map(|x| x.2.clone());
-        if let Some(f) = self.fields.read().ok().and_then(|m| find(&m)) {
-            return f;
-        }
-        let fi = &p.facts[fact as usize];
-        let gloss = |t: &str| Shared::from(p.gloss(t, self.lang.code()));
-        let names = Arc::new(match super::field_info(p, &fi.ty, path) {
+    /// The names of read `read` of the program: a fact or a field of one, by its path.
+    pub fn read(&self, read: ReadId) -> Option<&FieldNames> {
+        self.reads.get(read as usize)
+    }
+
+    /// The names of the field `path` of fact `fact`.
+    fn field(p: &Program, lang: Lang, fact: u32, path: &str) -> FieldNames {
+        let gloss = |t: &str| Shared::from(p.gloss(t, lang.code()));
+        let field = p.facts.get(fact as usize).and_then(|fi| super::field_info(p, &fi.ty, path));
+        match field {
             Some(fd) => FieldNames {
-                label: short(p, self.lang, fd.says.as_deref(), fd.doc.as_deref(), &fd.name).into(),
+                label: short(p, lang, fd.says.as_deref(), fd.doc.as_deref(), &fd.name).into(),
                 says: fd.says.as_deref().map(gloss),
                 description: fd.doc.as_deref().map(gloss),
             },
             None => FieldNames { label: path.replace('_', " ").into(), says: None, description: None },
-        });
-        if let Ok(mut m) = self.fields.write() {
-            m.push((fact, path.to_string(), names.clone()));
         }
-        names
     }
 
     fn new(p: &Program, lang: Lang) -> Views {
@@ -140,7 +137,8 @@ impl Views {
                 c
             })
             .collect();
-        Views { lang, clauses, defs, rules, facts, decisions, fields: RwLock::default() }
+        let reads = p.paths.all(p).iter().map(|r| Views::field(p, lang, r.fact, &r.path)).collect();
+        Views { clauses, defs, rules, facts, decisions, reads }
     }
 }
 
@@ -156,11 +154,11 @@ pub(crate) fn short(p: &Program, lang: Lang, says: Option<&str>, doc: Option<&st
     }
 }
 
-/// The views of a program, one per language asked for, made on first use. A copy of the
-/// program starts without any (they are rebuilt if used), so that a changed copy never
-/// quotes stale texts.
+/// The views of a program, one per language asked for, made on first use and read without
+/// a lock. A copy of the program starts without any (they are rebuilt if used), so that a
+/// changed copy never quotes stale texts.
 #[derive(Default)]
-pub struct Cache(RwLock<Vec<Arc<Views>>>);
+pub struct Cache(OnceLock<Box<[OnceLock<Box<Views>>]>>);
 
 impl Clone for Cache {
     fn clone(&self) -> Self {
@@ -170,22 +168,15 @@ impl Clone for Cache {
 
 impl std::fmt::Debug for Cache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.0.read().map_or(0, |v| v.len());
+        let n = self.0.get().map_or(0, |v| v.iter().filter(|x| x.get().is_some()).count());
         write!(f, "Cache({n} languages)")
     }
 }
 
-/// The program's views in `lang`, built on first use.
-pub fn get(p: &Program, lang: Lang) -> Arc<Views> {
-    let find = |vs: &[Arc<Views>]| vs.iter().find(|v| v.lang == lang).cloned();
-    if let Some(v) = p.views.0.read().ok().and_then(|vs| find(&vs)) {
-        return v;
-    }
-    let Ok(mut vs) = p.views.0.write() else { return Arc::new(Views::new(p, lang)) };
-    if let Some(v) = find(&vs) {
-        return v;
-    }
-    let v = Arc::new(Views::new(p, lang));
-    vs.push(v.clone());
-    v
+/// The program's views in `lang`, built on first use (a language's place among the tags
+/// known is below [`crate::lang::MAX_TAGS`]; one past it is read in English).
+pub fn get(p: &Program, lang: Lang) -> &Views {
+    let slots = p.views.0.get_or_init(|| (0..crate::lang::MAX_TAGS).map(|_| OnceLock::new()).collect());
+    let lang = if lang.index() < slots.len() { lang } else { Lang::En };
+    slots[lang.index()].get_or_init(|| Box::new(Views::new(p, lang)))
 }

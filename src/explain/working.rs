@@ -21,7 +21,6 @@ pub(crate) const LIST_MAX: usize = 12;
 /// How something is named in a sentence: a name the rulebook's views keep, or one put
 /// together for it.
 pub(crate) enum Name<'a> {
-    Shared(std::sync::Arc<str>),
     Made(Buf),
     Program(&'a str),
 }
@@ -30,14 +29,13 @@ impl std::ops::Deref for Name<'_> {
     type Target = str;
     fn deref(&self) -> &str {
         match self {
-            Name::Shared(s) => s,
             Name::Made(b) => b,
             Name::Program(s) => s,
         }
     }
 }
 
-impl Explainer<'_> {
+impl<'a> Explainer<'a> {
     fn show(&self, v: &Value, ty: &Type) -> Buf {
         let mut out = Buf::new();
         show::value_into(&mut out, self.p, v, ty, self.lang);
@@ -89,7 +87,7 @@ impl Explainer<'_> {
     }
 
     /// The rulebook's views in the explanation's language.
-    pub(crate) fn views(&self) -> std::sync::Arc<super::views::Views> {
+    pub(crate) fn views(&self) -> &'a super::views::Views {
         super::views::get(self.p, self.lang)
     }
 
@@ -97,13 +95,12 @@ impl Explainer<'_> {
     /// phrase, a parameter by what it stands for, anything else by its working.
     fn label(&self, w: &Work) -> Option<Name<'_>> {
         match &w.kind {
-            WorkKind::Fact(f) => Some(Name::Shared(self.views().facts[*f as usize].label.clone())),
-            WorkKind::FactPath(f, path) => Some(Name::Shared(self.views().field(self.p, *f, path).label.clone())),
-            WorkKind::Def(d) => Some(Name::Shared(self.views().defs[*d as usize].label.clone())),
+            WorkKind::Fact(f) => Some(Name::Program(&self.views().facts[*f as usize].label)),
+            WorkKind::FactPath(_, read) => Some(Name::Program(&self.views().read(*read)?.label)),
+            WorkKind::Def(d) => Some(Name::Program(&self.views().defs[*d as usize].label)),
             WorkKind::Param(d, i) => {
-                let views = self.views();
-                let l = views.defs[*d as usize].param_labels.get(*i as usize)?.as_deref()?;
-                Some(Name::Made(Buf::of(l)))
+                let l = self.views().defs[*d as usize].param_labels.get(*i as usize)?.as_deref()?;
+                Some(Name::Program(l))
             }
             WorkKind::Field(t, i) => match &self.p.types[*t as usize].kind {
                 crate::check::program::TypeKind::Record(fs) => fs
@@ -111,7 +108,7 @@ impl Explainer<'_> {
                     .map(|f| Name::Made(Buf::of(&self.short(f.says.as_deref(), f.doc.as_deref(), &f.name)))),
                 _ => None,
             },
-            WorkKind::Decision(d) => Some(Name::Shared(self.views().decisions[*d as usize].label.clone())),
+            WorkKind::Decision(d) => Some(Name::Program(&self.views().decisions[*d as usize].label)),
             WorkKind::Size(inner) => {
                 self.label(inner).map(|l| Name::Made(self.m("number-of", &[("what", Arg::Text(&l))])))
             }
@@ -123,8 +120,8 @@ impl Explainer<'_> {
     fn says_of(&self, w: &Work) -> Option<Name<'_>> {
         let says = match &w.kind {
             WorkKind::Fact(f) => self.p.facts[*f as usize].says.as_deref(),
-            WorkKind::FactPath(f, path) => {
-                return self.views().field(self.p, *f, path).says.clone().map(Name::Shared);
+            WorkKind::FactPath(_, read) => {
+                return self.views().read(*read)?.says.as_deref().map(Name::Program);
             }
             WorkKind::Def(d) => self.p.defs[*d as usize].says.as_deref(),
             WorkKind::Decision(d) => self.p.decisions[*d as usize].says.as_deref(),
