@@ -403,6 +403,31 @@ enum UnitForm {
 }
 
 fn unit_form(u: &Unit, lang: Lang) -> &'static UnitForm {
+    // The forms found last on this thread, by the unit's place (the unit kept with it, so
+    // that its place is not another unit's): found without a lock.
+    thread_local! {
+        static NEAR: std::cell::RefCell<Vec<(Lang, Unit, &'static UnitForm)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let near = |v: &Vec<(Lang, Unit, &'static UnitForm)>| {
+        v.iter().find(|(l, x, _)| *l == lang && std::sync::Arc::ptr_eq(&x.0, &u.0)).map(|x| x.2)
+    };
+    if let Ok(Some(f)) = NEAR.try_with(|v| v.try_borrow().ok().and_then(|v| near(&v))) {
+        return f;
+    }
+    let f = unit_form_kept(u, lang);
+    let _ = NEAR.try_with(|v| {
+        if let Ok(mut v) = v.try_borrow_mut() {
+            if v.len() >= 16 {
+                v.remove(0);
+            }
+            v.push((lang, u.clone(), f));
+        }
+    });
+    f
+}
+
+/// [`unit_form`] from the forms kept for every thread.
+fn unit_form_kept(u: &Unit, lang: Lang) -> &'static UnitForm {
     type Forms = std::sync::RwLock<Vec<(Unit, &'static UnitForm)>>;
     static FORMS: PerLang<Forms> = PerLang::new();
     let forms = FORMS.get(lang, || std::sync::RwLock::new(Vec::new()));
@@ -523,6 +548,25 @@ mod tests {
         assert_eq!(number(Num::ratio(-40, 3).unwrap(), Lang::En, 0), "−40/3 (≈ −13.33)");
         for v in [0, 7, -7, 10, 999, 1000, -1234567, i64::MAX as i128, i128::MAX, i128::MIN, u64::MAX as i128 + 1] {
             assert_eq!(int_text(v, &mut [0; 40]), v.to_string());
+        }
+    }
+
+    #[test]
+    fn a_units_form_is_its_own_in_each_language_and_for_each_unit() {
+        // The forms found last are kept on the thread by the unit's place and language:
+        // asked for in turns, each unit and language keeps its own.
+        let km = Unit::base("km");
+        let per_km = Unit(std::sync::Arc::from(vec![("DKK".to_string(), 1), ("km".to_string(), -1)]));
+        let shown = |u: &Unit, n: Num, lang: Lang| {
+            let mut out = String::new();
+            unit_into(&mut out, u, n, lang);
+            out
+        };
+        for _ in 0..3 {
+            assert_eq!(shown(&km, Num::int(1420), Lang::En), "1,420 km");
+            assert_eq!(shown(&km, Num::int(1420), Lang::Da), "1.420 km");
+            assert_eq!(shown(&per_km, Num::int(2), Lang::En), "DKK 2.00 per km");
+            assert_eq!(shown(&Unit::base("km"), Num::ratio(5, 2).unwrap(), Lang::En), "2.5 km");
         }
     }
 

@@ -132,19 +132,37 @@ type Pattern = fluent_syntax::ast::Pattern<&'static str>;
 /// language and id, then kept: the bundles hash ids with a keyed hash, slower than needed
 /// for the few dozen messages an explanation puts together).
 fn pattern(lang: Lang, id: &str) -> Option<&'static Pattern> {
-    type Patterns = HashMap<String, Option<&'static Pattern>, std::hash::BuildHasherDefault<IdHasher>>;
-    static PATTERNS: PerLang<RwLock<Patterns>> = PerLang::new();
-    let patterns = PATTERNS.get(lang, || RwLock::new(HashMap::default()));
-    if let Some(p) = patterns.read().ok().and_then(|m| m.get(id).copied()) {
+    // The patterns asked for last on this thread, by where their ids are, as for
+    // [`word_ref`]: found without a lock.
+    type Near = (Lang, &'static str, Option<&'static Pattern>);
+    thread_local! {
+        static NEAR: [std::cell::Cell<Near>; 32] = const { [const { std::cell::Cell::new((Lang::En, "", None)) }; 32] };
+    }
+    let slot = ((id.as_ptr() as usize / 8) ^ id.len()) % 32;
+    if let Ok(Some(p)) = NEAR.try_with(|near| {
+        let (l, i, p) = near[slot].get();
+        (l == lang && i == id && !i.is_empty()).then_some(p)
+    }) {
         return p;
     }
-    let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
-    let p = found(bundle(lang)).or_else(|| found(bundle(Lang::En)));
-    if let Ok(mut m) = patterns.write()
-        && m.len() < 4096
-    {
-        m.insert(id.to_string(), p);
-    }
+    type Patterns = HashMap<String, (&'static str, Option<&'static Pattern>), std::hash::BuildHasherDefault<IdHasher>>;
+    static PATTERNS: PerLang<RwLock<Patterns>> = PerLang::new();
+    let patterns = PATTERNS.get(lang, || RwLock::new(HashMap::default()));
+    let found = patterns.read().ok().and_then(|m| m.get(id).copied());
+    let (i, p) = match found {
+        Some(x) => x,
+        None => {
+            let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+            let p = found(bundle(lang)).or_else(|| found(bundle(Lang::En)));
+            let Ok(mut m) = patterns.write() else { return p };
+            if m.len() >= 4096 {
+                return p;
+            }
+            let i: &'static str = Box::leak(Box::from(id));
+            *m.entry(id.to_string()).or_insert((i, p))
+        }
+    };
+    let _ = NEAR.try_with(|near| near[slot].set((lang, i, p)));
     p
 }
 
