@@ -203,6 +203,13 @@ fn scans_and_projections_worked_out_by_hand() {
     ]);
     let facts = json!({"players": team, "town": "Kolding"});
     assert_eq!(both(&c, "living_in", &facts, &mut s), Ok(Value::int(2)));
+    // The interpreter's steps, by hand: `count` 1 and `players` 1, then for each of the three
+    // players the comparison 1, `p.town` 2 (the field and `p`) and `town` 1; with a trace too.
+    let inputs = conditions::facts::validate(&c.program, &facts, "test").expect("the facts fit");
+    let def = c.program.def_by_name("living_in").expect("the ruling");
+    for traced in [false, true] {
+        assert_eq!(rule(&c.program, &inputs, def, traced).steps, 2 + 3 * 4, "traced: {traced}");
+    }
     let elsewhere = both(&c, "living_elsewhere", &facts, &mut s).expect("decided");
     assert_eq!(elsewhere.as_list().map(<[Value]>::len), Some(1));
     assert_eq!(both(&c, "all_there", &facts, &mut s), Ok(Value::Bool(false)));

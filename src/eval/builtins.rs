@@ -38,7 +38,11 @@ fn each(
     // The lambda's sub-expressions take a value per item: none is kept for the working.
     me.per_item += 1;
     for x in xs {
-        match apply(me, lam, x, frame) {
+        let applied = match me.held_apply(lam, x, frame) {
+            Some(v) => Ok(v),
+            None => apply(me, lam, x, frame),
+        };
+        match applied {
             Ok(v) => out.push(Some(v)),
             Err(Halt::Undetermined(n)) => {
                 needs = merge(needs, n);

@@ -15,6 +15,7 @@ use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
 mod brief;
+mod held;
 mod memo;
 mod notes;
 mod patterns;
@@ -504,7 +505,7 @@ impl<'a> Interp<'a> {
                 }
                 self.call(*d, vals)
             }
-            IrKind::Field(..) if let Some((v, k)) = self.held_within(ir, frame, 0) => {
+            IrKind::Field(..) if let Some((v, k)) = self.held_within(ir, frame, None, 0) => {
                 let v = v.clone();
                 self.steps += k - 1;
                 Ok(v)
@@ -604,33 +605,6 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// The value `ir` holds where it already is — a constant, a local, a fact given, or a
-    /// given field of one of these — and the evaluation steps reading it takes, when these
-    /// and the `counted` already taken stay within [`MAX_STEPS`]. `None` for anything else,
-    /// for a fact or field not given, and for a read the trace notes: those are evaluated.
-    fn held_within<'v>(&'v self, ir: &'v Ir, frame: &'v [Value], counted: u64) -> Option<(&'v Value, u64)> {
-        let (v, k) = self.held(ir, frame)?;
-        (self.steps + counted + k <= MAX_STEPS).then_some((v, k))
-    }
-
-    fn held<'v>(&'v self, ir: &'v Ir, frame: &'v [Value]) -> Option<(&'v Value, u64)> {
-        match &ir.kind {
-            IrKind::Const(v) => Some((v, 1)),
-            IrKind::Local(s) => Some((frame.get(*s as usize)?, 1)),
-            IrKind::Fact(_) | IrKind::Field(..)
-                if self.tracing() && !matches!(ir.ty, Type::Record(_)) && reads_fact(ir) =>
-            {
-                None
-            }
-            IrKind::Fact(f) => Some((self.inputs.facts[*f as usize].as_ref()?, 1)),
-            IrKind::Field(x, i) => match self.held(x, frame)? {
-                (Value::Record(_, fields), k) => Some((fields.get(*i as usize)?.as_ref()?, k + 1)),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
     /// A draw (`draw`, `choose`): the lot's decision among the candidates, when given and
     /// one of them (kept out of [`Self::eval`], whose every call it would otherwise make
     /// larger).
@@ -702,27 +676,10 @@ impl<'a> Interp<'a> {
                 _ => Err(error("not a truth value", ir.span)),
             };
         }
-        if matches!(op, Eq | Ne | Lt | Le | Gt | Ge)
-            && let Some((x, k)) = self.held_within(a, frame, 0)
-            && let Some((y, l)) = self.held_within(b, frame, k)
-        {
+        if let Some((truth, k)) = self.held_comparison(op, a, b, frame, None) {
             // Both sides are where they are held: compared there, not copied.
-            let held = match op {
-                Eq => Ok(x == y),
-                Ne => Ok(x != y),
-                _ => compare(x, y)
-                    .map(|o| match op {
-                        Lt => o.is_lt(),
-                        Le => o.is_le(),
-                        Gt => o.is_gt(),
-                        _ => o.is_ge(),
-                    })
-                    .ok_or(()),
-            };
-            if let Ok(truth) = held {
-                self.steps += k + l;
-                return Ok(Value::Bool(truth));
-            }
+            self.steps += k;
+            return Ok(Value::Bool(truth));
         }
         let (x, y) = match (self.eval(a, frame), self.eval(b, frame)) {
             (Ok(x), Ok(y)) => (x, y),
