@@ -1,9 +1,10 @@
 //! Views of a rulebook for its explanations, built once per language and kept with the
 //! program ([`Cache`]): each clause as it is cited — citation, heading, the quoted text and
 //! its gloss (shared by every report, not copied into each) — and its lines in the
-//! terminal text, already wrapped — and each definition, rule and fact as a step names
-//! it (label, description, citation). A report cites and quotes from these views; nothing
-//! about a clause or a definition's name is worked out again for each ruling.
+//! terminal text, already wrapped — and each definition, rule, fact and field of a fact
+//! the program reads as a step names it (label, description, citation). A report cites
+//! and quotes from these views, read without a lock and borrowed; nothing about a clause
+//! or a definition's name is worked out again for each ruling.
 
 use super::{ClauseView, Shared};
 use crate::check::program::Program;
