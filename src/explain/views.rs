@@ -175,7 +175,7 @@ impl std::fmt::Debug for Cache {
 }
 
 /// The program's views in `lang`, built on first use (a language's place among the tags
-/// known is below [`crate::lang::MAX_TAGS`]; one past it is read in English).
+/// known is below the number of tags kept; one past it is read in English).
 pub fn get(p: &Program, lang: Lang) -> &Views {
     let slots = p.views.0.get_or_init(|| (0..crate::lang::MAX_TAGS).map(|_| OnceLock::new()).collect());
     let lang = if lang.index() < slots.len() { lang } else { Lang::En };
