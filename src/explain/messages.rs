@@ -132,38 +132,56 @@ type Pattern = fluent_syntax::ast::Pattern<&'static str>;
 /// language and id, then kept: the bundles hash ids with a keyed hash, slower than needed
 /// for the few dozen messages an explanation puts together).
 fn pattern(lang: Lang, id: &str) -> Option<&'static Pattern> {
-    // The patterns asked for last on this thread, by where their ids are, as for
-    // [`word_ref`]: found without a lock.
-    type Near = (Lang, &'static str, Option<&'static Pattern>);
     thread_local! {
-        static NEAR: [std::cell::Cell<Near>; 32] = const { [const { std::cell::Cell::new((Lang::En, "", None)) }; 32] };
+        static NEAR: Near<Option<&'static Pattern>, 32> = const { [const { std::cell::Cell::new((Lang::En, "", None)) }; 32] };
     }
-    let slot = ((id.as_ptr() as usize / 8) ^ id.len()) % 32;
-    if let Ok(Some(p)) = NEAR.try_with(|near| {
-        let (l, i, p) = near[slot].get();
-        (l == lang && i == id && !i.is_empty()).then_some(p)
+    static PATTERNS: PerLang<RwLock<Kept<Option<&'static Pattern>>>> = PerLang::new();
+    kept(&NEAR, &PATTERNS, lang, id, || {
+        let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
+        found(bundle(lang)).or_else(|| found(bundle(Lang::En)))
+    })
+}
+
+/// What was made for a message id in each language, with the id kept beside it.
+type Kept<T> = HashMap<String, (&'static str, T), std::hash::BuildHasherDefault<IdHasher>>;
+
+/// What was found last on a thread for the ids asked for there, by where the id is: its
+/// language, the id and what was made for it.
+type Near<T, const N: usize> = [std::cell::Cell<(Lang, &'static str, T)>; N];
+
+/// What `make` gives for message `id` in `lang`, made once per language and id and kept
+/// for the program's life in `table` (at most 4096 ids a language; the ids are those of the
+/// message files, a bounded set). The ids asked for last on this thread are found in
+/// `near` by where the id is (an id is asked for by a literal, at the same place each
+/// time): without hashing it or taking a lock, checked by comparing it.
+fn kept<T: Copy + Send + Sync + 'static, const N: usize>(
+    near: &'static std::thread::LocalKey<Near<T, N>>,
+    table: &'static PerLang<RwLock<Kept<T>>>,
+    lang: Lang,
+    id: &str,
+    make: impl FnOnce() -> T,
+) -> T {
+    let slot = ((id.as_ptr() as usize / 8) ^ id.len()) % N;
+    if let Ok(Some(v)) = near.try_with(|near| {
+        let (l, i, v) = near[slot].get();
+        (l == lang && i == id && !i.is_empty()).then_some(v)
     }) {
-        return p;
+        return v;
     }
-    type Patterns = HashMap<String, (&'static str, Option<&'static Pattern>), std::hash::BuildHasherDefault<IdHasher>>;
-    static PATTERNS: PerLang<RwLock<Patterns>> = PerLang::new();
-    let patterns = PATTERNS.get(lang, || RwLock::new(HashMap::default()));
-    let found = patterns.read().ok().and_then(|m| m.get(id).copied());
-    let (i, p) = match found {
+    let table = table.get(lang, || RwLock::new(HashMap::default()));
+    let found = table.read().ok().and_then(|m| m.get(id).copied());
+    let (i, v) = match found {
         Some(x) => x,
         None => {
-            let found = |b: &'static Bundle| b.get_message(id).and_then(|m| m.value());
-            let p = found(bundle(lang)).or_else(|| found(bundle(Lang::En)));
-            let Ok(mut m) = patterns.write() else { return p };
-            if m.len() >= 4096 {
-                return p;
+            let Ok(mut m) = table.write() else { return make() };
+            if m.len() >= 4096 && !m.contains_key(id) {
+                return make();
             }
-            let i: &'static str = Box::leak(Box::from(id));
-            *m.entry(id.to_string()).or_insert((i, p))
+            *m.entry(id.to_string()).or_insert_with(|| (Box::leak(Box::from(id)), make()))
         }
     };
-    let _ = NEAR.try_with(|near| near[slot].set((lang, i, p)));
-    p
+    let _ = near.try_with(|near| near[slot].set((lang, i, v)));
+    v
 }
 
 /// [`msg`], appended to `out`.
@@ -511,41 +529,11 @@ pub fn word(lang: Lang, id: &str) -> String {
 /// As [`word`], borrowed: each language's frame words are formatted once and kept for the
 /// program's life (the ids are those of the message files, a bounded set).
 pub fn word_ref(lang: Lang, id: &str) -> &'static str {
-    // The words asked for last on this thread, by where their ids are (a word is asked for
-    // by a literal id, at the same place each time): found without hashing the id, and
-    // checked by comparing it.
-    type Near = (Lang, &'static str, &'static str);
     thread_local! {
-        static NEAR: [std::cell::Cell<Near>; 64] = const { [const { std::cell::Cell::new((Lang::En, "", "")) }; 64] };
+        static NEAR: Near<&'static str, 64> = const { [const { std::cell::Cell::new((Lang::En, "", "")) }; 64] };
     }
-    let slot = ((id.as_ptr() as usize / 8) ^ id.len()) % 64;
-    if let Ok(Some(w)) = NEAR.try_with(|near| {
-        let (l, i, w) = near[slot].get();
-        (l == lang && i == id && !i.is_empty()).then_some(w)
-    }) {
-        return w;
-    }
-    type Words = HashMap<String, (&'static str, &'static str), std::hash::BuildHasherDefault<IdHasher>>;
-    static WORDS: PerLang<RwLock<Words>> = PerLang::new();
-    let words = WORDS.get(lang, || RwLock::new(HashMap::default()));
-    let found = words.read().ok().and_then(|m| m.get(id).copied());
-    let (i, w) = match found {
-        Some(x) => x,
-        None => {
-            let Ok(mut m) = words.write() else { return Box::leak(format(lang, id, &[], false).into_boxed_str()) };
-            match m.get(id) {
-                Some(x) => *x,
-                None => {
-                    let w: &'static str = Box::leak(format(lang, id, &[], false).into_boxed_str());
-                    let i: &'static str = Box::leak(Box::from(id));
-                    m.insert(id.to_string(), (i, w));
-                    (i, w)
-                }
-            }
-        }
-    };
-    let _ = NEAR.try_with(|near| near[slot].set((lang, i, w)));
-    w
+    static WORDS: PerLang<RwLock<Kept<&'static str>>> = PerLang::new();
+    kept(&NEAR, &WORDS, lang, id, || Box::leak(format(lang, id, &[], false).into_boxed_str()))
 }
 
 /// A hasher for short message ids (FNV-1a): they come from the program, not from input.
