@@ -48,6 +48,9 @@ impl Interp<'_> {
 
     /// `a op b` for a comparison `op` of two held values, with the steps reading them takes
     /// (not the comparison's own); `None` when either is not held or they cannot be compared.
+    /// The limit on steps is checked with the comparison's own step still to come: exact for
+    /// a lambda's body, one step early for a comparison [`Interp::eval`] has counted already,
+    /// which then takes the evaluation's path and stops exactly where it did.
     pub(super) fn held_comparison(
         &self,
         op: BinaryOp,
