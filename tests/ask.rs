@@ -116,7 +116,7 @@ fn scripted_sessions_reach_the_case_files_rulings() {
 }
 
 /// A session with `input` typed at its prompts, however it ends.
-fn session_output(args: &[&str], input: &str) -> std::process::Output {
+fn session_output(args: &[&str], input: impl AsRef<[u8]>) -> std::process::Output {
     use std::io::Write;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
         .args(args)
@@ -126,7 +126,7 @@ fn session_output(args: &[&str], input: &str) -> std::process::Output {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writes");
+    child.stdin.take().expect("stdin").write_all(input.as_ref()).expect("writes");
     child.wait_with_output().expect("ends")
 }
 
@@ -159,4 +159,106 @@ fn a_danish_rulebook_asked_in_english() {
     assert!(t.contains("s304.rejse_til_eller_fra_bornholm — whether the team travels to or from Bornholm"), "{t}");
     assert!(t.contains("whether the journey goes via Ystad and the Øresund Bridge"), "{t}");
     assert!(!t.contains("om holdets rejse") && !t.contains("om der rejses"), "a Danish description: {t}");
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("conditions-ask-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a temporary folder");
+    d
+}
+
+/// A `flights` session answered with 1999 masterpoints, saving onto `path`.
+fn saving(path: &Path, input: &str) -> std::process::Output {
+    session_output(&["ask", "gnt", "--ruling", "flights", "--save", path.to_str().expect("a path")], input)
+}
+
+/// A path where nothing can be saved (a missing folder, a folder, a full disk): the session
+/// fails, says why, and gives the answers on standard error as a facts file to copy —
+/// whether the session reached its ruling or its answers ran out.
+#[test]
+fn answers_that_cannot_be_saved_are_given_back() {
+    let d = temp("unsaved");
+    let unsaved = [
+        (d.join("missing").join("facts.json"), "\"masterpoints\": 1999", "No such file"),
+        (d.join("missing").join("facts.toml"), "masterpoints = 1999", "No such file"),
+        (d.join("missing").join("facts.yaml"), "masterpoints: 1999", "No such file"),
+        (d.clone(), "\"masterpoints\": 1999", "is a folder"),
+        (Path::new("/dev/full").to_path_buf(), "\"masterpoints\": 1999", "No space left on device"),
+    ];
+    for (path, answer, why) in &unsaved {
+        for (input, ruled) in [("1999\n", true), ("", false)] {
+            let out = saving(path, input);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let shown = format!("`{}` with {input:?}: {:?}\n{stdout}\n{stderr}", path.display(), out.status);
+            assert_eq!(out.status.code(), Some(2), "{shown}");
+            assert_eq!(stdout.contains("Answer:"), ruled, "{shown}");
+            assert!(stderr.contains("the facts are not saved") && stderr.contains(why), "{shown}");
+            if ruled {
+                assert!(stderr.contains(answer), "{shown}");
+            }
+            assert!(!stderr.contains("facts saved to"), "{shown}");
+        }
+    }
+    assert!(!d.join("missing").exists());
+}
+
+/// Saving onto a facts file adds the answers to the facts it holds (an answer replacing
+/// the value it had), in each format, and leaves nothing beside it.
+#[test]
+fn saving_onto_a_facts_file_adds_to_its_facts() {
+    use conditions::facts::Format;
+    let d = temp("merge");
+    let files = [
+        ("facts.json", Format::Json, r#"{"note": "kept", "player": {"name": "Robin", "masterpoints": 5000}}"#),
+        ("facts.toml", Format::Toml, "note = \"kept\"\n[player]\nname = \"Robin\"\nmasterpoints = 5000\n"),
+        ("facts.yaml", Format::Yaml, "note: kept\nplayer:\n  name: Robin\n  masterpoints: 5000\n"),
+    ];
+    for (name, format, before) in files {
+        let path = d.join(name);
+        std::fs::write(&path, before).expect("written");
+        let out = saving(&path, "1999\n");
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&path).expect("saved");
+        let saved = conditions::facts::parse(&text, format, name).expect("a facts file");
+        assert_eq!(saved["note"], "kept", "{name}: {text}");
+        assert_eq!(saved["player"]["name"], "Robin", "{name}: {text}");
+        assert_eq!(saved["player"]["masterpoints"].to_string().trim_matches('"'), "1999", "{name}: {text}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&d).expect("listed").map(|e| e.expect("an entry").file_name()).collect();
+    assert_eq!(left.len(), 3, "{left:?}");
+}
+
+/// A file that holds no facts to add to (not a facts file, or a case file) is refused and
+/// left as it was; the answers are given back.
+#[test]
+fn saving_onto_what_is_not_a_facts_file_is_refused() {
+    let d = temp("refused");
+    let case = std::fs::read_to_string("tests/test_command/book/cases/below.toml").expect("a case file");
+    for (name, before) in [("notes.json", "these are notes {"), ("case.toml", case.as_str())] {
+        let path = d.join(name);
+        std::fs::write(&path, before).expect("written");
+        let out = saving(&path, "1999\n");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains("the facts are not saved") && stderr.contains("masterpoints"), "{name}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&path).expect("still there"), before, "{name}");
+    }
+}
+
+/// An answer line that is not UTF-8 is an error for that line, asked again; the session
+/// goes on to its ruling.
+#[test]
+fn an_answer_that_is_not_utf8_is_asked_again() {
+    let bad: [&[u8]; 5] = [b"\xff", b"19\xc3", b"\xc3\x28", b"\xed\xa0\x80", b"\xf0\x9f\x92\r"];
+    for line in bad {
+        let mut input = line.to_vec();
+        input.extend_from_slice(b"\n1999\n");
+        let out = session_output(&["ask", "gnt", "--ruling", "flights"], &input);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{line:?}: {stdout}");
+        assert!(stdout.contains("not an answer: the answer is not UTF-8 text"), "{line:?}: {stdout}");
+        assert!(stdout.contains("Answer: Championship Flight, Flight A, Flight B"), "{line:?}: {stdout}");
+    }
 }

@@ -67,7 +67,7 @@ pub fn run(args: AskArgs) -> ExitCode {
     let w = session.words();
     let terminal = std::io::stdin().is_terminal();
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let (ruling, settled) = loop {
         match session.step() {
             Next::Done { ruling, settled } => break (ruling, settled),
@@ -75,16 +75,18 @@ pub fn run(args: AskArgs) -> ExitCode {
                 show_question(&session, &q);
                 loop {
                     out!("{}", w.prompt);
-                    let Some(Ok(line)) = lines.next() else {
+                    let Some((shown, line)) = read_answer(&mut input) else {
                         outln!();
                         outln!("{}", w.ended);
-                        save_facts(&session, args.save.as_deref());
-                        return ExitCode::from(1);
+                        return match save_facts(&session, args.save.as_deref()) {
+                            Saved::Yes => ExitCode::from(1),
+                            Saved::No => ExitCode::from(2),
+                        };
                     };
                     if !terminal {
-                        outln!("{line}");
+                        outln!("{shown}");
                     }
-                    match session.answer(&q, &line) {
+                    match line.and_then(|line| session.answer(&q, &line)) {
                         Ok(()) => break,
                         Err(e) => outln!("  {}", w.fill(&w.bad_answer, &[("error", e)])),
                     }
@@ -98,15 +100,68 @@ pub fn run(args: AskArgs) -> ExitCode {
     }
     let explainer = Explainer { p, sources: &book.sources, lang, inputs: &session.inputs };
     out!("{}", text::render(&explainer.report(&ruling, false), false));
-    save_facts(&session, args.save.as_deref());
-    ExitCode::SUCCESS
+    match save_facts(&session, args.save.as_deref()) {
+        Saved::Yes => ExitCode::SUCCESS,
+        Saved::No => ExitCode::from(2),
+    }
 }
 
-fn save_facts(session: &Session, path: Option<&str>) {
-    let Some(path) = path else { return };
-    let text = save::write(&session.tree, Format::for_path(path));
-    match std::fs::write(path, text) {
-        Ok(()) => errln!("{}", session.words().fill(&session.words().saved, &[("path", path.to_string())])),
-        Err(e) => errln!("error[conditions::io]: cannot write `{path}`: {e}"),
+/// The next answer line: as shown (invalid bytes replaced), and its text, or why it is no
+/// text; `None` when the answers have run out (or cannot be read: said on standard error).
+fn read_answer(input: &mut impl BufRead) -> Option<(String, Result<String, String>)> {
+    let mut bytes = Vec::new();
+    match input.read_until(b'\n', &mut bytes) {
+        Ok(0) => return None,
+        Ok(_) => {}
+        Err(e) => {
+            errln!("error[conditions::io]: cannot read the answers from standard input: {e}");
+            return None;
+        }
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    }
+    let shown = String::from_utf8_lossy(&bytes).into_owned();
+    let line = String::from_utf8(bytes)
+        .map_err(|e| format!("the answer is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()));
+    Some((shown, line))
+}
+
+/// Whether the facts were saved (or there was nothing to save).
+enum Saved {
+    Yes,
+    No,
+}
+
+/// Saves the facts gathered onto `path`, added to those it holds (`conditions::ask::save`).
+/// When they cannot be saved, says why and prints them on standard error as a facts file,
+/// so that no answer is lost.
+fn save_facts(session: &Session, path: Option<&str>) -> Saved {
+    let Some(path) = path else { return Saved::Yes };
+    match save::save(std::path::Path::new(path), &session.tree) {
+        Ok(()) => {
+            errln!("{}", session.words().fill(&session.words().saved, &[("path", path.to_string())]));
+            Saved::Yes
+        }
+        Err(e) => {
+            errln!("error[conditions::io]: the facts are not saved: {e}");
+            // In the format the file was to have, or else in JSON.
+            let format = Format::for_path(path);
+            let (text, format) = match save::write(&session.tree, format) {
+                Ok(text) => (text, format),
+                Err(_) => (save::write(&session.tree, Format::Json).unwrap_or_default(), Format::Json),
+            };
+            let name = match format {
+                Format::Json => "JSON",
+                Format::Toml => "TOML",
+                Format::Yaml => "YAML",
+            };
+            errln!("  help: the facts gathered, as a {name} facts file to copy:");
+            err!("{text}");
+            Saved::No
+        }
     }
 }

@@ -1,20 +1,22 @@
 //! The command line: `conditions check`, `rule`, `test`, `coverage`. Thin: each
 //! command reads inputs, calls the library and prints.
 
-/// `println!` that ends quietly when standard output is closed (`conditions … | head`).
+/// `println!` through `output::write`: a failure is remembered and reported at the end
+/// (`output::finish`), never a panic.
 macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
-    }};
+    () => {
+        crate::cli::output::write(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        crate::cli::output::write(format_args!("{}\n", format_args!($($arg)*)))
+    };
 }
 
-/// `print!` that ends quietly when standard output is closed.
+/// `print!` through `output::write`.
 macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout().lock(), $($arg)*);
-    }};
+    ($($arg:tt)*) => {
+        crate::cli::output::write(format_args!($($arg)*))
+    };
 }
 
 /// `eprintln!` that goes on quietly when standard error is closed.
@@ -47,6 +49,7 @@ mod describe_cmd;
 mod diff_cmd;
 mod fmt_cmd;
 mod list_cmd;
+mod output;
 mod rule_cmd;
 mod schema_cmd;
 mod serve_cmd;
@@ -352,13 +355,25 @@ enum Command {
     },
 }
 
-/// Exit codes: 0 clean, 1 errors found (or failed cases), 2 usage or I/O error.
+/// Exit codes: 0 clean, 1 errors found (or failed cases), 2 usage or I/O error (a failure
+/// to write to standard output among them).
 pub fn run() -> ExitCode {
+    output::finish(dispatch())
+}
+
+fn dispatch() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            let printed = e.print();
+            if e.use_stderr() {
+                return ExitCode::from(2);
+            }
+            // Help and version go to standard output.
+            if let Err(failure) = printed {
+                output::failed(failure);
+            }
+            return ExitCode::SUCCESS;
         }
     };
     match cli.command {

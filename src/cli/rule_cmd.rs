@@ -320,8 +320,7 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String], threads: Optio
             err!("\r{n} lines ruled");
         }
     };
-    let stdout = std::io::stdout();
-    let out = std::io::BufWriter::new(stdout.lock());
+    let out = std::io::BufWriter::new(super::output::Stdout);
     let result = if input == "-" {
         conditions::batch::run(p, &defs, std::io::stdin().lock(), out, threads, progress)
     } else {
@@ -339,6 +338,8 @@ pub fn run_batch(rulebook: &str, input: &str, rulings: &[String], threads: Optio
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // The failure to write is reported once, as for every command.
+        Err(_) if super::output::has_failed() => ExitCode::from(2),
         Err(e) => {
             errln!("error[conditions::io]: {e}");
             ExitCode::from(2)

@@ -51,17 +51,28 @@ fn capabilities() -> lt::ServerCapabilities {
 /// Serves one editor until it says `exit`.
 pub fn run() -> Result<(), String> {
     let (conn, io) = transport::stdio();
-    let (id, params) = conn.initialize_start().map_err(|e| e.to_string())?;
+    // A failure to send is told by why the writer stopped, when it did.
+    let written = |e: String| match io.write_failure() {
+        Some(why) => format!("cannot write to standard output: {why}"),
+        None => e,
+    };
+    serve(conn, &written)?;
+    io.join().map_err(|e| format!("cannot write to standard output: {e}"))
+}
+
+/// Answers requests until `shutdown` or `exit`.
+fn serve(conn: lsp_server::Connection, written: &dyn Fn(String) -> String) -> Result<(), String> {
+    let (id, params) = conn.initialize_start().map_err(|e| written(e.to_string()))?;
     let result = json!({
         "capabilities": capabilities(),
         "serverInfo": { "name": "conditions", "version": env!("CARGO_PKG_VERSION") },
     });
-    conn.initialize_finish(id, result).map_err(|e| e.to_string())?;
+    conn.initialize_finish(id, result).map_err(|e| written(e.to_string()))?;
     let mut server = server::Server::new(conn.sender.clone(), &params);
     for msg in &conn.receiver {
         match msg {
             lsp_server::Message::Request(req) => {
-                if conn.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                if conn.handle_shutdown(&req).map_err(|e| written(e.to_string()))? {
                     break;
                 }
                 let id = req.id.clone();
@@ -82,6 +93,5 @@ pub fn run() -> Result<(), String> {
         }
     }
     server.stop();
-    drop(conn);
-    io.join().map_err(|e| e.to_string())
+    Ok(())
 }

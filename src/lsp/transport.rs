@@ -16,6 +16,8 @@ use std::thread::JoinHandle;
 pub struct IoThreads {
     reader: JoinHandle<()>,
     writer: JoinHandle<io::Result<()>>,
+    /// Why the writer stopped, set before it lets go of its channel.
+    failure: std::sync::Arc<std::sync::OnceLock<String>>,
 }
 
 impl IoThreads {
@@ -24,6 +26,12 @@ impl IoThreads {
     pub fn join(self) -> io::Result<()> {
         drop(self.reader);
         self.writer.join().unwrap_or(Ok(()))
+    }
+
+    /// Why writing to standard output failed, once it has: a message that can no longer
+    /// be sent was lost to it.
+    pub fn write_failure(&self) -> Option<String> {
+        self.failure.get().cloned()
     }
 }
 
@@ -36,8 +44,14 @@ pub fn stdio() -> (Connection, IoThreads) {
         let mut input = stdin.lock();
         read_loop(&mut input, &to_main);
     });
-    let writer = std::thread::spawn(move || write_loop(&from_main));
-    (Connection { sender: to_writer, receiver: from_reader }, IoThreads { reader, writer })
+    let failure = std::sync::Arc::new(std::sync::OnceLock::new());
+    let failed = failure.clone();
+    let writer = std::thread::spawn(move || {
+        write_loop(&from_main).inspect_err(|e| {
+            let _ = failed.set(e.to_string());
+        })
+    });
+    (Connection { sender: to_writer, receiver: from_reader }, IoThreads { reader, writer, failure })
 }
 
 fn read_loop(input: &mut impl BufRead, out: &Sender<Message>) {
