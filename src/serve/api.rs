@@ -61,9 +61,11 @@ fn summary(name: &str, state: &State) -> J {
     match state {
         State::Ready(b) => json!({
             "name": b.name(), "title": b.title(), "language": b.language().code(),
-            "rulings": b.rulings().len(), "status": "ready"
+            "rulings": b.rulings().len(), "status": "ready", "version": b.version().as_ref()
         }),
-        State::Broken(d) => json!({ "name": name, "status": "does not check", "problems": d }),
+        State::Broken(d) => {
+            json!({ "name": name, "status": "does not check", "problems": d, "version": d.version.as_ref() })
+        }
     }
 }
 
@@ -78,7 +80,7 @@ pub async fn rulebook(Ext(shelf): Shared, Path(book): Path<String>) -> Result<Js
     let p = &b.checked().program;
     Ok(Json(json!({
         "name": b.name(), "title": b.title(), "language": b.language().code(),
-        "edition": &p.rulebook.edition,
+        "edition": &p.rulebook.edition, "version": b.version().as_ref(),
         "rulings": b.rulings(),
         "clauses": p.clauses.iter().map(|c| json!({
             "citation": &c.citation, "heading": &c.heading, "text": &c.text, "text_kind": &c.text_kind, "gloss": &c.gloss
@@ -99,7 +101,7 @@ pub async fn rulings(
 ) -> Result<Json<J>, ApiError> {
     let b = ready(&shelf, &book)?;
     let entries = crate::discover::list(&b.checked().program, q.q.as_deref(), false);
-    Ok(Json(json!({ "rulebook": b.name(), "entries": &entries })))
+    Ok(Json(json!({ "rulebook": b.name(), "version": b.version().as_ref(), "entries": &entries })))
 }
 
 /// `GET /api/rulebooks/{book}/rulings/{ruling}`: as `conditions describe --format json`.
