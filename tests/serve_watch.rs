@@ -153,7 +153,8 @@ fn in_two_parts(players: &str) -> (String, String) {
     let mut moved = String::new();
     for head in ["  rule no_substitute_for_suspended_member:", "  rule member_suspended_or_expelled:"] {
         let start = first.find(head).unwrap_or_else(|| panic!("no `{head}` in players.cond"));
-        let end = first[start..].find("overrides").and_then(|i| first[start + i..].find('\n').map(|j| start + i + j + 1));
+        let end =
+            first[start..].find("overrides").and_then(|i| first[start + i..].find('\n').map(|j| start + i + j + 1));
         let end = end.expect("the rule ends");
         moved.push_str(&first[start..end]);
         first.replace_range(start..end, "");
@@ -243,6 +244,18 @@ fn every_page_says_which_version_is_served_and_a_reload_changes_it() {
         for p in &apis[1..] {
             assert_eq!(http::get(addr, p).json()["version"]["hash"], serde_json::json!(hash), "{p}");
         }
+        // Answers whose body has a format of its own name it in a header.
+        let ruled = [
+            http::post_json(addr, "/api/rulebooks/gnt/rulings/flights", "{}"),
+            http::post_json(addr, "/api/rulebooks/gnt/batch?ruling=flights", "{}\n"),
+            http::get(addr, "/api/rulebooks/gnt/rulings/flights"),
+            http::get(addr, "/api/rulebooks/gnt/rulings/flights/schema"),
+        ];
+        for r in ruled {
+            assert_eq!(r.status, 200, "{}", r.body);
+            let v = r.header("rulebook-version").unwrap_or_else(|| panic!("no version header: {:?}", r.headers));
+            assert!(v.starts_with(&format!("{hash} ")) && v.ends_with('Z'), "{v}");
+        }
     };
     says(&old);
 
@@ -258,5 +271,29 @@ fn every_page_says_which_version_is_served_and_a_reload_changes_it() {
     assert_ne!(now, old, "the reload changes the version");
     says(&now);
     assert!(!http::get(addr, "/gnt").body.contains(&old));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_folder_is_taken_only_once_two_readings_agree() {
+    let dir = gnt_copy("settle");
+    let file = dir.join("stage1.cond");
+    let writer = {
+        let file = file.clone();
+        std::thread::spawn(move || {
+            // Shorter pauses than the settle interval: the folder never reads the same twice.
+            for i in 0..8 {
+                let text = std::fs::read_to_string(&file).expect("read");
+                std::fs::write(&file, format!("{text}// line {i}\n")).expect("write");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(50));
+    let files = conditions::serve::watch::settled(&dir).expect("the folder settles");
+    writer.join().expect("the writer ends");
+    let stage1 = files.sources.files().find(|(_, f)| f.name.ends_with("stage1.cond")).expect("stage1.cond");
+    assert!(stage1.1.text.ends_with("// line 7\n"), "taken before the writer was done");
+    assert!(files.problems.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }

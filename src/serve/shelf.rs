@@ -312,7 +312,8 @@ fn judge(files: Files) -> Judged {
     let checked = crate::check::check_read(files.sources, files.problems);
     if checked.has_errors() {
         let version = Arc::new(Version::new(&checked.sources));
-        let diags = checked.diagnostics.iter().filter(|d| d.is_error()).map(|d| Diag::of(d, &checked.sources)).collect();
+        let diags =
+            checked.diagnostics.iter().filter(|d| d.is_error()).map(|d| Diag::of(d, &checked.sources)).collect();
         return Judged::Broken(Broken { diags, version, held_back: false });
     }
     let mut warnings = checked.diagnostics.clone();
