@@ -25,7 +25,7 @@ pub const SETTLE: Duration = Duration::from_millis(250);
 
 /// How many times a reload reads a folder that keeps changing before it gives up (the
 /// change that follows starts another).
-const ROUNDS: usize = 40;
+pub const ROUNDS: usize = 40;
 
 /// All the condition files of a folder once two readings [`SETTLE`] apart find the
 /// same; `None` when they still differ after [`ROUNDS`] readings.
