@@ -120,10 +120,14 @@ fn version(addr: std::net::SocketAddr) -> (String, Option<String>) {
     (hash, v["held_back"]["hash"].as_str().map(str::to_string))
 }
 
-/// A server watching a copy of GNT.
+/// A server watching a copy of GNT, once the watch has started.
 fn watched(test: &str) -> (std::net::SocketAddr, PathBuf) {
     let dir = gnt_copy(test);
-    let addr = http::start(vec![conditions::serve::Source::Folder(dir.clone())], true);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let addr = http::start_with(vec![conditions::serve::Source::Folder(dir.clone())], move |shelf| {
+        tx.send(conditions::serve::watch::spawn(shelf)).expect("send");
+    });
+    rx.recv_timeout(Duration::from_secs(20)).expect("the watch starts");
     (addr, dir)
 }
 
@@ -295,5 +299,29 @@ fn a_folder_is_taken_only_once_two_readings_agree() {
     let stage1 = files.sources.files().find(|(_, f)| f.name.ends_with("stage1.cond")).expect("stage1.cond");
     assert!(stage1.1.text.ends_with("// line 7\n"), "taken before the writer was done");
     assert!(files.problems.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn new_warnings_after_a_broken_edit_are_shown_as_its_diagnostics() {
+    let (addr, dir) = watched("broken-then-part");
+    let file = dir.join("players.cond");
+    let players = std::fs::read_to_string(&file).expect("read");
+    let (first, last) = in_two_parts(&players);
+    std::fs::write(&file, format!("{players}\nthis is not a declaration\n")).expect("write");
+    let broken = until(addr, "/gnt", |r| r.status == 503);
+    assert_eq!(broken.status, 503, "{}", broken.body);
+    // The first part checks, with a warning the last version that checked did not have:
+    // nothing to serve, so the warning is the diagnostic.
+    std::fs::write(&file, &first).expect("write the first part");
+    let held = until(addr, "/gnt", |r| r.body.contains("team_member_suspended_or_expelled"));
+    assert_eq!(held.status, 503, "{}", held.body);
+    assert!(held.body.contains("These warnings are new since the last version that checked"), "{}", held.body);
+    let api = http::post_json(addr, "/api/rulebooks/gnt/rulings/substitute_permitted", SUSPENDED);
+    assert_eq!(api.status, 503, "{}", api.body);
+    std::fs::write(&file, format!("{first}{last}")).expect("write the whole file");
+    let back = until(addr, "/gnt", |r| r.status == 200);
+    assert_eq!(back.status, 200, "{}", back.body);
+    assert_eq!(may_play(addr).0, serde_json::json!(false));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -176,7 +176,7 @@ pub fn page(ctx: &Ctx, title: &str, switch: &dyn Fn(Lang) -> String, body: Marku
 /// and a newer state held back with its new warnings.
 pub fn version_line(ctx: &Ctx, v: &Version) -> Markup {
     let w = ctx.w();
-    let time = |t: &str| t.replace('T', " ").replace('Z', " UTC");
+    let time = utc_words;
     html! {
         span.version { (w.fill("version_served", &[("hash", &v.hash), ("loaded", &time(&v.loaded))])) }
         @if let Some(h) = &v.held_back {
@@ -192,6 +192,12 @@ pub fn version_line(ctx: &Ctx, v: &Version) -> Markup {
             }
         }
     }
+}
+
+/// A time as the API writes it (`2026-05-01T12:00:00Z`) as pages write it
+/// (`2026-05-01 12:00:00 UTC`).
+pub fn utc_words(t: &str) -> String {
+    t.replace('T', " ").replace('Z', " UTC")
 }
 
 /// An HTML response.

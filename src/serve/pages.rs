@@ -32,6 +32,9 @@ pub fn broken(ctx: &Ctx, name: &str, diags: &Broken) -> Markup {
         h1 { (w.get("diagnostics")) ": " code { (name) } }
         p { (w.get("diagnostics_help")) }
         @if diags.held_back { p { (w.get("held_back_help")) } }
+        p.version {
+            (w.fill("version_diagnostics", &[("hash", &diags.version.hash), ("loaded", &super::layout::utc_words(&diags.version.loaded))]))
+        }
         @for d in diags.iter() {
             div.diag {
                 @if let Some(f) = &d.file { code.file { (f) @if let Some(l) = d.line { ":" (l) } } ": " }
@@ -48,7 +51,7 @@ pub fn book_or_page(shelf: &Shelf, name: &str, lang: Option<&str>) -> Result<Boo
     match shelf.get(name).as_deref() {
         Some(State::Ready(b)) => Ok(b.clone()),
         Some(State::Broken(diags)) => {
-            let ctx = Ctx::server(lang_of(lang, Lang::En)).serving(&diags.version);
+            let ctx = Ctx::server(lang_of(lang, Lang::En));
             let n = name.to_string();
             Err(Box::new(respond(
                 StatusCode::SERVICE_UNAVAILABLE,
