@@ -39,6 +39,17 @@ pub fn ready(shelf: &Shelf, name: &str) -> Result<Book, ApiError> {
     }
 }
 
+/// The header naming the version of the rulebook an answer comes from (its hash and
+/// when it was loaded), for the answers whose body has a format of its own.
+pub const VERSION_HEADER: &str = "rulebook-version";
+
+fn served(b: &Book) -> (header::HeaderName, header::HeaderValue) {
+    let v = b.version();
+    let value = header::HeaderValue::from_str(&format!("{} {}", v.hash, v.loaded))
+        .unwrap_or_else(|_| header::HeaderValue::from_static("unknown"));
+    (header::HeaderName::from_static(VERSION_HEADER), value)
+}
+
 fn ruling_of(book: &Rulebook, name: &str) -> Result<Ruling, ApiError> {
     book.ruling(name).map_err(|e| ApiError::from_api(StatusCode::NOT_FOUND, &e))
 }
@@ -61,9 +72,11 @@ fn summary(name: &str, state: &State) -> J {
     match state {
         State::Ready(b) => json!({
             "name": b.name(), "title": b.title(), "language": b.language().code(),
-            "rulings": b.rulings().len(), "status": "ready"
+            "rulings": b.rulings().len(), "status": "ready", "version": b.version().as_ref()
         }),
-        State::Broken(d) => json!({ "name": name, "status": "does not check", "problems": d }),
+        State::Broken(d) => {
+            json!({ "name": name, "status": "does not check", "problems": d, "version": d.version.as_ref() })
+        }
     }
 }
 
@@ -78,7 +91,7 @@ pub async fn rulebook(Ext(shelf): Shared, Path(book): Path<String>) -> Result<Js
     let p = &b.checked().program;
     Ok(Json(json!({
         "name": b.name(), "title": b.title(), "language": b.language().code(),
-        "edition": &p.rulebook.edition,
+        "edition": &p.rulebook.edition, "version": b.version().as_ref(),
         "rulings": b.rulings(),
         "clauses": p.clauses.iter().map(|c| json!({
             "citation": &c.citation, "heading": &c.heading, "text": &c.text, "text_kind": &c.text_kind, "gloss": &c.gloss
@@ -99,15 +112,15 @@ pub async fn rulings(
 ) -> Result<Json<J>, ApiError> {
     let b = ready(&shelf, &book)?;
     let entries = crate::discover::list(&b.checked().program, q.q.as_deref(), false);
-    Ok(Json(json!({ "rulebook": b.name(), "entries": &entries })))
+    Ok(Json(json!({ "rulebook": b.name(), "version": b.version().as_ref(), "entries": &entries })))
 }
 
 /// `GET /api/rulebooks/{book}/rulings/{ruling}`: as `conditions describe --format json`.
-pub async fn describe(Ext(shelf): Shared, Path((book, ruling)): Path<(String, String)>) -> Result<Json<J>, ApiError> {
+pub async fn describe(Ext(shelf): Shared, Path((book, ruling)): Path<(String, String)>) -> Result<Response, ApiError> {
     let b = ready(&shelf, &book)?;
     let r = ruling_of(&b, &ruling)?;
     let d = crate::discover::describe(&b.checked().program, r.def());
-    Ok(Json(to_json(&d)))
+    Ok(([served(&b)], Json(to_json(&d))).into_response())
 }
 
 /// `GET /api/rulebooks/{book}/rulings/{ruling}/schema`: the JSON Schema of its facts.
@@ -115,7 +128,8 @@ pub async fn schema(Ext(shelf): Shared, Path((book, ruling)): Path<(String, Stri
     let b = ready(&shelf, &book)?;
     let r = ruling_of(&b, &ruling)?;
     let s = crate::discover::schema::schema(&b.checked().program, &[r.def()]);
-    Ok(([(header::CONTENT_TYPE, "application/schema+json")], Json(s)).into_response())
+    Ok(([(header::CONTENT_TYPE, header::HeaderValue::from_static("application/schema+json")), served(&b)], Json(s))
+        .into_response())
 }
 
 #[derive(Deserialize)]
@@ -153,6 +167,7 @@ pub async fn rule(
 ) -> Result<Response, ApiError> {
     let body = body.map_err(body_error)?;
     let b = ready(&shelf, &book)?;
+    let version = served(&b);
     let r = ruling_of(&b, &ruling)?;
     // An object is read straight into the facts; anything else is refused with the reason.
     let object =
@@ -183,7 +198,7 @@ pub async fn rule(
         Ok(outcome.json_text(lang, full, pretty))
     })
     .await??;
-    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+    Ok(([(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json")), version], text).into_response())
 }
 
 #[derive(Deserialize)]
@@ -201,6 +216,7 @@ pub async fn batch(
 ) -> Result<Response, ApiError> {
     let body = body.map_err(body_error)?;
     let b = ready(&shelf, &book)?;
+    let version = served(&b);
     let defs = match &q.ruling {
         Some(list) => list
             .split(',')
@@ -217,5 +233,6 @@ pub async fn batch(
         String::from_utf8(out).unwrap_or_default()
     })
     .await?;
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+    Ok(([(header::CONTENT_TYPE, header::HeaderValue::from_static("application/x-ndjson")), version], out)
+        .into_response())
 }

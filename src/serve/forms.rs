@@ -10,7 +10,8 @@
 use super::Shelf;
 use super::layout::{Ctx, enc, error_page, lang_of, page, respond, trusted};
 use super::pages::book_or_page;
-use crate::api::{Format, Rulebook, Ruling, Status};
+use super::shelf::Book;
+use crate::api::{Format, Ruling, Status};
 use crate::ask::Session;
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::Type;
@@ -191,8 +192,8 @@ pub async fn ruling(
 }
 
 /// The page of a ruling on the case `tree`, with the form for what is still needed.
-fn render(b: &Rulebook, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Option<String>) -> Response {
-    let ctx = Ctx::server(lang);
+fn render(b: &Book, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Option<String>) -> Response {
+    let ctx = Ctx::server(lang).serving(b.version());
     let w = ctx.w();
     let facts = match b.facts_from_json(tree) {
         Ok(f) => f,

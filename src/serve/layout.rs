@@ -1,13 +1,16 @@
-//! The frame of every page: the head, the stylesheet, the language switch, and the
-//! links between pages, both as server routes and as the relative paths of a static
-//! site. Every text is escaped by maud.
+//! The frame of every page: the head, the stylesheet, the language switch, the
+//! version of the rulebook served (in the footer, on the server), and the links
+//! between pages, both as server routes and as the relative paths of a static site.
+//! Every text is escaped by maud.
 
+use super::shelf::Version;
 use super::words::{Words, words};
 use crate::check::program::Program;
 use crate::eval::show::Lang;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
+use std::sync::Arc;
 
 /// Where links point: the live server, or the files of a static site `depth` folders
 /// below its root.
@@ -15,11 +18,23 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 pub struct Ctx {
     pub lang: Lang,
     pub site: Option<usize>,
+    /// The version of the rulebook the page shows, said in its footer.
+    pub version: Option<Arc<Version>>,
 }
 
 impl Ctx {
     pub fn server(lang: Lang) -> Ctx {
-        Ctx { lang, site: None }
+        Ctx { lang, site: None, version: None }
+    }
+
+    /// A page of a static site, `depth` folders below its root.
+    pub fn site(lang: Lang, depth: usize) -> Ctx {
+        Ctx { lang, site: Some(depth), version: None }
+    }
+
+    /// The same, showing a rulebook of that version.
+    pub fn serving(self, version: &Arc<Version>) -> Ctx {
+        Ctx { version: Some(version.clone()), ..self }
     }
 
     pub fn w(&self) -> &'static Words {
@@ -149,9 +164,40 @@ pub fn page(ctx: &Ctx, title: &str, switch: &dyn Fn(Lang) -> String, body: Marku
                     }
                 }
                 main { (body) }
+                @if let Some(v) = &ctx.version {
+                    footer.version { (version_line(ctx, v)) }
+                }
             }
         }
     }
+}
+
+/// Which version of a rulebook is served, in words: its hash and when it was loaded,
+/// and a newer state held back with its new warnings.
+pub fn version_line(ctx: &Ctx, v: &Version) -> Markup {
+    let w = ctx.w();
+    let time = utc_words;
+    html! {
+        span.version { (w.fill("version_served", &[("hash", &v.hash), ("loaded", &time(&v.loaded))])) }
+        @if let Some(h) = &v.held_back {
+            br;
+            span.held { (w.fill("version_held_back", &[("hash", &h.hash), ("seen", &time(&h.seen)), ("count", &h.problems.len().to_string())])) }
+            ul.plain {
+                @for d in &h.problems {
+                    li.diag {
+                        @if let Some(f) = &d.file { code.file { (f) @if let Some(l) = d.line { ":" (l) } } ": " }
+                        span.message { (d.message) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A time as the API writes it (`2026-05-01T12:00:00Z`) as pages write it
+/// (`2026-05-01 12:00:00 UTC`).
+pub fn utc_words(t: &str) -> String {
+    t.replace('T', " ").replace('Z', " UTC")
 }
 
 /// An HTML response.

@@ -6,8 +6,8 @@
 
 use super::Shelf;
 use super::forms::heading_case;
-use super::layout::{Ctx, error_page, lang_of, page, respond, slug_in};
-use super::shelf::{Book, Diag, State};
+use super::layout::{Ctx, error_page, lang_of, page, respond, slug_in, version_line};
+use super::shelf::{Book, Broken, State};
 use crate::api::Rulebook;
 use crate::check::program::{ClauseId, DefId, Program};
 use crate::discover::write::{how_in, variants};
@@ -26,12 +26,16 @@ pub struct PageQuery {
 }
 
 /// The page shown for a rulebook that does not check: its diagnostics.
-pub fn broken(ctx: &Ctx, name: &str, diags: &[Diag]) -> Markup {
+pub fn broken(ctx: &Ctx, name: &str, diags: &Broken) -> Markup {
     let w = ctx.w();
     html! {
         h1 { (w.get("diagnostics")) ": " code { (name) } }
         p { (w.get("diagnostics_help")) }
-        @for d in diags {
+        @if diags.held_back { p { (w.get("held_back_help")) } }
+        p.version {
+            (w.fill("version_diagnostics", &[("hash", &diags.version.hash), ("loaded", &super::layout::utc_words(&diags.version.loaded))]))
+        }
+        @for d in diags.iter() {
             div.diag {
                 @if let Some(f) = &d.file { code.file { (f) @if let Some(l) = d.line { ":" (l) } } ": " }
                 span.message { (d.message) }
@@ -78,6 +82,7 @@ pub fn index_markup(ctx: &Ctx, books: &[(String, Arc<State>)]) -> Markup {
                         State::Ready(b) => {
                             a href=(ctx.rulebook(name, b.language())) { (b.title()) }
                             " " code { (name) } " — " (b.rulings().len()) " " (w.get("rulings").to_lowercase())
+                            @if ctx.site.is_none() { br; small.version { (version_line(ctx, b.version())) } }
                         }
                         State::Broken(d) => {
                             code { (name) } ": " (w.get("diagnostics"))
@@ -232,7 +237,7 @@ pub async fn rulebook(Ext(shelf): Ext<Arc<Shelf>>, Path(name): Path<String>, Que
         Ok(b) => b,
         Err(r) => return *r,
     };
-    let ctx = Ctx::server(lang_of(q.lang.as_deref(), b.language()));
+    let ctx = Ctx::server(lang_of(q.lang.as_deref(), b.language())).serving(b.version());
     let word = q.q.clone();
     let n = b.name().to_string();
     let m = page(
@@ -340,7 +345,7 @@ pub async fn clause(
         Ok(b) => b,
         Err(r) => return *r,
     };
-    let ctx = Ctx::server(lang_of(q.lang.as_deref(), b.language()));
+    let ctx = Ctx::server(lang_of(q.lang.as_deref(), b.language())).serving(b.version());
     let p = &b.checked().program;
     let Some(c) = clause_id(p, &clause) else {
         return error_page(

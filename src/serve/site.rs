@@ -31,20 +31,20 @@ pub fn build(books: &[Rulebook], out: &Path) -> Result<usize, String> {
     let states: Vec<(String, Arc<State>)> =
         books.iter().map(|b| (b.name().to_string(), Arc::new(State::Ready(b.clone())))).collect();
     let lang0 = books.first().map(|b| b.language()).unwrap_or(Lang::En);
-    let ctx = Ctx { lang: lang0, site: Some(0) };
+    let ctx = Ctx::site(lang0, 0);
     let idx = page(&ctx, ctx.w().get("rulebooks"), &|_| "index.html".into(), index_markup(&ctx, &states));
     write(&out.join("index.html"), &idx.into_string())?;
     pages += 1;
     for b in &books {
         let p = &b.checked().program;
         for lang in Lang::framed() {
-            let ctx = Ctx { lang, site: Some(2) };
+            let ctx = Ctx::site(lang, 2);
             let dir = out.join(b.name()).join(lang.code());
             let m = page(&ctx, b.title(), &|l| format!("../{}/index.html", l.code()), rulebook_markup(&ctx, b, None));
             write(&dir.join("index.html"), &m.into_string())?;
             write(&dir.join("search-index.js"), &search_index(b, lang))?;
             pages += 1;
-            let ctx = Ctx { lang, site: Some(3) };
+            let ctx = Ctx::site(lang, 3);
             for (i, c) in p.clauses.iter().enumerate() {
                 let s = slug_in(p, &c.citation);
                 let m = page(

@@ -4,8 +4,13 @@
 //! ruled on once. Where notifications cannot be had (no inotify watches left, a file
 //! system without them), the folders are looked at every [`EVERY`] instead: their
 //! condition files' names, sizes and modification times.
+//!
+//! A reload then reads all the folder's condition files and takes them only once a
+//! second reading, [`SETTLE`] later, finds the same ([`settled`]); the shelf then
+//! decides what of them is served ([`super::Shelf::reload`]).
 
 use super::Shelf;
+use super::shelf::Files;
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,6 +19,28 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// How long the folder must stay quiet after a change before it is reloaded.
 pub const QUIET: Duration = Duration::from_millis(150);
+
+/// How long a folder's files must read the same before a reload takes them.
+pub const SETTLE: Duration = Duration::from_millis(250);
+
+/// How many times a reload reads a folder that keeps changing before it gives up (the
+/// change that follows starts another).
+pub const ROUNDS: usize = 40;
+
+/// All the condition files of a folder once two readings [`SETTLE`] apart find the
+/// same; `None` when they still differ after [`ROUNDS`] readings.
+pub fn settled(dir: &Path) -> Option<Files> {
+    let mut last = Files::read(dir);
+    for _ in 0..ROUNDS {
+        std::thread::sleep(SETTLE);
+        let now = Files::read(dir);
+        if now.same(&last) {
+            return Some(now);
+        }
+        last = now;
+    }
+    None
+}
 
 /// How often the folders are looked at when notifications cannot be had.
 pub const EVERY: Duration = Duration::from_millis(400);
