@@ -18,7 +18,25 @@ use crate::eval::{Outcome, Ruling};
 impl Explainer<'_> {
     /// The brief explanation of `ruling` as terminal text: what `text::render(&self.report(ruling,
     /// false), false)` writes.
+    /// An explanation over the ruling's step budget is refused, as [`Self::report`] refuses it.
     pub fn brief_text(&self, ruling: &Ruling) -> String {
+        self.brief_text_counted(ruling, crate::eval::interp::MAX_STEPS).0
+    }
+
+    /// As [`Self::brief_text`] within a step budget of `budget`, with the work it took in all
+    /// (see [`Self::report_counted`]).
+    pub fn brief_text_counted(&self, ruling: &Ruling, budget: u64) -> (String, u64) {
+        let meter = super::meter::Meter::start(super::meter::left(ruling.steps, budget));
+        let text = self.brief_text_inner(ruling);
+        let work = ruling.steps.saturating_add(meter.used());
+        if ruling.steps > budget || super::meter::spent() {
+            drop(meter);
+            return (self.brief_text_inner(&super::refused(ruling, budget)), work);
+        }
+        (text, work)
+    }
+
+    fn brief_text_inner(&self, ruling: &Ruling) -> String {
         let p = self.p;
         let lang = self.lang;
         let w = self.w();
@@ -282,6 +300,7 @@ impl Walk<'_, '_> {
                 && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
         };
         for &c in &n.children {
+            super::meter::charge(self.steps.len() as u64 + n.children.len() as u64);
             if !self.steps.contains(&c) && !many(c) {
                 self.kids.push(c);
             }
@@ -317,6 +336,7 @@ impl Walk<'_, '_> {
             self.ends.push(end);
         }
         let args = Args { text: (text_from, self.args.len()), ends: (ends_from, self.ends.len()) };
+        super::meter::charge(self.shown.len() as u64 + 1);
         if self.shown.iter().any(|&(i, a)| nodes[i].def == n.def && self.same_args(a, args)) {
             self.args.truncate(text_from);
             self.ends.truncate(ends_from);

@@ -11,6 +11,7 @@ pub mod html;
 pub mod i18n;
 pub mod markdown;
 pub mod messages;
+pub(crate) mod meter;
 mod scratch;
 pub mod text;
 pub mod views;
@@ -313,6 +314,7 @@ impl<'a> Explainer<'a> {
         // A definition read for more than a few items (one step per match of a round robin, say)
         // is left out of the brief explanation: the working above it gives its values.
         let many = |c: &usize| {
+            meter::charge(n.children.len() as u64);
             let def = nodes[*c].def;
             !self.p.defs[def as usize].params.is_empty()
                 && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
@@ -321,7 +323,10 @@ impl<'a> Explainer<'a> {
         let children = n
             .children
             .iter()
-            .filter(|c| !seen.contains(c) && (full || !many(c)))
+            .filter(|c| {
+                meter::charge(seen.len() as u64 + 1);
+                !seen.contains(c) && (full || !many(c))
+            })
             .copied()
             .collect::<Vec<_>>()
             .into_iter()
@@ -387,8 +392,28 @@ impl<'a> Explainer<'a> {
         format!("{}({})", info.name, args.join(", "))
     }
 
-    /// Builds the report of a ruling. `full` keeps repeated sub-steps.
+    /// Builds the report of a ruling. `full` keeps repeated sub-steps. An explanation that
+    /// would take the ruling over its step budget ([`crate::eval::interp::MAX_STEPS`], the
+    /// ruling's own steps included) is refused: the report is then an error saying so.
     pub fn report(&self, ruling: &Ruling, full: bool) -> Report {
+        self.report_counted(ruling, full, crate::eval::interp::MAX_STEPS).0
+    }
+
+    /// As [`Self::report`] within a step budget of `budget` (at most
+    /// [`crate::eval::interp::MAX_STEPS`]), with the work it took in all: the ruling's steps
+    /// and those of putting its explanation together.
+    pub fn report_counted(&self, ruling: &Ruling, full: bool, budget: u64) -> (Report, u64) {
+        let meter = meter::Meter::start(meter::left(ruling.steps, budget));
+        let report = self.report_inner(ruling, full);
+        let work = ruling.steps.saturating_add(meter.used());
+        if ruling.steps > budget || meter::spent() {
+            drop(meter);
+            return (self.report_inner(&refused(ruling, budget), full), work);
+        }
+        (report, work)
+    }
+
+    fn report_inner(&self, ruling: &Ruling, full: bool) -> Report {
         let info = &self.p.defs[ruling.def as usize];
         let w = self.w();
         let (status, answer, value, needs, error) = match &ruling.outcome {
@@ -522,6 +547,15 @@ impl<'a> Explainer<'a> {
             facts: fact_views,
         }
     }
+}
+
+/// A ruling whose explanation was refused for going over `budget`: an error, without a trace.
+fn refused(ruling: &Ruling, budget: u64) -> Ruling {
+    let error = crate::eval::interp::EvalError {
+        message: meter::refused(budget.min(crate::eval::interp::MAX_STEPS)),
+        span: None,
+    };
+    Ruling { def: ruling.def, outcome: Outcome::Error(error), trace: None, steps: ruling.steps }
 }
 
 /// The field a path ends in (`player.masterpoints`), from the type of its fact.
