@@ -132,25 +132,35 @@ fn an_explanation_over_the_budget_is_refused_with_an_error() {
         let def = p.def_by_name(s.ruling).expect("ruling");
         let ruling = conditions::eval::rule(p, &inputs, def, true);
         let e = Explainer { p, sources: &book.sources, lang: Lang::En, inputs: &inputs };
-        let (_, whole) = e.report_counted(&ruling, true, conditions::eval::interp::MAX_STEPS);
+        let max = conditions::eval::interp::MAX_STEPS;
         // Budgets below the ruling's own steps, between them and the whole work, and just short.
-        let budgets = [ruling.steps / 2, ruling.steps - 1, ruling.steps + 1, (ruling.steps + whole) / 2, whole - 1];
-        for budget in budgets.into_iter().filter(|&b| b < whole) {
-            for full in [false, true] {
+        let budgets = |whole: u64| {
+            [ruling.steps / 2, ruling.steps - 1, ruling.steps + 1, (ruling.steps + whole) / 2, whole - 1]
+                .into_iter()
+                .filter(move |&b| b < whole)
+        };
+        let refused = |message: &str, budget: u64| {
+            assert!(
+                message.contains(&format!("explaining the ruling took more than {budget} evaluation steps")),
+                "`{}` within {budget} steps: {message}",
+                s.ruling
+            );
+        };
+        for full in [false, true] {
+            let (_, whole) = e.report_counted(&ruling, full, max);
+            for budget in budgets(whole) {
                 let (report, _) = e.report_counted(&ruling, full, budget);
                 assert_eq!(report.status, "error", "`{}` within {budget} steps was explained", s.ruling);
-                let message = report.error.unwrap_or_default();
-                assert!(
-                    message.contains(&format!("explaining the ruling took more than {budget} evaluation steps")),
-                    "`{}` within {budget} steps: {message}",
-                    s.ruling
-                );
+                refused(&report.error.unwrap_or_default(), budget);
             }
-            let (text, _) = e.brief_text_counted(&ruling, budget);
-            assert!(text.contains("explaining the ruling took more than"), "`{}` within {budget}: {text}", s.ruling);
+            // Within the whole work it is explained.
+            let (report, _) = e.report_counted(&ruling, full, whole);
+            assert_eq!(report.status, "decided", "`{}`: {:?}", s.ruling, report.error);
         }
-        // Within the whole work it is explained.
-        let (report, _) = e.report_counted(&ruling, true, whole);
-        assert_eq!(report.status, "decided", "`{}`: {:?}", s.ruling, report.error);
+        let (_, whole) = e.brief_text_counted(&ruling, max);
+        for budget in budgets(whole) {
+            refused(&e.brief_text_counted(&ruling, budget).0, budget);
+        }
+        assert!(!e.brief_text_counted(&ruling, whole).0.contains("explaining the ruling took"));
     }
 }

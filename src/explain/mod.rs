@@ -297,7 +297,8 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    fn step(&self, v: &views::Views, nodes: &[Node], idx: usize, full: bool, seen: &mut Vec<usize>) -> Step {
+    /// One step of the report and the steps under it; `seen` marks the nodes already made steps of.
+    fn step(&self, v: &views::Views, nodes: &[Node], idx: usize, full: bool, seen: &mut [bool]) -> Step {
         let n = &nodes[idx];
         let info = &self.p.defs[n.def as usize];
         let dv = &v.defs[n.def as usize];
@@ -313,25 +314,22 @@ impl<'a> Explainer<'a> {
         };
         // A definition read for more than a few items (one step per match of a round robin, say)
         // is left out of the brief explanation: the working above it gives its values.
+        let reads = if full { Default::default() } else { reads_by_def(nodes, &n.children) };
         let many = |c: &usize| {
-            meter::charge(n.children.len() as u64);
             let def = nodes[*c].def;
-            !self.p.defs[def as usize].params.is_empty()
-                && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
+            !self.p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::LIST_MAX)
         };
         // A sub-result used in several places is explained once, where it first appears.
+        meter::charge(n.children.len() as u64 + 1);
         let children = n
             .children
             .iter()
-            .filter(|c| {
-                meter::charge(seen.len() as u64 + 1);
-                !seen.contains(c) && (full || !many(c))
-            })
+            .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c)))
             .copied()
             .collect::<Vec<_>>()
             .into_iter()
             .map(|c| {
-                seen.push(c);
+                seen[c] = true;
                 self.step(v, nodes, c, full, seen)
             })
             .collect();
@@ -444,7 +442,11 @@ impl<'a> Explainer<'a> {
         };
         let views = views::get(self.p, self.lang);
         let steps = match &ruling.trace {
-            Some(t) if !t.nodes.is_empty() => vec![self.step(views, &t.nodes, 0, full, &mut vec![0])],
+            Some(t) if !t.nodes.is_empty() => {
+                let mut seen = vec![false; t.nodes.len()];
+                seen[0] = true;
+                vec![self.step(views, &t.nodes, 0, full, &mut seen)]
+            }
             _ => Vec::new(),
         };
         // An apportionment is answered beside its items, as its step shows it.
@@ -547,6 +549,15 @@ impl<'a> Explainer<'a> {
             facts: fact_views,
         }
     }
+}
+
+/// How many of `children` read each definition.
+pub(crate) fn reads_by_def(nodes: &[Node], children: &[usize]) -> std::collections::HashMap<DefId, usize> {
+    let mut reads = std::collections::HashMap::new();
+    for &c in children {
+        *reads.entry(nodes[c].def).or_insert(0) += 1;
+    }
+    reads
 }
 
 /// A ruling whose explanation was refused for going over `budget`: an error, without a trace.
