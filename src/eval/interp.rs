@@ -131,6 +131,8 @@ pub struct Interp<'a> {
     pub(crate) items: Option<super::working::Items>,
     /// Whether the working being worked out took anything of `seen`.
     pub(crate) seen_taken: bool,
+    /// The steps of what the working being worked out took of `seen`, counted once already.
+    pub(crate) found_steps: u64,
 }
 
 enum RuleResult {
@@ -192,6 +194,7 @@ impl<'a> Interp<'a> {
             per_item: 0,
             items: None,
             seen_taken: false,
+            found_steps: 0,
         }
     }
 

@@ -66,5 +66,15 @@ fn run(mut interp: Interp, def: DefId) -> Ruling {
         Err(Halt::Silent(s)) => Outcome::Silent(s),
         Err(Halt::Error(e)) => Outcome::Error(e),
     };
+    // The workings of an explanation count against the ruling's budget: one that took it over
+    // is refused, as the evaluation would be.
+    let outcome = match outcome {
+        Outcome::Error(e) => Outcome::Error(e),
+        _ if interp.trace.is_some() && interp.steps > interp::MAX_STEPS => Outcome::Error(interp::EvalError {
+            message: format!("the ruling and its explanation took more than {} evaluation steps", interp::MAX_STEPS),
+            span: None,
+        }),
+        o => o,
+    };
     Ruling { def, outcome, steps: interp.steps, trace: interp.trace.take() }
 }

@@ -108,11 +108,18 @@ impl Interp<'_> {
     /// What the step's builtins found as the ruling evaluated them is taken as found, its
     /// steps counted as they were taken; should that blow the budget, the working is
     /// evaluated again without it, so that the budget counts as for a working evaluated anew.
+    /// The steps a working takes anew count against the ruling's own budget ([`MAX_STEPS`]):
+    /// a working never takes more than the ruling has left, and a ruling whose explanation
+    /// takes it over the budget stops there with an error.
     pub(crate) fn work(&mut self, ir: &Ir, frame: &mut Vec<Value>) -> Option<Work> {
         let saved = self.steps;
+        // A working may take its own budget or what the ruling has left, the lesser.
+        let budget = WORK_BUDGET.min(MAX_STEPS.saturating_sub(saved));
+        let start = MAX_STEPS - budget;
         let mut fresh = false;
+        let mut taken = 0;
         loop {
-            self.steps = MAX_STEPS.saturating_sub(WORK_BUDGET);
+            self.steps = start;
             self.seen_taken = false;
             let w = self.quietly(|me| {
                 let from = me.seen_from;
@@ -124,11 +131,18 @@ impl Interp<'_> {
                 w
             });
             let blown = self.steps > MAX_STEPS;
+            // The steps of what the ruling found, taken as found, were counted once already.
+            let found = std::mem::take(&mut self.found_steps);
+            taken += (self.steps - start).saturating_sub(found);
             if blown && self.seen_taken && !fresh {
                 fresh = true;
                 continue;
             }
-            self.steps = saved;
+            self.steps = saved.saturating_add(taken);
+            if blown && budget < WORK_BUDGET {
+                // The ruling's budget, not the working's, ran out: the ruling stops here.
+                self.steps = self.steps.max(MAX_STEPS + 1);
+            }
             return (!blown).then_some(w);
         }
     }
@@ -144,6 +158,7 @@ impl Interp<'_> {
         // Marked taken (an address no builtin has).
         s.ir = 0;
         self.steps += taken.steps;
+        self.found_steps += taken.steps;
         self.seen_taken = true;
         Some(taken)
     }
@@ -561,4 +576,49 @@ fn best_of(b: Builtin, xs: &[Value], keys: &[Value]) -> Value {
     });
     let Some(best) = best else { return Value::list(Vec::new()) };
     Value::list(xs.iter().zip(keys).filter(|(_, k)| cmp(k, best) == Ordering::Equal).map(|(x, _)| x.clone()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::interp::{Interp, MAX_STEPS};
+    use super::super::{Outcome, run};
+
+    /// The workings of an explanation count against the ruling's budget: however little of
+    /// it is left, a ruling explained is decided within it, or refused with an error, never
+    /// decided past it; and the explained ruling takes more steps than the unexplained, its
+    /// workings'.
+    #[test]
+    fn workings_count_against_the_rulings_budget() {
+        let book = crate::loader::load("gnt").expect("the bundled rulebook");
+        let p = &book.program;
+        let teams: Vec<serde_json::Value> = (0..200)
+            .map(|i| serde_json::json!({ "name": format!("T{i}"), "victory_points": (i * 37) % 101 }))
+            .collect();
+        let tree = serde_json::json!({ "teams_entered": teams, "club_team": "T3" });
+        let inputs = crate::facts::validate(p, &tree, "test").expect("facts");
+        for name in ["qualifiers", "qualifying_places", "club_team_place"] {
+            let def = p.def_by_name(name).expect("ruling");
+            let plain = run(Interp::new(p, &inputs, false), def);
+            let traced = run(Interp::new(p, &inputs, true), def);
+            // Each of them has a working, whose steps are counted.
+            assert!(traced.steps > plain.steps, "`{name}`: {} steps explained, {} not", traced.steps, plain.steps);
+            let mut refused = 0;
+            for left in (0..=traced.steps + 2).step_by((traced.steps as usize / 97).max(1)) {
+                let mut interp = Interp::new(p, &inputs, true);
+                interp.steps = MAX_STEPS - left;
+                let r = run(interp, def);
+                match &r.outcome {
+                    Outcome::Decided(_) => {
+                        assert!(r.steps <= MAX_STEPS, "`{name}` with {left} left: {} steps", r.steps)
+                    }
+                    Outcome::Error(e) => {
+                        assert!(e.message.contains("evaluation steps"), "`{name}` with {left} left: {}", e.message);
+                        refused += 1;
+                    }
+                    o => panic!("`{name}` with {left} steps left: {o:?}"),
+                }
+            }
+            assert!(refused > 0, "`{name}` was never refused");
+        }
+    }
 }

@@ -9,7 +9,7 @@ use super::scratch::{Buf, List};
 use super::views::Views;
 use super::wrap::wrap_into;
 use super::{Explainer, working};
-use crate::check::program::ClauseId;
+use crate::check::program::{ClauseId, DefId};
 use crate::eval::show;
 use crate::eval::trace::{self, FactUse, Node, WhyNot};
 use crate::eval::value::Value;
@@ -18,7 +18,25 @@ use crate::eval::{Outcome, Ruling};
 impl Explainer<'_> {
     /// The brief explanation of `ruling` as terminal text: what `text::render(&self.report(ruling,
     /// false), false)` writes.
+    /// An explanation over the ruling's step budget is refused, as [`Self::report`] refuses it.
     pub fn brief_text(&self, ruling: &Ruling) -> String {
+        self.brief_text_counted(ruling, crate::eval::interp::MAX_STEPS).0
+    }
+
+    /// As [`Self::brief_text`] within a step budget of `budget`, with the work it took in all
+    /// (see [`Self::report_counted`]).
+    pub fn brief_text_counted(&self, ruling: &Ruling, budget: u64) -> (String, u64) {
+        let meter = super::meter::Meter::start(super::meter::left(ruling.steps, budget));
+        let text = self.brief_text_inner(ruling);
+        let work = ruling.steps.saturating_add(meter.used());
+        if ruling.steps > budget || super::meter::spent() {
+            drop(meter);
+            return (self.brief_text_inner(&super::refused(ruling, budget)), work);
+        }
+        (text, work)
+    }
+
+    fn brief_text_inner(&self, ruling: &Ruling) -> String {
         let p = self.p;
         let lang = self.lang;
         let w = self.w();
@@ -130,14 +148,14 @@ impl Explainer<'_> {
             out.push('\n');
             out.push_str(word(lang, "why"));
             out.push_str(":\n");
-            let mut steps = List::new();
-            steps.push(0);
+            let mut steps = vec![false; nodes.len()];
+            steps[0] = true;
             let mut walk = Walk {
                 e: self,
                 views,
                 nodes,
                 steps,
-                shown: Vec::with_capacity(nodes.len()),
+                shown: std::collections::HashMap::new(),
                 kids: List::new(),
                 line: Buf::new(),
                 args: Buf::new(),
@@ -221,11 +239,12 @@ struct Walk<'e, 'a> {
     e: &'e Explainer<'a>,
     views: &'e Views,
     nodes: &'e [Node],
-    /// The nodes already made steps of (the report explains a sub-result once).
-    steps: List,
-    /// The steps shown, by node, with their arguments as shown (a step repeated under another,
-    /// the same definition on the same arguments as shown, is shown once).
-    shown: Vec<(usize, Args)>,
+    /// Whether each node is already made a step of (the report explains a sub-result once).
+    steps: Vec<bool>,
+    /// The arguments of the steps shown, as shown, by definition and a hash of those
+    /// arguments (a step repeated under another, the same definition on the same arguments
+    /// as shown, is shown once).
+    shown: std::collections::HashMap<(DefId, u64), Vec<Args>>,
     /// The children of the steps being walked, each step's after its parent's (see
     /// [`Walk::children`]).
     kids: List,
@@ -258,6 +277,17 @@ impl Walk<'_, '_> {
         })
     }
 
+    /// A hash of arguments `a` as shown: the same for arguments shown alike ([`Self::same_args`]).
+    fn args_hash(&self, a: Args) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.args[a.text.0..a.text.1].hash(&mut h);
+        for e in &self.ends[a.ends.0..a.ends.1] {
+            (e - a.text.0).hash(&mut h);
+        }
+        h.finish()
+    }
+
     /// Whether arguments `a` and `b` are shown alike.
     fn same_args(&self, a: Args, b: Args) -> bool {
         self.args[a.text.0..a.text.1] == self.args[b.text.0..b.text.1]
@@ -276,13 +306,14 @@ impl Walk<'_, '_> {
         let n = &self.nodes[idx];
         let p = self.e.p;
         let nodes = self.nodes;
+        let reads = super::reads_by_def(nodes, &n.children);
         let many = |c: usize| {
             let def = nodes[c].def;
-            !p.defs[def as usize].params.is_empty()
-                && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
+            !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::LIST_MAX)
         };
+        super::meter::charge(n.children.len() as u64 + 1);
         for &c in &n.children {
-            if !self.steps.contains(&c) && !many(c) {
+            if !self.steps.get(c).copied().unwrap_or(true) && !many(c) {
                 self.kids.push(c);
             }
         }
@@ -294,7 +325,7 @@ impl Walk<'_, '_> {
         let from = self.children(idx);
         for k in from..self.kids.len() {
             let c = self.kids[k];
-            self.steps.push(c);
+            self.steps[c] = true;
             self.skip(c);
         }
         self.kids.truncate(from);
@@ -317,12 +348,14 @@ impl Walk<'_, '_> {
             self.ends.push(end);
         }
         let args = Args { text: (text_from, self.args.len()), ends: (ends_from, self.ends.len()) };
-        if self.shown.iter().any(|&(i, a)| nodes[i].def == n.def && self.same_args(a, args)) {
+        let key = (n.def, self.args_hash(args));
+        super::meter::charge(1);
+        if self.shown.get(&key).is_some_and(|xs| xs.iter().any(|&a| self.same_args(a, args))) {
             self.args.truncate(text_from);
             self.ends.truncate(ends_from);
             for k in from..to {
                 let c = self.kids[k];
-                self.steps.push(c);
+                self.steps[c] = true;
                 self.skip(c);
             }
             self.kids.truncate(from);
@@ -383,12 +416,12 @@ impl Walk<'_, '_> {
             self.line = head;
             out.push_str(&body);
         }
-        self.shown.push((idx, args));
+        self.shown.entry(key).or_default().push(args);
         let decided = n.decided_by.is_some() || n.row.is_some();
         if depth == 0 && decided {
             for k in from..to {
                 let c = self.kids[k];
-                self.steps.push(c);
+                self.steps[c] = true;
                 self.step(out, c, depth + 1);
             }
             self.kids.truncate(from);
@@ -400,7 +433,7 @@ impl Walk<'_, '_> {
         }
         for k in from..to {
             let c = self.kids[k];
-            self.steps.push(c);
+            self.steps[c] = true;
             self.step(out, c, depth + 1);
         }
         self.kids.truncate(from);

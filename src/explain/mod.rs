@@ -11,6 +11,7 @@ pub mod html;
 pub mod i18n;
 pub mod markdown;
 pub mod messages;
+pub(crate) mod meter;
 mod scratch;
 pub mod text;
 pub mod views;
@@ -296,7 +297,8 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    fn step(&self, v: &views::Views, nodes: &[Node], idx: usize, full: bool, seen: &mut Vec<usize>) -> Step {
+    /// One step of the report and the steps under it; `seen` marks the nodes already made steps of.
+    fn step(&self, v: &views::Views, nodes: &[Node], idx: usize, full: bool, seen: &mut [bool]) -> Step {
         let n = &nodes[idx];
         let info = &self.p.defs[n.def as usize];
         let dv = &v.defs[n.def as usize];
@@ -312,21 +314,22 @@ impl<'a> Explainer<'a> {
         };
         // A definition read for more than a few items (one step per match of a round robin, say)
         // is left out of the brief explanation: the working above it gives its values.
+        let reads = if full { Default::default() } else { reads_by_def(nodes, &n.children) };
         let many = |c: &usize| {
             let def = nodes[*c].def;
-            !self.p.defs[def as usize].params.is_empty()
-                && n.children.iter().filter(|d| nodes[**d].def == def).count() > working::LIST_MAX
+            !self.p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::LIST_MAX)
         };
         // A sub-result used in several places is explained once, where it first appears.
+        meter::charge(n.children.len() as u64 + 1);
         let children = n
             .children
             .iter()
-            .filter(|c| !seen.contains(c) && (full || !many(c)))
+            .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c)))
             .copied()
             .collect::<Vec<_>>()
             .into_iter()
             .map(|c| {
-                seen.push(c);
+                seen[c] = true;
                 self.step(v, nodes, c, full, seen)
             })
             .collect();
@@ -387,8 +390,28 @@ impl<'a> Explainer<'a> {
         format!("{}({})", info.name, args.join(", "))
     }
 
-    /// Builds the report of a ruling. `full` keeps repeated sub-steps.
+    /// Builds the report of a ruling. `full` keeps repeated sub-steps. An explanation that
+    /// would take the ruling over its step budget ([`crate::eval::interp::MAX_STEPS`], the
+    /// ruling's own steps included) is refused: the report is then an error saying so.
     pub fn report(&self, ruling: &Ruling, full: bool) -> Report {
+        self.report_counted(ruling, full, crate::eval::interp::MAX_STEPS).0
+    }
+
+    /// As [`Self::report`] within a step budget of `budget` (at most
+    /// [`crate::eval::interp::MAX_STEPS`]), with the work it took in all: the ruling's steps
+    /// and those of putting its explanation together.
+    pub fn report_counted(&self, ruling: &Ruling, full: bool, budget: u64) -> (Report, u64) {
+        let meter = meter::Meter::start(meter::left(ruling.steps, budget));
+        let report = self.report_inner(ruling, full);
+        let work = ruling.steps.saturating_add(meter.used());
+        if ruling.steps > budget || meter::spent() {
+            drop(meter);
+            return (self.report_inner(&refused(ruling, budget), full), work);
+        }
+        (report, work)
+    }
+
+    fn report_inner(&self, ruling: &Ruling, full: bool) -> Report {
         let info = &self.p.defs[ruling.def as usize];
         let w = self.w();
         let (status, answer, value, needs, error) = match &ruling.outcome {
@@ -419,7 +442,11 @@ impl<'a> Explainer<'a> {
         };
         let views = views::get(self.p, self.lang);
         let steps = match &ruling.trace {
-            Some(t) if !t.nodes.is_empty() => vec![self.step(views, &t.nodes, 0, full, &mut vec![0])],
+            Some(t) if !t.nodes.is_empty() => {
+                let mut seen = vec![false; t.nodes.len()];
+                seen[0] = true;
+                vec![self.step(views, &t.nodes, 0, full, &mut seen)]
+            }
             _ => Vec::new(),
         };
         // An apportionment is answered beside its items, as its step shows it.
@@ -522,6 +549,24 @@ impl<'a> Explainer<'a> {
             facts: fact_views,
         }
     }
+}
+
+/// How many of `children` read each definition.
+pub(crate) fn reads_by_def(nodes: &[Node], children: &[usize]) -> std::collections::HashMap<DefId, usize> {
+    let mut reads = std::collections::HashMap::new();
+    for &c in children {
+        *reads.entry(nodes[c].def).or_insert(0) += 1;
+    }
+    reads
+}
+
+/// A ruling whose explanation was refused for going over `budget`: an error, without a trace.
+fn refused(ruling: &Ruling, budget: u64) -> Ruling {
+    let error = crate::eval::interp::EvalError {
+        message: meter::refused(budget.min(crate::eval::interp::MAX_STEPS)),
+        span: None,
+    };
+    Ruling { def: ruling.def, outcome: Outcome::Error(error), trace: None, steps: ruling.steps }
 }
 
 /// The field a path ends in (`player.masterpoints`), from the type of its fact.

@@ -26,30 +26,43 @@ impl Explainer<'_> {
         if items.len() < 2 {
             return None;
         }
-        let cmp = |a: &Value, c: &Value| crate::eval::interp::compare(a, c).unwrap_or(Ordering::Equal);
+        let cmp = |a: &Value, c: &Value| {
+            super::super::meter::charge(1);
+            crate::eval::interp::compare(a, c).unwrap_or(Ordering::Equal)
+        };
         let mut order: Vec<usize> = (0..items.len()).collect();
         let desc = b != crate::check::program::Builtin::Least;
         order.sort_by(|&i, &j| if desc { cmp(&items[j].1, &items[i].1) } else { cmp(&items[i].1, &items[j].1) });
-        let rank = |i: usize| {
-            1 + items
-                .iter()
-                .filter(|(_, k)| if desc { cmp(k, &items[i].1).is_gt() } else { cmp(k, &items[i].1).is_lt() })
-                .count()
-        };
-        let taken: Vec<&Value> = match &w.value {
-            Some(Value::List(xs)) => xs.iter().collect(),
-            _ => Vec::new(),
+        // Each item's place (one more than the items ranked above it) and how many share its
+        // key, from the sorted order: the items of a key lie together there.
+        let mut rank = vec![0usize; items.len()];
+        let mut same = vec![0usize; items.len()];
+        let mut start = 0;
+        while start < order.len() {
+            let mut end = start + 1;
+            while end < order.len() && cmp(&items[order[end]].1, &items[order[start]].1).is_eq() {
+                end += 1;
+            }
+            for &i in &order[start..end] {
+                rank[i] = start + 1;
+                same[i] = end - start;
+            }
+            start = end;
+        }
+        let (taken, taken_n): (std::collections::HashSet<&Value>, usize) = match &w.value {
+            Some(Value::List(xs)) => (xs.iter().collect(), xs.len()),
+            _ => Default::default(),
         };
         let places_n = places.and_then(|p| p.as_num()).and_then(|n| n.as_i64());
         // The rows one after the other, " · " between them.
         let mut table = Buf::new();
         for (n, &i) in order.iter().enumerate() {
-            let r = rank(i);
-            let tied = items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() > 1;
-            let at_cut = places_n.is_some_and(|p| {
-                tied && r as i64 <= p
-                    && r as i64 + items.iter().filter(|(_, k)| cmp(k, &items[i].1).is_eq()).count() as i64 - 1 > p
-            });
+            if !super::super::meter::charge(1) {
+                return None;
+            }
+            let r = rank[i];
+            let tied = same[i] > 1;
+            let at_cut = places_n.is_some_and(|p| tied && r as i64 <= p && r as i64 + same[i] as i64 - 1 > p);
             if n > 0 {
                 table.push_str(" · ");
             }
@@ -70,23 +83,23 @@ impl Explainer<'_> {
         }
         Some(match places {
             Some(p) => {
-                let left_out: Vec<&Value> = items.iter().map(|(x, _)| x).filter(|x| !taken.contains(x)).collect();
+                // The first item left out, in the list's order.
+                let first_out = items.iter().position(|(x, _)| !taken.contains(x));
                 let mut s = self.m(
                     "ranking-top",
                     &[
                         ("table", Arg::Text(&table)),
                         ("places", Arg::Text(&self.show(p, &Type::Int))),
-                        ("n", Arg::Num(taken.len() as i64)),
+                        ("n", Arg::Num(taken_n as i64)),
                     ],
                 );
-                if let Some(first_out) = left_out.first() {
-                    let i = items.iter().position(|(x, _)| x == *first_out).unwrap_or(0);
+                if let Some(i) = first_out {
                     s.push_str("; ");
                     s.push_str(&self.m(
                         "ranking-first-out",
                         &[
-                            ("item", Arg::Text(&self.show(first_out, elem))),
-                            ("rank", Arg::Num(rank(i) as i64)),
+                            ("item", Arg::Text(&self.show(&items[i].0, elem))),
+                            ("rank", Arg::Num(rank[i] as i64)),
                             ("key", Arg::Text(&self.show(&items[i].1, key))),
                         ],
                     ));
@@ -215,14 +228,19 @@ impl Explainer<'_> {
         let left = s.sub(floors)?.as_i64()?.max(0) as usize;
         let mut order: Vec<usize> = (0..items.len()).collect();
         order.sort_by(|&a, &b| quotas[b].fract().cmp(&quotas[a].fract()));
-        let tied: Vec<usize> = if left > 0 && left <= order.len() {
+        super::super::meter::charge(items.len() as u64 * (1 + items.len().max(1).ilog2() as u64));
+        // The items tied on the remainder at the cut, when more of them than places are left.
+        let mut tied = vec![false; items.len()];
+        if left > 0 && left <= order.len() {
             let cut = quotas[order[left - 1]].fract();
-            let t: Vec<usize> = order.iter().copied().filter(|&i| quotas[i].fract() == cut).collect();
+            let t = order.iter().filter(|&&i| quotas[i].fract() == cut).count();
             let sure = order.iter().filter(|&&i| quotas[i].fract() > cut).count();
-            if t.len() > left - sure { t } else { Vec::new() }
-        } else {
-            Vec::new()
-        };
+            if t > left - sure {
+                for &i in &order {
+                    tied[i] = quotas[i].fract() == cut;
+                }
+            }
+        }
         let given: Vec<String> = match &w.value {
             Some(Value::List(xs)) => xs.iter().map(|x| self.show(x, &Type::Int).into_string()).collect(),
             _ => vec!["?".into(); items.len()],
@@ -241,11 +259,7 @@ impl Explainer<'_> {
                         ("seats", Arg::Text(given.get(i).map_or("?", String::as_str))),
                     ],
                 );
-                if tied.contains(&i) {
-                    format!("{row} {}", word(self.lang, "tied-on-remainder"))
-                } else {
-                    row.into_string()
-                }
+                if tied[i] { format!("{row} {}", word(self.lang, "tied-on-remainder")) } else { row.into_string() }
             })
             .collect();
         Some(
