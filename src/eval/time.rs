@@ -22,6 +22,7 @@ pub enum Moved {
 
 impl Time {
     pub const MINUTES_IN_DAY: i64 = 1440;
+    pub const MIDNIGHT: Time = Time { minutes: 0 };
 
     /// `None` outside 00:00–23:59.
     pub fn from_hm(h: u32, m: u32) -> Option<Time> {
