@@ -87,6 +87,8 @@ fn a_fixed_time_of_day_and_moments_stand() {
         ("first(sort r in rs by r.moment)", "R"),
         ("most(rs, r => r.moment)", "list of R"),
         ("2008-09-06 + 22:00", "datetime"),
+        ("day + 22.00", "datetime"),
+        ("day + 1 day", "date"),
     ] {
         assert_eq!(midnight_errors(expr, ty), 0, "`{expr}` stands");
     }
@@ -94,7 +96,14 @@ fn a_fixed_time_of_day_and_moments_stand() {
 
 #[test]
 fn moments_are_typed() {
-    for (expr, ty) in [("m + n", "datetime"), ("a + day", "datetime"), ("day - a", "datetime"), ("m > a", "bool")] {
+    for (expr, ty) in [
+        ("m + n", "datetime"),
+        ("a + day", "datetime"),
+        ("day - a", "datetime"),
+        ("m > a", "bool"),
+        ("day + 18.75", "datetime"),
+        ("day + 3", "date"),
+    ] {
         let c = checked(&format!("  ruling x: {ty} \"x\" = {expr}"));
         assert!(
             c.diagnostics.iter().any(|d| d.code == "conditions::type_mismatch"),

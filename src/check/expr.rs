@@ -397,7 +397,9 @@ impl<'p> Lowerer<'p> {
     fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, span: Span) -> Ir {
         use BinaryOp::*;
         let mut li = self.lower(l);
-        let ri = self.lower_expecting(r, &li.ty);
+        // `day + 18.15`: what is added to a date is a duration or a time of day, never a number.
+        let want = if op == Add && li.ty == Type::Date { Type::Time } else { li.ty.clone() };
+        let ri = self.lower_expecting(r, &want);
         // `18.15 <= t`: the left side is a time when the right one is.
         if ri.ty == Type::Time && li.ty != Type::Time && matches!(l.kind, ExprKind::Literal(_)) {
             li = self.lower_expecting(l, &Type::Time);
