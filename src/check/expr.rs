@@ -727,7 +727,8 @@ pub fn mismatch_help(got: &Type, want: &Type) -> String {
         return "write a time of day as `18:15` (or `18.15`), not as minutes after midnight".into();
     }
     if *got == Type::Time && *want == Type::Time {
-        return "times of day do not add up: subtract one from the other (`end - start`) for the duration between them"
+        return "times of day do not add up: a date plus a time is a moment (`day + 18:15`), and one moment minus \
+                another the duration between them"
             .into();
     }
     if *got == Type::Time && want.unit().is_some_and(|u| u.is_time()) {
