@@ -208,6 +208,7 @@ duration-minute-other = minutter
 # A time of day: $hours (9, 18), $hours2 (09, 18), $minutes (00, 15).
 time-of-day = kl. { $hours }.{ $minutes }
 date-full = { $day }. { $month } { $year }
+date-time = { $date } { $time }
 month-1 = januar
 month-2 = februar
 month-3 = marts

@@ -220,6 +220,7 @@ duration-minute-other = minutes
 # A time of day: $hours (9, 18), $hours2 (09, 18), $minutes (00, 15).
 time-of-day = { $hours }:{ $minutes }
 date-full = { $day } { $month } { $year }
+date-time = { $time } on { $date }
 month-1 = January
 month-2 = February
 month-3 = March

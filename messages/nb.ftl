@@ -208,6 +208,7 @@ duration-minute-one = minutt
 duration-minute-other = minutter
 time-of-day = kl. { $hours }.{ $minutes }
 date-full = { $day }. { $month } { $year }
+date-time = { $date } { $time }
 month-1 = januar
 month-2 = februar
 month-3 = mars

@@ -215,6 +215,7 @@ duration-minute-one = minut
 duration-minute-other = minuter
 time-of-day = kl. { $hours }.{ $minutes }
 date-full = { $day } { $month } { $year }
+date-time = { $date } { $time }
 month-1 = januari
 month-2 = februari
 month-3 = mars

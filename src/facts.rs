@@ -223,6 +223,7 @@ fn example_value(ty: &Type) -> String {
         Type::Text => "\"…\"".into(),
         Type::Date => "\"2007-09-01\"".into(),
         Type::Time => "\"18:15\"".into(),
+        Type::DateTime => "\"2008-09-06 18:15\"".into(),
         Type::Quantity(u) if u.is_time() => "\"24 hours\"".into(),
         Type::Quantity(u) => match u.currency() {
             Some(c) => format!("\"4.00 {c}\""),

@@ -418,3 +418,24 @@ fn the_report_is_compact_unless_asked_pretty() {
     let bom = post_json(server(), "/api/rulebooks/gnt/rulings/flights", &format!("\u{feff}{facts}"));
     assert_eq!(bom.status, 200, "{}", bom.body);
 }
+
+#[test]
+fn a_moment_is_asked_with_its_date_and_read_as_a_browser_sends_it() {
+    let ruling = enc("s321.resultat_afleveret_rettidigt");
+    let form = ok_html(&format!("/dbf/ruling/{ruling}?lang=da"));
+    assert!(form.contains("type=\"datetime-local\""), "{form}");
+    // As a browser's `datetime-local` field sends them: a result handed in after midnight.
+    let fields = [
+        "s321.officielt_sluttidspunkt=2008-09-06T22%3A00",
+        "s321.faktisk_afslutning=2008-09-06T22%3A00",
+        "s321.afleveret=2008-09-07T01%3A30",
+    ]
+    .map(|f| format!("&f.{f}"))
+    .concat();
+    let r = get(server(), &format!("/dbf/ruling/{ruling}?lang=da&facts=%7B%7D{fields}&go=1"));
+    assert_eq!(r.status, 303, "{}", r.body);
+    let page = get(server(), r.header("location").expect("a redirect"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("7. september 2008 kl. 1.30"), "{}", page.body);
+    assert!(page.body.contains("<span class=\"label\">Svar</span> <strong>nej</strong>"), "{}", page.body);
+}

@@ -54,6 +54,9 @@ pub struct Hints {
     /// A time of day; a language whose file lacks it shows the form alone.
     #[serde(default = "time_form")]
     pub time: String,
+    /// A date with a time of day; a language whose file lacks it shows the form alone.
+    #[serde(default = "datetime_form")]
+    pub datetime: String,
     pub variants: String,
     pub record: String,
     pub list: String,
@@ -61,6 +64,10 @@ pub struct Hints {
 
 fn time_form() -> String {
     "HH:MM".into()
+}
+
+fn datetime_form() -> String {
+    "YYYY-MM-DD HH:MM".into()
 }
 
 impl Words {

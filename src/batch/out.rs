@@ -33,6 +33,7 @@ impl Serialize for ValueJson<'_> {
             (Value::Text(t), _) => s.serialize_str(t),
             (Value::Date(d), _) => s.collect_str(d),
             (Value::Time(t), _) => s.collect_str(t),
+            (Value::DateTime(t), _) => s.collect_str(t),
             (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
                 TypeKind::Enum(vs) => s.serialize_str(vs.get(*i as usize).map_or("", |v| v.name.as_str())),
                 _ => s.serialize_unit(),
@@ -215,6 +216,7 @@ impl Writer {
             }
             Value::Date(d) => shown(out, format_args!("{d}")),
             Value::Time(t) => shown(out, format_args!("{t}")),
+            Value::DateTime(t) => shown(out, format_args!("{t}")),
             Value::Enum(t, i) => match &p.types[*t as usize].kind {
                 TypeKind::Enum(_) => match self.names(p, *t as usize).get(*i as usize) {
                     Some(name) => out.extend_from_slice(name),

@@ -155,13 +155,16 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                         expect_lambda_type(l, lam, body, |t| *t == Type::Bool, "the condition must be `bool`")
                     }
                     Builtin::Sum => expect_lambda_type(l, lam, body, |t| t.is_numeric(), "sum adds numbers"),
-                    Builtin::Most | Builtin::Least => expect_lambda_type(
-                        l,
-                        lam,
-                        body,
-                        |t| t.is_numeric() || matches!(t, Type::Date | Type::Time),
-                        "the key must be a number, a date or a time",
-                    ),
+                    Builtin::Most | Builtin::Least => {
+                        expect_lambda_type(
+                            l,
+                            lam,
+                            body,
+                            |t| t.is_numeric() || matches!(t, Type::Date | Type::Time | Type::DateTime),
+                            "the key must be a number, a date or a time",
+                        );
+                        super::midnight::check(l, super::midnight::Use::Key, &[&lam.body], body.span);
+                    }
                     _ => {}
                 }
             } else if b == Builtin::Sum && !elem.is_numeric() {
@@ -187,9 +190,10 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 l,
                 &lam,
                 e,
-                |t| t.is_numeric() || matches!(t, Type::Date | Type::Time),
+                |t| t.is_numeric() || matches!(t, Type::Date | Type::Time | Type::DateTime),
                 "the key must be a number, a date or a time",
             );
+            super::midnight::check(l, super::midnight::Use::Key, &[&lam.body], e.span);
             let count = l.lower_as(a.positional[1], &Type::Int, "the count");
             mk(IrKind::Builtin(b, vec![list, count], Some(lam)), Type::List(Box::new(elem)))
         }
@@ -231,7 +235,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                     }
                 }
             }
-            if !(ty.is_numeric() || matches!(ty, Type::Date | Type::Time)) {
+            if !(ty.is_numeric() || matches!(ty, Type::Date | Type::Time | Type::DateTime)) {
                 let d = l.describe(&ty);
                 l.diags.push(
                     Diagnostic::error(
@@ -242,6 +246,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                     .help(format!("use it as `{}`", usage(b))),
                 );
             }
+            super::midnight::check(l, super::midnight::Use::Extreme, &irs.iter().collect::<Vec<_>>(), span);
             mk(IrKind::Builtin(b, irs, None), ty)
         }
         Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs => {

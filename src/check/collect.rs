@@ -387,6 +387,7 @@ pub fn resolve_type(program: &Program, t: &TypeExpr, diags: &mut Vec<Diagnostic>
                 "text" => Type::Text,
                 "date" => Type::Date,
                 "time" => Type::Time,
+                "datetime" => Type::DateTime,
                 "duration" => Type::duration(),
                 n => match program.symbols.get(n) {
                     Some(Symbol::Type(id)) => match program.types[*id as usize].kind {

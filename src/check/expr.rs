@@ -3,6 +3,7 @@
 //! type `Error`, which agrees with everything so that one mistake is reported once. Literals
 //! are read in [`super::literals`].
 
+use super::midnight;
 use super::program::*;
 use super::types::Type;
 use crate::diagnostic::{Diagnostic, did_you_mean};
@@ -147,11 +148,14 @@ impl<'p> Lowerer<'p> {
                 let xi = self.lower(x);
                 match &**coll {
                     Collection::Range { lo, hi, inclusive } => {
-                        if !(xi.ty.is_numeric() || matches!(xi.ty, Type::Date | Type::Time)) {
+                        if !(xi.ty.is_numeric() || matches!(xi.ty, Type::Date | Type::Time | Type::DateTime)) {
                             self.type_error(x.span, &xi.ty, "only numbers, dates and times lie in ranges");
                         }
                         let lo = lo.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
                         let hi = hi.as_ref().map(|b| Box::new(self.bound(b, &xi.ty)));
+                        let sides = [Some(&xi), lo.as_deref(), hi.as_deref()];
+                        let sides: Vec<&Ir> = sides.into_iter().flatten().collect();
+                        midnight::check(self, midnight::Use::Compare, &sides, span);
                         Ir {
                             kind: IrKind::InRange { x: Box::new(xi), lo, hi, inclusive: *inclusive },
                             ty: Type::Bool,
@@ -393,7 +397,9 @@ impl<'p> Lowerer<'p> {
     fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, span: Span) -> Ir {
         use BinaryOp::*;
         let mut li = self.lower(l);
-        let ri = self.lower_expecting(r, &li.ty);
+        // `day + 18.15`: what is added to a date is a duration or a time of day, never a number.
+        let want = if op == Add && li.ty == Type::Date { Type::Time } else { li.ty.clone() };
+        let ri = self.lower_expecting(r, &want);
         // `18.15 <= t`: the left side is a time when the right one is.
         if ri.ty == Type::Time && li.ty != Type::Time && matches!(l.kind, ExprKind::Literal(_)) {
             li = self.lower_expecting(l, &Type::Time);
@@ -428,11 +434,16 @@ impl<'p> Lowerer<'p> {
                 fn comparable(t: &Type) -> bool {
                     match t {
                         Type::List(e) => comparable(e),
-                        t => t.is_numeric() || matches!(t, Type::Date | Type::Time | Type::Error | Type::Enum(_)),
+                        t => {
+                            t.is_numeric()
+                                || matches!(t, Type::Date | Type::Time | Type::DateTime | Type::Error | Type::Enum(_))
+                        }
                     }
                 }
                 if !comparable(&lt) || !comparable(&rt) || !(lt.fits(&rt) || rt.fits(&lt)) {
                     self.mismatch(op, &lt, &rt, l, r);
+                } else {
+                    midnight::check(self, midnight::Use::Compare, &[&li, &ri], span);
                 }
                 Type::Bool
             }
@@ -442,7 +453,14 @@ impl<'p> Lowerer<'p> {
                 (Type::Date, Type::Date) if op == Sub => Type::duration(),
                 // `18:00 + 15 minutes` is a time; `18:20 - 18:00` the duration between them.
                 (Type::Time, t) if t.unit().is_some_and(|u| u.is_time()) => Type::Time,
-                (Type::Time, Type::Time) if op == Sub => Type::duration(),
+                (Type::Time, Type::Time) if op == Sub => {
+                    midnight::check(self, midnight::Use::Between, &[&li, &ri], span);
+                    Type::duration()
+                }
+                // `date + time` is that moment; a moment moves by durations, across midnight too.
+                (Type::Date, Type::Time) if op == Add => Type::DateTime,
+                (Type::DateTime, t) if t.unit().is_some_and(|u| u.is_time()) => Type::DateTime,
+                (Type::DateTime, Type::DateTime) if op == Sub => Type::duration(),
                 (Type::Int, Type::Int) => Type::Int,
                 (a, b) if a.is_numeric() && b.is_numeric() && a.unit() == b.unit() => {
                     Type::Quantity(a.unit().unwrap_or_default())
@@ -615,6 +633,7 @@ impl<'p> Lowerer<'p> {
                             .help("order by numbers, dates, enums, texts or lists of them"),
                     );
                 }
+                midnight::check(self, midnight::Use::Key, &[&key], k.key.span);
                 KeyIr { key, descending: k.descending() }
             })
             .collect()
@@ -688,7 +707,10 @@ pub fn ordered(t: &Type) -> bool {
         Type::List(e) => ordered(e),
         t => {
             t.is_numeric()
-                || matches!(t, Type::Date | Type::Time | Type::Error | Type::Enum(_) | Type::Text | Type::Bool)
+                || matches!(
+                    t,
+                    Type::Date | Type::Time | Type::DateTime | Type::Error | Type::Enum(_) | Type::Text | Type::Bool
+                )
         }
     }
 }
@@ -705,7 +727,8 @@ pub fn mismatch_help(got: &Type, want: &Type) -> String {
         return "write a time of day as `18:15` (or `18.15`), not as minutes after midnight".into();
     }
     if *got == Type::Time && *want == Type::Time {
-        return "times of day do not add up: subtract one from the other (`end - start`) for the duration between them"
+        return "times of day do not add up: a date plus a time is a moment (`day + 18:15`), and one moment minus \
+                another the duration between them"
             .into();
     }
     if *got == Type::Time && want.unit().is_some_and(|u| u.is_time()) {

@@ -4,13 +4,15 @@
 //! Passes, each adding its diagnostics: resolve names to full names, sections and all
 //! ([`resolve`]), collect names and clauses
 //! ([`collect`]), lower expressions with types and units ([`expr`],
-//! [`builtins`]), then rules, exceptions and cycles ([`rules`]).
+//! [`builtins`]; times of day compared across midnight, [`midnight`]), then rules, exceptions
+//! and cycles ([`rules`]).
 
 pub mod builtins;
 pub mod collect;
 pub mod expr;
 pub mod glosses;
 pub mod literals;
+pub mod midnight;
 pub mod program;
 pub mod resolve;
 pub mod rules;

@@ -99,6 +99,8 @@ pub enum Type {
     Date,
     /// A time of day, `18:15`.
     Time,
+    /// A date with a time of day (`date + time`), for moments on either side of midnight.
+    DateTime,
     Enum(u32),
     Record(u32),
     List(Box<Type>),
@@ -157,6 +159,7 @@ impl Type {
             Type::Text => "text".into(),
             Type::Date => "date".into(),
             Type::Time => "time".into(),
+            Type::DateTime => "datetime".into(),
             Type::Enum(id) | Type::Record(id) => names(*id),
             Type::List(t) => format!("list of {}", t.describe(names)),
             Type::Error => "?".into(),

@@ -85,6 +85,12 @@ fn type_schema(p: &Program, ty: &Type, defs: &mut J) -> J {
             "pattern": "^([01]?[0-9]|2[0-3]):[0-5][0-9](:00)?$",
             "description": write::how(p, ty),
         }),
+        // `2008-09-06 22:00`, or `2008-09-06T22:00:00` (a TOML local date-time read as text).
+        Type::DateTime => json!({
+            "type": "string",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ]([01][0-9]|2[0-3]):[0-5][0-9](:00)?$",
+            "description": write::how(p, ty),
+        }),
         Type::Enum(t) | Type::Record(t) => {
             let name = p.type_name(*t);
             if defs.get(&name).is_none() {

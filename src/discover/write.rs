@@ -41,6 +41,7 @@ pub fn how_in(p: &Program, ty: &Type, lang: Lang) -> String {
         Type::Text => h.text.clone(),
         Type::Date => h.date.clone(),
         Type::Time => h.time.clone(),
+        Type::DateTime => h.datetime.clone(),
         Type::Enum(_) => {
             let shown: Vec<String> = variants(p, ty)
                 .iter()
@@ -85,6 +86,7 @@ pub fn example(p: &Program, ty: &Type, depth: usize) -> J {
         Type::Text => json!("…"),
         Type::Date => json!("2008-02-15"),
         Type::Time => json!("18:15"),
+        Type::DateTime => json!("2008-09-06 18:15"),
         Type::Enum(_) => variants(p, ty).first().map_or(J::Null, |(n, _)| json!(n.as_str())),
         Type::Record(t) if depth < 8 => match &p.types[*t as usize].kind {
             TypeKind::Record(fs) => {

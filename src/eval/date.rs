@@ -64,11 +64,21 @@ impl Date {
         self.days
     }
 
-    pub fn add_days(self, n: i64) -> Option<Date> {
-        let days = self.days.checked_add(n)?;
+    /// The day `days` after 1970-01-01 (before it for negative `days`); `None` outside the
+    /// years 1 to 9999.
+    pub fn from_days(days: i64) -> Option<Date> {
         let d = Date { days };
-        let (y, _, _) = d.ymd();
-        (1..=9999).contains(&y).then_some(d)
+        (1..=9999).contains(&d.ymd().0).then_some(d)
+    }
+
+    /// The day `days` after 1970-01-01, for a count already known to lie in the years 1 to
+    /// 9999 (a moment's day).
+    pub(crate) fn from_days_known(days: i64) -> Date {
+        Date { days }
+    }
+
+    pub fn add_days(self, n: i64) -> Option<Date> {
+        Date::from_days(self.days.checked_add(n)?)
     }
 
     /// The day of the week, 1 (Monday) to 7 (Sunday), as ISO 8601 numbers them.

@@ -8,6 +8,7 @@
 //! are a conflict in the rulebook, reported as an error.
 
 use super::builtins;
+use super::datetime::DateTime;
 use super::num::Num;
 use super::trace::*;
 use super::value::Value;
@@ -749,6 +750,11 @@ impl<'a> Interp<'a> {
                     t.add(n, op == Sub).map(Value::Time).map_err(|m| error(m.message(), ir.span))
                 }
                 (Value::Time(t1), Value::Time(t2)) => Ok(Value::Num(t1.since(t2))),
+                (Value::Date(d), Value::Time(t)) if op == Add => Ok(Value::DateTime(DateTime::new(d, t))),
+                (Value::DateTime(t), Value::Num(n)) => {
+                    t.add(n, op == Sub).map(Value::DateTime).map_err(|m| error(m.message(), ir.span))
+                }
+                (Value::DateTime(t1), Value::DateTime(t2)) if op == Sub => Ok(Value::Num(t1.since(t2))),
                 _ => Err(error("values cannot be combined", ir.span)),
             },
             And | Or => match (x, y) {

@@ -1,10 +1,12 @@
-//! Evaluation: exact numbers ([`num`]), dates ([`date`]), times of day ([`time`]), values, the
+//! Evaluation: exact numbers ([`num`]), dates ([`date`]), times of day ([`time`]), moments
+//! ([`datetime`]), values, the
 //! interpreter ([`interp`]) and its builtins, the trace kept for explanations,
 //! and showing values to people ([`show`]); the compiled evaluator ([`fast`]) decides
 //! rulings that need no explanation.
 
 pub mod builtins;
 pub mod date;
+pub mod datetime;
 pub mod fast;
 pub mod interp;
 pub mod needed;

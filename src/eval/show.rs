@@ -26,6 +26,7 @@ pub fn debug(p: &Program, v: &Value) -> String {
         Value::Text(t) => format!("\"{}\"", visible(t)),
         Value::Date(d) => d.to_string(),
         Value::Time(t) => t.to_string(),
+        Value::DateTime(t) => t.to_string(),
         Value::Enum(t, i) => variant_name(p, *t, *i, Lang::En),
         Value::Record(..) => "{…}".into(),
         Value::List(xs) => format!("[{}]", xs.iter().map(|x| debug(p, x)).collect::<Vec<_>>().join(", ")),
@@ -261,6 +262,15 @@ pub fn time(t: super::time::Time, lang: Lang) -> String {
     )
 }
 
+/// A date with a time of day as the language writes it ("6. september 2008 kl. 22.15").
+pub fn datetime(t: super::datetime::DateTime, lang: Lang) -> String {
+    messages::msg(
+        lang,
+        "date-time",
+        &[("date", Arg::Text(&date(t.date(), lang))), ("time", Arg::Text(&time(t.time(), lang)))],
+    )
+}
+
 /// A value as a person reads it, in `lang`.
 pub fn value(p: &Program, v: &Value, ty: &Type, lang: Lang) -> String {
     let mut out = String::with_capacity(24);
@@ -277,6 +287,7 @@ pub fn value_into(out: &mut String, p: &Program, v: &Value, ty: &Type, lang: Lan
         (Value::Text(t), _) => out.push_str(&visible(p.gloss(t, lang.code()))),
         (Value::Date(d), _) => out.push_str(&date(*d, lang)),
         (Value::Time(t), _) => out.push_str(&time(*t, lang)),
+        (Value::DateTime(t), _) => out.push_str(&datetime(*t, lang)),
         (Value::Enum(t, i), _) => variant_into(out, p, *t, *i, lang),
         (Value::List(xs), Type::List(elem)) => {
             if xs.is_empty() {

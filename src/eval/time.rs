@@ -1,6 +1,7 @@
 //! Times of day (`18:15`), as whole minutes after midnight, and the arithmetic the
 //! language allows on them: a duration added or taken away (never past midnight either
-//! way), and the duration from one time to another.
+//! way), and the duration from one time to another. A moment that may fall on either side of
+//! midnight is a [`super::datetime::DateTime`].
 
 use super::num::Num;
 use std::fmt;
@@ -22,6 +23,7 @@ pub enum Moved {
 
 impl Time {
     pub const MINUTES_IN_DAY: i64 = 1440;
+    pub const MIDNIGHT: Time = Time { minutes: 0 };
 
     /// `None` outside 00:00–23:59.
     pub fn from_hm(h: u32, m: u32) -> Option<Time> {

@@ -2,6 +2,7 @@
 //! in the type's base unit (minutes for durations, the currency for money, km).
 
 use super::date::Date;
+use super::datetime::DateTime;
 use super::num::Num;
 use super::time::Time;
 use std::sync::Arc;
@@ -14,6 +15,8 @@ pub enum Value {
     Date(Date),
     /// A time of day.
     Time(Time),
+    /// A date with a time of day.
+    DateTime(DateTime),
     /// An enum value: the type's id and the variant's index.
     Enum(u32, u32),
     /// A record's field values, in declaration order.

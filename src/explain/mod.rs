@@ -633,6 +633,7 @@ pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::ty
         (Value::Text(t), _) => Json::String(t.to_string()),
         (Value::Date(d), _) => Json::String(d.to_string()),
         (Value::Time(t), _) => Json::String(t.to_string()),
+        (Value::DateTime(t), _) => Json::String(t.to_string()),
         (Value::Enum(t, i), _) => match &p.types[*t as usize].kind {
             TypeKind::Enum(vs) => Json::String(vs.get(*i as usize).map_or_else(String::new, |v| v.name.clone())),
             _ => Json::Null,

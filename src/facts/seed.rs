@@ -13,6 +13,7 @@ use crate::check::program::{ClauseId, FieldInfo, Program, Symbol, TypeKind};
 use crate::check::types::Type;
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::date::Date;
+use crate::eval::datetime::DateTime;
 use crate::eval::interp::Inputs;
 use crate::eval::num::Num;
 use crate::eval::show::visible;
@@ -470,8 +471,11 @@ impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_, '_> {
 
 impl ValueSeed<'_, '_, '_> {
     fn fail(self, found: Found, extra: Option<String>) -> Got {
-        let extra =
-            extra.or_else(|| (*self.ty == Type::Time).then(|| "write a time of day as text, e.g. \"18:15\"".into()));
+        let extra = extra.or_else(|| match self.ty {
+            Type::Time => Some("write a time of day as text, e.g. \"18:15\"".into()),
+            Type::DateTime => Some("write a date with a time of day as text, e.g. \"2008-09-06 18:15\"".into()),
+            _ => None,
+        });
         self.reader.fail(self.path, self.ty, found, self.clause, extra);
         Got::Bad
     }
@@ -516,6 +520,15 @@ impl ValueSeed<'_, '_, '_> {
                 None => {
                     self.fail(Found::Text(s), Some(format!("`{s}` is not a time of day; write HH:MM, e.g. \"18:15\"")))
                 }
+            },
+            Type::DateTime => match DateTime::parse(s.trim()) {
+                Some(t) => Got::Value(Value::DateTime(t)),
+                None => self.fail(
+                    Found::Text(s),
+                    Some(format!(
+                        "`{s}` is not a date with a time of day; write YYYY-MM-DD HH:MM, e.g. \"2008-09-06 18:15\""
+                    )),
+                ),
             },
             Type::Int | Type::Quantity(_) => self.number(s, true),
             Type::Enum(t) => {

@@ -55,7 +55,7 @@ const KEYWORDS: &[&str] = &[
     "false",
 ];
 
-const BASE_TYPES: &[&str] = &["bool", "int", "number", "text", "date", "time", "duration"];
+const BASE_TYPES: &[&str] = &["bool", "int", "number", "text", "date", "time", "datetime", "duration"];
 
 fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'

@@ -377,6 +377,9 @@ fn scalar(
         }
         Type::Date => html! { input type="date" name=(name) id=(id) value=(value); },
         Type::Time => html! { input type="time" name=(name) id=(id) value=(value); },
+        Type::DateTime => {
+            html! { input type="datetime-local" name=(name) id=(id) value=(value.replacen(' ', "T", 1)); }
+        }
         Type::Int => {
             html! { input type="text" inputmode="numeric" name=(name) id=(id) value=(value) size="8"; span.hint { (hint) } }
         }

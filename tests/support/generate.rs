@@ -6,14 +6,17 @@
 use conditions::check::program::{Program, TypeKind};
 use conditions::check::types::Type;
 use conditions::eval::date::Date;
+use conditions::eval::datetime::DateTime;
 use conditions::eval::interp::Inputs;
 use conditions::eval::num::Num;
+use conditions::eval::time::Time;
 use conditions::eval::value::Value;
 
 #[derive(Default)]
 pub struct Constants {
     pub nums: Vec<Num>,
     pub dates: Vec<Date>,
+    pub times: Vec<Time>,
     pub texts: Vec<String>,
 }
 
@@ -24,6 +27,9 @@ pub fn constants(p: &Program, extra: &[Num]) -> Constants {
         Value::Num(n) => k.nums.extend([*n, n.sub(Num::ONE).unwrap_or(*n), n.add(Num::ONE).unwrap_or(*n)]),
         Value::Date(d) => k.dates.extend([*d, d.add_days(-1).unwrap_or(*d), d.add_days(1).unwrap_or(*d)]),
         Value::Text(t) => k.texts.push(t.to_string()),
+        Value::Time(t) => {
+            k.times.extend([t.minutes() - 1, t.minutes(), t.minutes() + 1].into_iter().filter_map(Time::from_minutes))
+        }
         _ => {}
     };
     let mut visit = |ir: &conditions::check::program::Ir| {
@@ -43,6 +49,8 @@ pub fn constants(p: &Program, extra: &[Num]) -> Constants {
     k.nums.extend_from_slice(extra);
     k.texts.push("x".into());
     k.dates.extend(Date::from_ymd(2008, 1, 1));
+    // Both sides of midnight, and the middle of the day.
+    k.times.extend([0, 1, 720, 1438, 1439].into_iter().filter_map(Time::from_minutes));
     k
 }
 
@@ -74,6 +82,13 @@ pub fn value(p: &Program, k: &Constants, ty: &Type, g: &mut Gen, depth: u32) -> 
         Type::Quantity(_) => Value::Num(g.pick(&k.nums)?),
         Type::Text => Value::Text(g.pick(&k.texts)?.into()),
         Type::Date => Value::Date(g.pick(&k.dates)?),
+        Type::Time => Value::Time(g.pick(&k.times)?),
+        // A day of the rulebook or the one after, at any time worth trying.
+        Type::DateTime => {
+            let d = g.pick(&k.dates)?;
+            let d = if g.below(2) == 0 { d } else { d.add_days(1).unwrap_or(d) };
+            Value::DateTime(DateTime::new(d, g.pick(&k.times)?))
+        }
         Type::Enum(t) => match &p.types[*t as usize].kind {
             TypeKind::Enum(vs) => Value::Enum(*t, g.below(vs.len()) as u32),
             TypeKind::Record(_) => return None,

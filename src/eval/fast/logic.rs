@@ -12,6 +12,7 @@ use super::cx::{R, Stop};
 use super::lower::{Lower, numeric};
 use crate::check::program::{Builtin, Ir, IrKind};
 use crate::check::types::Type;
+use crate::eval::datetime::DateTime;
 use crate::eval::interp::{compare, in_range};
 use crate::eval::num::Num;
 use crate::eval::value::Value;
@@ -474,6 +475,9 @@ pub(crate) fn combine(op: BinaryOp, x: &Value, y: &Value) -> R<Value> {
             // Past midnight or by part of a minute: the interpreter words the error.
             (Value::Time(t), Value::Num(n)) => t.add(*n, op == Sub).map(Value::Time).map_err(|_| Stop::Halt),
             (Value::Time(t1), Value::Time(t2)) => Ok(Value::Num(t1.since(*t2))),
+            (Value::Date(d), Value::Time(t)) if op == Add => Ok(Value::DateTime(DateTime::new(*d, *t))),
+            (Value::DateTime(t), Value::Num(n)) => t.add(*n, op == Sub).map(Value::DateTime).map_err(|_| Stop::Halt),
+            (Value::DateTime(t1), Value::DateTime(t2)) if op == Sub => Ok(Value::Num(t1.since(*t2))),
             _ => Err(Stop::Halt),
         },
     }

@@ -19,6 +19,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         (Value::Num(x), Value::Num(y)) => Some(x.cmp(y)),
         (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
         (Value::Time(x), Value::Time(y)) => Some(x.cmp(y)),
+        (Value::DateTime(x), Value::DateTime(y)) => Some(x.cmp(y)),
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Enum(_, x), Value::Enum(_, y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
