@@ -497,3 +497,58 @@ fn bad_frames_are_answered_and_the_server_goes_on() {
     assert!(errs.iter().all(|e| e["error"]["code"] == -32700 || e["error"]["code"] == -32600), "{errs:?}");
     shutdown(c);
 }
+
+impl Client {
+    /// Sends a request that must fail; its error.
+    fn request_error(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let msg = self.incoming.recv_timeout(WAIT).unwrap_or_else(|_| panic!("no response to `{method}`"));
+            if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
+                return msg.get("error").cloned().unwrap_or_else(|| panic!("`{method}` did not fail: {msg}"));
+            }
+            self.notifications.push(msg);
+        }
+    }
+}
+
+#[test]
+fn rename_refuses_keywords_non_names_and_names_taken() {
+    let mut c = Client::start();
+    initialize(&mut c);
+    let book = repo().join("tests/rulebooks/sections");
+    let (u, text) = open(&mut c, &book.join("s2-final.cond"));
+    let (u1, text1) = open(&mut c, &book.join("s1-qualifying.cond"));
+    let finalists = pos(&text, "qualifying.finalists", 0, "qualifying.".len() + 2);
+    let imps = pos(&text, "imps_first", 0, 2);
+    let teams = pos(&text1, "teams - 1", 0, 1);
+    let cases = [
+        (&u, &finalists, "rule", "keyword"),
+        (&u, &finalists, "and", "keyword"),
+        (&u, &imps, "per", "keyword"),
+        (&u, &finalists, "2x", "not a name"),
+        (&u, &finalists, "two words", "not a name"),
+        (&u, &finalists, "", "not a name"),
+        (&u, &finalists, "a.b", "not a name"),
+        // Declared in the same section, as a ruling or as a fact.
+        (&u, &finalists, "matches", "matches"),
+        (&u, &finalists, "standings", "standings"),
+        (&u, &imps, "imps_second", "imps_second"),
+        (&u, &imps, "champion", "champion"),
+        // A name the qualifying's section declares, which would hide the renamed fact there.
+        (&u1, &teams, "matches", "matches"),
+    ];
+    for (doc, at, new_name, says) in cases {
+        let params = json!({ "textDocument": { "uri": doc }, "position": at, "newName": new_name });
+        let err = c.request_error("textDocument/rename", params);
+        let message = err["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "rename to `{new_name}`: {err}");
+    }
+    // A free name is still renamed everywhere.
+    let params = json!({ "textDocument": { "uri": u }, "position": imps, "newName": "imps_of_first" });
+    let edit = c.request("textDocument/rename", params);
+    assert_eq!(edit["changes"][&u].as_array().map(Vec::len), Some(3), "{edit}");
+    shutdown(c);
+}

@@ -97,7 +97,10 @@ impl Server {
             }
             "textDocument/rename" => {
                 let new_name = req.params.get("newName").and_then(Value::as_str).unwrap_or("").to_string();
-                self.place(&req.params).map(|at| navigate::rename(&at, &new_name)).map(to_value)
+                match self.place(&req.params).map(|at| edit::rename(&at, &new_name)).transpose() {
+                    Ok(edit) => edit.flatten().map(to_value),
+                    Err(why) => return Response::new_err(id, ErrorCode::InvalidParams as i32, why),
+                }
             }
             "textDocument/completion" => self.completion(&req.params),
             "textDocument/documentSymbol" => self.symbols(&req.params),

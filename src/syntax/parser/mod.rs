@@ -76,6 +76,21 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     Ok(File { section, items, comments })
 }
 
+/// Whether `rule` of the grammar matches the whole of `text`.
+fn matches_whole(rule: Rule, text: &str) -> bool {
+    Grammar::parse(rule, text).ok().and_then(|mut p| p.next()).is_some_and(|p| p.as_str().len() == text.len())
+}
+
+/// Whether `text` can be written as a name (not a keyword, a number or other words).
+pub fn is_name(text: &str) -> bool {
+    matches_whole(Rule::ident, text)
+}
+
+/// Whether `text` is a keyword of the language.
+pub fn is_keyword(text: &str) -> bool {
+    matches_whole(Rule::keyword, text)
+}
+
 /// Every `//` comment outside strings: (byte offset, text after `//`).
 pub(crate) fn scan_comments(text: &str) -> Vec<(usize, String)> {
     let bytes = text.as_bytes();
