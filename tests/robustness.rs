@@ -210,3 +210,40 @@ fn output_is_byte_identical_across_runs() {
     };
     assert_eq!(render(), render());
 }
+
+/// The `.cond` files of a rulebook folder of the repository, with their text.
+fn cond_files(dir: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut out: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cond"))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_byte_order_mark_at_the_start_is_accepted() {
+    for dir in ["conditions/dbf", "tests/rulebooks/sections"] {
+        let files = cond_files(dir);
+        let check = |bom: &str| {
+            let mut map = SourceMap::new();
+            for (name, text) in &files {
+                map.add(name.clone(), format!("{bom}{text}"));
+            }
+            check_sources(map)
+        };
+        let (plain, marked) = (check(""), check("\u{feff}"));
+        assert!(!marked.has_errors(), "{dir}: {:?}", marked.diagnostics.iter().find(|d| d.is_error()));
+        assert_eq!(plain.diagnostics.len(), marked.diagnostics.len(), "{dir}");
+        for (name, text) in &files {
+            let formatted = conditions::format::format_text(&format!("\u{feff}{text}"));
+            assert_eq!(formatted.ok(), conditions::format::format_text(text).ok(), "{name}");
+        }
+    }
+    // Only at the start: elsewhere it is no blank.
+    let c = check_text("rulebook \"t\" { title \"t\" language \"en\" }\n\u{feff}fact x: int\n");
+    assert!(c.has_errors());
+}
