@@ -247,3 +247,102 @@ fn a_byte_order_mark_at_the_start_is_accepted() {
     let c = check_text("rulebook \"t\" { title \"t\" language \"en\" }\n\u{feff}fact x: int\n");
     assert!(c.has_errors());
 }
+
+/// A copy of the `sections` test rulebook (its `.cond` files, document and cases) in a
+/// fresh temporary folder.
+fn sections_copy(tag: &str) -> std::path::PathBuf {
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulebooks/sections");
+    let dir = std::env::temp_dir().join(format!("conditions-robustness-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("cases")).unwrap();
+    for sub in ["", "cases"] {
+        for e in std::fs::read_dir(from.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                std::fs::copy(&p, dir.join(sub).join(p.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    dir
+}
+
+/// Runs the tool, killing it after `limit`: its exit code and output (standard output and
+/// error), or `None` when it had to be killed.
+#[cfg(unix)]
+fn run_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Option<(i32, String)> {
+    use std::io::Read;
+    // `CONDITIONS_BIN` runs another build.
+    let bin = std::env::var("CONDITIONS_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_conditions").into());
+    let mut child = std::process::Command::new(bin)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let text = format!("{}{}", out.join().unwrap(), err.join().unwrap());
+    Some((status.code().unwrap_or(-1), text))
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    let ok = std::process::Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+/// A FIFO, or a link to a device, where the tool reads a file of a rulebook folder (the
+/// published document, a `.cond` file, a case file): `check`, `test` and `fmt` refuse it at
+/// once, naming it, rather than wait on it or read it as a file.
+#[cfg(unix)]
+#[test]
+fn files_that_are_not_regular_are_refused_at_once() {
+    use std::ffi::OsStr;
+    let limit = std::time::Duration::from_secs(20);
+    let fifo = |p: &std::path::Path| mkfifo(p);
+    let null = |p: &std::path::Path| {
+        let _ = std::fs::remove_file(p);
+        std::os::unix::fs::symlink("/dev/null", p).unwrap();
+    };
+    let cases: [(&str, &str, &dyn Fn(&std::path::Path), &[&str]); 5] = [
+        ("document", "source.txt", &fifo, &["check"]),
+        ("cond", "s3-boards.cond", &fifo, &["check", "fmt"]),
+        ("extra-cond", "s4-more.cond", &fifo, &["check", "fmt"]),
+        ("case", "cases/boards-by-section.toml", &fifo, &["check", "test"]),
+        ("device", "s3-boards.cond", &null, &["check", "fmt"]),
+    ];
+    for (tag, file, make, commands) in cases {
+        let dir = sections_copy(tag);
+        make(&dir.join(file));
+        for cmd in commands {
+            let args = [OsStr::new(cmd), dir.as_os_str()];
+            let answer = run_within(&args, limit);
+            let (code, err) = answer.unwrap_or_else(|| panic!("`{cmd}` waits on the {tag} `{file}`"));
+            assert_ne!(code, 0, "`{cmd}` with the {tag} `{file}`: {err}");
+            let name = std::path::Path::new(file).file_name().unwrap().to_str().unwrap();
+            assert!(err.contains("not a regular file") && err.contains(name), "`{cmd}` with the {tag} `{file}`: {err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

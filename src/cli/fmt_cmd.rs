@@ -21,7 +21,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
     let mut changed = 0;
     let mut failed = false;
     for f in files {
-        let text = match conditions::loader::read_text(&f, conditions::syntax::parser::MAX_FILE_BYTES) {
+        let text = match conditions::loader::read_regular_text(&f, conditions::syntax::parser::MAX_FILE_BYTES) {
             Ok(t) => t,
             Err(e) => {
                 errln!("error[conditions::io]: cannot read `{}`: {e}", f.display());

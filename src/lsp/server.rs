@@ -188,5 +188,5 @@ pub fn location(loaded: &Loaded, span: Span) -> Option<lt::Location> {
 /// A file that is not open in the editor, read from disk within the size limit of a
 /// condition file (a larger or non-UTF-8 file gives no answer instead of unbounded memory).
 fn read_disk(path: &std::path::Path) -> Option<String> {
-    crate::loader::read_text(path, crate::syntax::parser::MAX_FILE_BYTES).ok()
+    crate::loader::read_regular_text(path, crate::syntax::parser::MAX_FILE_BYTES).ok()
 }

@@ -49,7 +49,7 @@ pub fn load(snapshot: &Snapshot, cache: &ParseCache) -> Loaded {
         let text: Arc<str> = match text {
             Some(t) => t.clone(),
             None => {
-                match crate::loader::read_limited(path, crate::syntax::parser::MAX_FILE_BYTES).map(String::from_utf8) {
+                match crate::loader::read_regular(path, crate::syntax::parser::MAX_FILE_BYTES).map(String::from_utf8) {
                     Ok(Ok(t)) => t.into(),
                     Ok(Err(_)) => {
                         problems.push(
