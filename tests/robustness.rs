@@ -346,3 +346,65 @@ fn files_that_are_not_regular_are_refused_at_once() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// `fmt` beside a program appending lines to the file it formats (each line written
+/// between an open and a close, sometimes a while after the open): no line is ever lost.
+/// Each round either formats the file (the lines appended meanwhile kept at its end) or
+/// leaves it as it is because it changed. The outcomes are written to the log.
+#[test]
+fn fmt_with_a_concurrent_appender_loses_no_line() {
+    use conditions::format::{RewriteError, format_text, rewrite};
+    use std::io::Write;
+    use std::time::Duration;
+    const ROUNDS: usize = 300;
+    let dir = std::env::temp_dir().join(format!("conditions-fmt-appender-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.cond");
+    let unformatted = "rulebook \"t\" {  title \"t\"   language \"en\" }\nfact    x:   int\n\n\n\nfact y :int\n";
+    let (mut formatted, mut changed, mut appended, mut late) = (0, 0, 0, 0);
+    for round in 0..ROUNDS {
+        std::fs::write(&path, unformatted).unwrap();
+        let appender = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                // Start at a different moment of the rewrite each round.
+                std::thread::sleep(Duration::from_micros(300 * (round % 20) as u64));
+                let mut written = Vec::new();
+                for k in 0..4 {
+                    let line = format!("// appended in round {round}, line {k}\n");
+                    let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+                    // Now and then a writer is held up between its open and its write.
+                    std::thread::sleep(Duration::from_micros([0, 50, 500, 3000][(round + k) % 4]));
+                    f.write_all(line.as_bytes()).unwrap();
+                    drop(f);
+                    written.push(line);
+                    std::thread::sleep(Duration::from_micros(300));
+                }
+                written
+            })
+        };
+        std::thread::sleep(Duration::from_micros(100 * (round % 30) as u64));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let result = format_text(&text).map(|f| rewrite(&path, &text, &f));
+        let written = appender.join().unwrap();
+        let now = std::fs::read_to_string(&path).unwrap();
+        match result {
+            Ok(Ok(())) => formatted += 1,
+            Ok(Err(RewriteError::Changed)) => changed += 1,
+            Ok(Err(RewriteError::Appended)) => appended += 1,
+            Ok(Err(e)) => panic!("round {round}: {e}"),
+            Err(d) => panic!("round {round}: {d:?}"),
+        }
+        // Lines written after the rewrite went to the file at its path, whatever it was.
+        late += written.iter().filter(|l| !text.contains(l.as_str())).count();
+        for line in &written {
+            assert!(now.contains(line.as_str()), "round {round}: `{}` lost:\n{now}", line.trim_end());
+        }
+    }
+    eprintln!(
+        "fmt beside an appender, {ROUNDS} rounds: {formatted} formatted, {appended} formatted with late lines kept, \
+         {changed} left as they were; {late} lines appended during a rewrite, none lost"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,7 +38,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
                 } else {
                     match rewrite(&f, &text, &formatted) {
                         Ok(()) => outln!("formatted {}", f.display()),
-                        Err(e @ RewriteError::Appended) => {
+                        Err(e @ (RewriteError::Appended | RewriteError::StillOpen)) => {
                             errln!(
                                 "error[conditions::fmt_late_write]: `{}` formatted, but {e}; look it over",
                                 f.display()
