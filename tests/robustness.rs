@@ -408,3 +408,32 @@ fn fmt_with_a_concurrent_appender_loses_no_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A program that keeps the file open (a writer that has not written yet): `fmt` waits for
+/// it, then leaves the file as it is rather than swap it under the writer; what the writer
+/// writes afterwards is in the file.
+#[cfg(target_os = "linux")]
+#[test]
+fn fmt_leaves_alone_a_file_another_program_keeps_open() {
+    use conditions::format::{RewriteError, format_text, rewrite};
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("conditions-fmt-held-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.cond");
+    let unformatted = "rulebook \"t\" {  title \"t\"   language \"en\" }\nfact    x:   int\n";
+    std::fs::write(&path, unformatted).unwrap();
+    let mut writer = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    let formatted = format_text(unformatted).unwrap();
+    let start = std::time::Instant::now();
+    let result = rewrite(&path, unformatted, &formatted);
+    assert!(matches!(result, Err(RewriteError::Busy)), "{result:?}");
+    eprintln!("fmt gave up on a file kept open after {} ms", start.elapsed().as_millis());
+    writer.write_all(b"// written late\n").unwrap();
+    drop(writer);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{unformatted}// written late\n"));
+    // Closed, it is formatted.
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(rewrite(&path, &text, &format_text(&text).unwrap()).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
