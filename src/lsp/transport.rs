@@ -54,11 +54,17 @@ pub fn stdio() -> (Connection, IoThreads) {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         // Errors about unreadable frames go out at once, between whole messages of the writer.
-        read_loop(&mut input, &to_main, MAX_FRAME_BYTES, &mut |v: Value| {
-            let body = v.to_string();
-            let mut out = io::stdout().lock();
-            let _ = write!(out, "Content-Length: {}\r\n\r\n{body}", body.len()).and_then(|()| out.flush());
-        });
+        read_loop(
+            &mut input,
+            &to_main,
+            MAX_FRAME_BYTES,
+            &mut |v: Value| {
+                let body = v.to_string();
+                let mut out = io::stdout().lock();
+                let _ = write!(out, "Content-Length: {}\r\n\r\n{body}", body.len()).and_then(|()| out.flush());
+            },
+            log_stderr,
+        );
     });
     let writer = std::thread::spawn(move || write_loop(&from_main));
     (Connection { sender: to_writer, receiver: from_reader }, IoThreads { reader, writer })
@@ -66,7 +72,13 @@ pub fn stdio() -> (Connection, IoThreads) {
 
 /// Reads frames until the input ends, `exit` arrives or the main loop is gone; messages go
 /// to `out`, the error answering an unreadable frame to `reply`.
-fn read_loop(input: &mut impl BufRead, out: &Sender<Message>, max: usize, reply: &mut impl FnMut(Value)) {
+fn read_loop(
+    input: &mut impl BufRead,
+    out: &Sender<Message>,
+    max: usize,
+    reply: &mut impl FnMut(Value),
+    log: fn(&str),
+) {
     loop {
         let body = match read_frame(input, max) {
             Ok(Some(Frame::Body(b))) => b,
@@ -97,17 +109,28 @@ fn read_loop(input: &mut impl BufRead, out: &Sender<Message>, max: usize, reply:
     }
 }
 
-/// Writes a line to the editor's log (standard error); not in unit tests, which read
-/// thousands of bad frames.
-fn log(message: &str) {
-    if !cfg!(test) {
-        let _ = writeln!(io::stderr(), "conditions lsp: {message}");
-    }
+/// Writes a line to the editor's log (standard error).
+fn log_stderr(message: &str) {
+    let _ = writeln!(io::stderr(), "conditions lsp: {message}");
 }
+
+/// Logs nothing (tests and fuzzing read thousands of bad frames).
+fn log_nothing(_: &str) {}
 
 /// A JSON-RPC error response.
 fn error(id: Value, code: i32, message: String) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+}
+
+/// Reads `input` to its end as the server reads its standard input, with a frame limit of
+/// `max`: how many messages it passes on, and the errors it answers. For the fuzz target
+/// `lsp_frames` (`fuzz/`).
+pub fn read_all(input: &[u8], max: usize) -> (usize, Vec<Value>) {
+    let (tx, rx) = unbounded();
+    let mut replies = Vec::new();
+    read_loop(&mut &input[..], &tx, max, &mut |v| replies.push(v), log_nothing);
+    drop(tx);
+    (rx.iter().count(), replies)
 }
 
 fn write_loop(input: &Receiver<Message>) -> io::Result<()> {
@@ -327,7 +350,7 @@ mod tests {
     fn run(input: &[u8], max: usize) -> (Vec<Message>, Vec<Value>) {
         let (tx, rx) = unbounded();
         let mut replies = Vec::new();
-        read_loop(&mut &input[..], &tx, max, &mut |v| replies.push(v));
+        read_loop(&mut &input[..], &tx, max, &mut |v| replies.push(v), log_nothing);
         drop(tx);
         (rx.iter().collect(), replies)
     }
@@ -391,9 +414,16 @@ mod tests {
         assert!(line.capacity() < 8192, "{}", line.capacity());
         let (tx, rx) = unbounded();
         let mut input = io::BufReader::with_capacity(4096, std::io::repeat(b'x').take(20 << 20).chain(&tail[..]));
-        read_loop(&mut input, &tx, 1000, &mut |v| panic!("{v}"));
+        read_loop(&mut input, &tx, 1000, &mut |v| panic!("{v}"), log_nothing);
         drop(tx);
         assert!(matches!(rx.iter().collect::<Vec<_>>().as_slice(), [m] if is_request(m, 5)));
+    }
+
+    #[test]
+    fn read_all_counts_messages_and_errors() {
+        let input = [framed(b"{oops"), request(1), request(2)].concat();
+        let (n, replies) = read_all(&input, 100);
+        assert_eq!((n, replies.len()), (2, 1));
     }
 
     #[test]
