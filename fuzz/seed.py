@@ -62,3 +62,20 @@ batch = {
 }
 for k, v in batch.items():
     put("batch", k, v)
+
+# lsp_frames: frames of the language server's input, good and bad.
+def framed(body):
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+good = framed(b'{"jsonrpc":"2.0","id":1,"method":"shutdown"}')
+frames = {
+    "good": good,
+    "length-huge": b"Content-Length: 99999999999999\r\n\r\n" + good,
+    "length-u64-max": b"Content-Length: 18446744073709551615\r\n\r\n" + good,
+    "length-text": b"Content-Length: twelve\r\n\r\n" + good,
+    "not-utf8": framed(b"\xff\xfe{}") + good,
+    "not-json": framed(b"{oops") + good,
+    "id-wide": framed(b'{"jsonrpc":"2.0","id":4294967296,"method":"x"}') + good,
+    "long-header": b"x" * 5000 + good,
+}
+for k, v in frames.items():
+    put("lsp_frames", k, v)

@@ -108,7 +108,7 @@ fn fail(case: &Path, ruling: Option<&str>, message: String, explanation: Option<
 
 /// Reads a case file, refusing one larger than a facts file may be before reading it.
 pub fn read_case(path: &Path) -> std::io::Result<String> {
-    crate::loader::read_text(path, facts::MAX_FACTS_BYTES)
+    crate::loader::read_regular_text(path, facts::MAX_FACTS_BYTES)
 }
 
 /// Runs one case file against a checked rulebook; each expectation passes or fails.
@@ -281,13 +281,26 @@ fn describe(r: &crate::explain::Report) -> String {
 
 /// The rulings the case files under `dir` ask for; `None` when there are no case files.
 pub fn tested_rulings(dir: &Path) -> Option<std::collections::HashSet<String>> {
+    tested_rulings_read(dir).0
+}
+
+/// [`tested_rulings`], and the case files that could not be read (not a regular file,
+/// unreadable, not UTF-8) with why; a file that is no valid case file is left to `test`.
+pub fn tested_rulings_read(dir: &Path) -> (Option<std::collections::HashSet<String>>, Vec<(PathBuf, std::io::Error)>) {
     let files = find_cases(dir);
     if files.is_empty() {
-        return None;
+        return (None, Vec::new());
     }
     let mut out = std::collections::HashSet::new();
+    let mut unread = Vec::new();
     for f in files {
-        let Ok(text) = read_case(&f) else { continue };
+        let text = match read_case(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                unread.push((f, e));
+                continue;
+            }
+        };
         let Ok(value) = toml::from_str::<toml::Table>(&text) else { continue };
         if let Some(toml::Value::Array(exps)) = value.get("expect") {
             for e in exps {
@@ -297,7 +310,7 @@ pub fn tested_rulings(dir: &Path) -> Option<std::collections::HashSet<String>> {
             }
         }
     }
-    Some(out)
+    (Some(out), unread)
 }
 
 /// Which executable clauses and which rules the case files exercised.

@@ -3,6 +3,23 @@
 //! written. Files are replaced atomically (written beside, then renamed) and only if
 //! they still hold what was read; see [`rewrite`].
 //!
+//! A program appending to the file while it is replaced loses nothing. The file is compared
+//! with the text formatted just before the rename, and the old file is kept open across it:
+//! what was written to the old file after the comparison is read back and appended to the
+//! new one ([`RewriteError::Appended`]). The window left, a writer that opened the old file
+//! before the rename and writes to it after the last look, is closed by looking until no
+//! other program has the old file open: once none has, nothing can be written to it any
+//! more. On Linux the kernel tells (it grants a write lease only on a file no one else has
+//! open; the lease is given back at once). Before the comparison `fmt` waits up to two
+//! seconds for the file to be closed by others, else leaves it as it is
+//! ([`RewriteError::Busy`]); after the rename it waits as long for those who opened it
+//! meanwhile ([`RewriteError::StillOpen`] if they do not close it). What remains is an open
+//! in the kernel already past its look-up of the path at the rename and not yet counted a
+//! millisecond later. Where leases cannot be taken (other systems, a file of another owner,
+//! file systems without leases) the old file is read once more two milliseconds after the
+//! rename instead. `tests/robustness.rs` measures it over 300 rounds with an appender held
+//! up to 3 ms between its open and its write.
+//!
 //! The layout keeps what the author chose where the canonical form allows it (see
 //! [`Layout`]): read here from the original text and the tree's spans.
 
@@ -146,6 +163,11 @@ pub enum RewriteError {
     Appended,
     /// The file is read-only.
     ReadOnly,
+    /// Another program kept the file open; it is left as it is.
+    Busy,
+    /// Another program kept the replaced file open after the swap: what it wrote until then
+    /// is kept at the end of the formatted file, what it writes later is not.
+    StillOpen,
     Io(std::io::Error),
 }
 
@@ -159,6 +181,10 @@ impl std::fmt::Display for RewriteError {
                 "text was written to the file while it was being formatted; it is kept at the end of the formatted file",
             ),
             RewriteError::ReadOnly => f.write_str("the file is read-only; it is left as it is"),
+            RewriteError::Busy => f.write_str("another program keeps the file open; it is left as it is"),
+            RewriteError::StillOpen => f.write_str(
+                "another program kept the file open while it was replaced; what it wrote until then is kept at the end of the formatted file",
+            ),
             RewriteError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -207,31 +233,100 @@ fn unchanged(file: &mut std::fs::File, original: &str) -> Result<(), RewriteErro
     if now == original.as_bytes() { Ok(()) } else { Err(RewriteError::Changed) }
 }
 
+/// How long `fmt` waits for other programs to close the file it replaces.
+const WAIT_FOR_WRITERS: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Compares the file with `original` and renames the staged copy over it at once. The
-/// old file stays open across the rename: text written to it after the comparison
-/// (which the rename would unlink) is read back from it and appended to the new file,
-/// so nothing is lost; the run then reports [`RewriteError::Appended`]. What remains is
-/// a writer that keeps the old file open and writes to it after that last look, a
-/// couple of milliseconds after the swap (docs/formatting.md).
+/// old file stays open across the rename: text written to it after the comparison (which
+/// the rename would unlink) is read back from it and appended to the new file, so nothing
+/// is lost; the run then reports [`RewriteError::Appended`].
+///
+/// How long to keep reading the old file: until no other program has it open. A writer
+/// can only reach the old file through an open made before the rename; once none is left
+/// (and a moment later still none), nothing more can be written to it. On Linux this is
+/// asked of the kernel with a write lease, which it grants only to a file no one else has
+/// open (taken and given back at once: [`opened_elsewhere`]). Before the comparison `fmt`
+/// waits for the file to be closed by others ([`RewriteError::Busy`] when it is not, the
+/// file left alone); after the rename it waits for those who opened it in between
+/// ([`RewriteError::StillOpen`] when they do not close it in time). What remains is an
+/// open already past its look-up of the path at the rename but not yet counted by the
+/// kernel a millisecond later. Where leases cannot be taken (another system, another
+/// owner's file, a file system without them) the old file is read once more two
+/// milliseconds after the rename, and a writer held up longer than that between its open
+/// and its write is not seen.
 fn swap(target: &Path, tmp: &Path, original: &str) -> Result<(), RewriteError> {
     use std::io::{Read, Seek, Write};
     let mut old = std::fs::File::open(target)?;
+    if !wait_alone(&old)? {
+        return Err(RewriteError::Busy);
+    }
     unchanged(&mut old, original)?;
     std::fs::rename(tmp, target)?;
     let mut late = Vec::new();
     old.seek(std::io::SeekFrom::Start(original.len() as u64))?;
     old.read_to_end(&mut late)?;
-    // A writer that opened the old file just before the rename may still be writing:
-    // look again after a moment (short writes like `echo … >>` end within it).
-    std::thread::sleep(std::time::Duration::from_millis(2));
+    let alone = wait_alone(&old)?;
     old.read_to_end(&mut late)?;
-    if late.is_empty() {
+    if late.is_empty() && alone {
         return Ok(());
     }
     let mut new = std::fs::OpenOptions::new().append(true).open(target)?;
     new.write_all(&late)?;
     new.sync_all()?;
-    Err(RewriteError::Appended)
+    Err(if alone { RewriteError::Appended } else { RewriteError::StillOpen })
+}
+
+/// Waits until no other program has `file` open, and a millisecond later still none:
+/// `false` when they keep it open past [`WAIT_FOR_WRITERS`]. Where that cannot be known,
+/// waits two milliseconds (a short write like `echo … >>` ends within them).
+fn wait_alone(file: &std::fs::File) -> std::io::Result<bool> {
+    let pause = std::time::Duration::from_millis(1);
+    let start = std::time::Instant::now();
+    let mut quiet = 0;
+    loop {
+        match opened_elsewhere(file) {
+            None => {
+                std::thread::sleep(2 * pause);
+                return Ok(true);
+            }
+            Some(false) if quiet == 1 => return Ok(true),
+            Some(false) => quiet += 1,
+            Some(true) if start.elapsed() > WAIT_FOR_WRITERS => return Ok(false),
+            Some(true) => quiet = 0,
+        }
+        std::thread::sleep(pause);
+    }
+}
+
+/// Whether another open file description has `file` open: the kernel grants a write lease
+/// only to a file no one else has open (Linux). The lease is given back at once; a program
+/// opening the file in between waits for that, and the notice of it is a signal ignored by
+/// default (`SIGURG`). `None` when leases cannot be taken here.
+#[cfg(target_os = "linux")]
+fn opened_elsewhere(file: &std::fs::File) -> Option<bool> {
+    use std::os::fd::AsRawFd;
+    // `F_SETSIG` of <fcntl.h> (the same on every Linux architecture), which `libc` lacks.
+    const F_SETSIG: libc::c_int = 10;
+    let fd = file.as_raw_fd();
+    // SAFETY: `fcntl` on a descriptor `file` keeps open, with integer arguments only.
+    unsafe {
+        if libc::fcntl(fd, F_SETSIG, libc::SIGURG) == -1 {
+            return None;
+        }
+        if libc::fcntl(fd, libc::F_SETLEASE, libc::F_WRLCK) == 0 {
+            libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK);
+            return Some(false);
+        }
+    }
+    match std::io::Error::last_os_error().raw_os_error() {
+        Some(libc::EAGAIN) => Some(true),
+        _ => None,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn opened_elsewhere(_: &std::fs::File) -> Option<bool> {
+    None
 }
 
 /// Writes the temporary copy with the file's permissions and owner; `false` when a

@@ -3,6 +3,10 @@
 //! A rulebook is a folder of `.cond` files (or a single `.cond` file). A folder
 //! without `.cond` files of its own is searched one level down, so that
 //! `conditions check conditions/` checks every bundled rulebook.
+//!
+//! Every file read from a rulebook folder (`.cond` files, the published document, case
+//! files) is read with [`read_regular`]: a FIFO, a device or a socket is refused at once,
+//! never waited on or read without end.
 
 use crate::diagnostic::Diagnostic;
 use crate::source::SourceMap;
@@ -50,7 +54,8 @@ fn cond_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "cond"))
+        // Not only regular files: a FIFO or device named `.cond` is refused when read.
+        .filter(|p| !p.is_dir() && p.extension().is_some_and(|x| x == "cond"))
         .collect();
     out.sort();
     Ok(out)
@@ -65,7 +70,7 @@ fn io_error(path: &Path, e: &std::io::Error) -> Diagnostic {
 /// Finds the rulebooks under `path`.
 pub fn find_rulebooks(path: &Path) -> Result<Vec<RulebookDir>, Diagnostic> {
     let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
-    if meta.is_file() {
+    if !meta.is_dir() {
         return Ok(vec![RulebookDir { root: path.to_path_buf(), files: vec![path.to_path_buf()] }]);
     }
     let own = cond_files(path).map_err(|e| io_error(path, &e))?;
@@ -102,7 +107,7 @@ pub fn read_rulebook(dir: &RulebookDir) -> (SourceMap, Vec<Diagnostic>) {
     let mut map = SourceMap::new();
     let mut diags = Vec::new();
     for f in &dir.files {
-        match read_limited(f, crate::syntax::parser::MAX_FILE_BYTES) {
+        match read_regular(f, crate::syntax::parser::MAX_FILE_BYTES) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => {
                     map.add(f.display().to_string(), text);
@@ -207,10 +212,52 @@ pub fn read_limited(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
 
 /// [`read_limited`], as UTF-8 text.
 pub fn read_text(path: &Path, limit: usize) -> std::io::Result<String> {
-    String::from_utf8(read_limited(path, limit)?).map_err(|e| {
+    utf8(read_limited(path, limit)?)
+}
+
+fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
         )
     })
+}
+
+/// [`read_limited`] for a file of a rulebook folder: only a regular file (a symbolic link is
+/// followed) is read. A FIFO, a device or a socket is refused without waiting: it is opened
+/// without blocking (on Unix) and looked at before anything is read.
+pub fn read_regular(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let not_regular = || std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Also when the path became a FIFO since the look above.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    if meta.len() > limit as u64 {
+        return Err(std::io::Error::other(format!("larger than the limit of {limit} bytes")));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(std::io::Error::other(format!("larger than the limit of {limit} bytes")));
+    }
+    Ok(bytes)
+}
+
+/// [`read_regular`], as UTF-8 text.
+pub fn read_regular_text(path: &Path, limit: usize) -> std::io::Result<String> {
+    utf8(read_regular(path, limit)?)
 }

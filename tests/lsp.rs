@@ -436,3 +436,119 @@ fn sections_definition_hover_and_rename_across_files() {
     assert!(edits.iter().all(|e| e["newText"] == "winner"), "{edit}");
     shutdown(c);
 }
+
+impl Client {
+    /// Writes bytes as they are, framed or not.
+    fn raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The error responses received so far without an id (answers to unreadable frames).
+    fn parse_errors(&mut self) -> Vec<Value> {
+        let (errs, rest) = std::mem::take(&mut self.notifications)
+            .into_iter()
+            .partition(|m| m.get("error").is_some() && m["id"].is_null());
+        self.notifications = rest;
+        errs
+    }
+}
+
+/// Frames no server can read: lengths too large for memory or for 64 bits, a length that
+/// is no number, a body that is not UTF-8, not JSON, not a message; a header line of a
+/// megabyte; a request id beyond 32 bits. Each is answered with an error.
+fn bad_frames() -> Vec<Vec<u8>> {
+    let framed = |body: &[u8]| [format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(), body].concat();
+    vec![
+        b"Content-Length: 99999999999999\r\n\r\n".to_vec(),
+        b"Content-Length: 18446744073709551615\r\n\r\n".to_vec(),
+        b"Content-Length: 340282366920938463463374607431768211456\r\n\r\n".to_vec(),
+        b"Content-Length: twelve\r\n\r\n".to_vec(),
+        framed(b"\xff\xfe{\"id\":1}\xc3"),
+        framed(b"{\"jsonrpc\":\"2.0\",\"id\":"),
+        framed(b"[]"),
+        [&vec![b'x'; 1 << 20][..], b"\r\nContent-Length: 1\r\n\r\n7"].concat(),
+        framed(br#"{"jsonrpc":"2.0","id":4294967296,"method":"textDocument/hover","params":{}}"#),
+    ]
+}
+
+#[test]
+fn bad_frames_are_answered_and_the_server_goes_on() {
+    let mut c = Client::start();
+    for f in bad_frames() {
+        c.raw(&f);
+    }
+    // Answered after the bad frames, before and after initialization.
+    initialize(&mut c);
+    let errs = c.parse_errors();
+    assert_eq!(errs.len(), 8, "{errs:?}");
+    let wide = |m: &Value| m["id"] == json!(4294967296u64) && m["error"]["code"] == -32600;
+    assert!(c.notifications.iter().any(wide), "no error for the id beyond 32 bits: {:?}", c.notifications);
+    let path = repo().join("tests/rulebooks/sections/s2-final.cond");
+    let (u, text) = open(&mut c, &path);
+    for f in bad_frames() {
+        c.raw(&f);
+    }
+    let at = pos(&text, "qualifying.finalists", 0, "qualifying.".len() + 2);
+    let h = hover_text(&c.request("textDocument/hover", json!({ "textDocument": { "uri": u }, "position": at })));
+    assert!(h.contains("the two teams in the final"), "{h}");
+    let errs = c.parse_errors();
+    assert_eq!(errs.len(), 8, "{errs:?}");
+    assert!(errs.iter().all(|e| e["error"]["code"] == -32700 || e["error"]["code"] == -32600), "{errs:?}");
+    shutdown(c);
+}
+
+impl Client {
+    /// Sends a request that must fail; its error.
+    fn request_error(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let msg = self.incoming.recv_timeout(WAIT).unwrap_or_else(|_| panic!("no response to `{method}`"));
+            if msg.get("id") == Some(&json!(id)) && msg.get("method").is_none() {
+                return msg.get("error").cloned().unwrap_or_else(|| panic!("`{method}` did not fail: {msg}"));
+            }
+            self.notifications.push(msg);
+        }
+    }
+}
+
+#[test]
+fn rename_refuses_keywords_non_names_and_names_taken() {
+    let mut c = Client::start();
+    initialize(&mut c);
+    let book = repo().join("tests/rulebooks/sections");
+    let (u, text) = open(&mut c, &book.join("s2-final.cond"));
+    let (u1, text1) = open(&mut c, &book.join("s1-qualifying.cond"));
+    let finalists = pos(&text, "qualifying.finalists", 0, "qualifying.".len() + 2);
+    let imps = pos(&text, "imps_first", 0, 2);
+    let teams = pos(&text1, "teams - 1", 0, 1);
+    let cases = [
+        (&u, &finalists, "rule", "keyword"),
+        (&u, &finalists, "and", "keyword"),
+        (&u, &imps, "per", "keyword"),
+        (&u, &finalists, "2x", "not a name"),
+        (&u, &finalists, "two words", "not a name"),
+        (&u, &finalists, "", "not a name"),
+        (&u, &finalists, "a.b", "not a name"),
+        // Declared in the same section, as a ruling or as a fact.
+        (&u, &finalists, "matches", "matches"),
+        (&u, &finalists, "standings", "standings"),
+        (&u, &imps, "imps_second", "imps_second"),
+        (&u, &imps, "champion", "champion"),
+        // A name the qualifying's section declares, which would hide the renamed fact there.
+        (&u1, &teams, "matches", "matches"),
+    ];
+    for (doc, at, new_name, says) in cases {
+        let params = json!({ "textDocument": { "uri": doc }, "position": at, "newName": new_name });
+        let err = c.request_error("textDocument/rename", params);
+        let message = err["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "rename to `{new_name}`: {err}");
+    }
+    // A free name is still renamed everywhere.
+    let params = json!({ "textDocument": { "uri": u }, "position": imps, "newName": "imps_of_first" });
+    let edit = c.request("textDocument/rename", params);
+    assert_eq!(edit["changes"][&u].as_array().map(Vec::len), Some(3), "{edit}");
+    shutdown(c);
+}

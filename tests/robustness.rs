@@ -210,3 +210,230 @@ fn output_is_byte_identical_across_runs() {
     };
     assert_eq!(render(), render());
 }
+
+/// The `.cond` files of a rulebook folder of the repository, with their text.
+fn cond_files(dir: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut out: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cond"))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_byte_order_mark_at_the_start_is_accepted() {
+    for dir in ["conditions/dbf", "tests/rulebooks/sections"] {
+        let files = cond_files(dir);
+        let check = |bom: &str| {
+            let mut map = SourceMap::new();
+            for (name, text) in &files {
+                map.add(name.clone(), format!("{bom}{text}"));
+            }
+            check_sources(map)
+        };
+        let (plain, marked) = (check(""), check("\u{feff}"));
+        assert!(!marked.has_errors(), "{dir}: {:?}", marked.diagnostics.iter().find(|d| d.is_error()));
+        assert_eq!(plain.diagnostics.len(), marked.diagnostics.len(), "{dir}");
+        for (name, text) in &files {
+            let formatted = conditions::format::format_text(&format!("\u{feff}{text}"));
+            assert_eq!(formatted.ok(), conditions::format::format_text(text).ok(), "{name}");
+        }
+    }
+    // Only at the start: elsewhere it is no blank.
+    let c = check_text("rulebook \"t\" { title \"t\" language \"en\" }\n\u{feff}fact x: int\n");
+    assert!(c.has_errors());
+}
+
+/// A copy of the `sections` test rulebook (its `.cond` files, document and cases) in a
+/// fresh temporary folder.
+fn sections_copy(tag: &str) -> std::path::PathBuf {
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulebooks/sections");
+    let dir = std::env::temp_dir().join(format!("conditions-robustness-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("cases")).unwrap();
+    for sub in ["", "cases"] {
+        for e in std::fs::read_dir(from.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                std::fs::copy(&p, dir.join(sub).join(p.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    dir
+}
+
+/// Runs the tool, killing it after `limit`: its exit code and output (standard output and
+/// error), or `None` when it had to be killed.
+#[cfg(unix)]
+fn run_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Option<(i32, String)> {
+    use std::io::Read;
+    // `CONDITIONS_BIN` runs another build.
+    let bin = std::env::var("CONDITIONS_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_conditions").into());
+    let mut child = std::process::Command::new(bin)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let text = format!("{}{}", out.join().unwrap(), err.join().unwrap());
+    Some((status.code().unwrap_or(-1), text))
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    let ok = std::process::Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+/// A FIFO, or a link to a device, where the tool reads a file of a rulebook folder (the
+/// published document, a `.cond` file, a case file): `check`, `test` and `fmt` refuse it at
+/// once, naming it, rather than wait on it or read it as a file.
+#[cfg(unix)]
+#[test]
+fn files_that_are_not_regular_are_refused_at_once() {
+    use std::ffi::OsStr;
+    let limit = std::time::Duration::from_secs(20);
+    let fifo = |p: &std::path::Path| mkfifo(p);
+    let null = |p: &std::path::Path| {
+        let _ = std::fs::remove_file(p);
+        std::os::unix::fs::symlink("/dev/null", p).unwrap();
+    };
+    let cases: [(&str, &str, &dyn Fn(&std::path::Path), &[&str]); 5] = [
+        ("document", "source.txt", &fifo, &["check"]),
+        ("cond", "s3-boards.cond", &fifo, &["check", "fmt"]),
+        ("extra-cond", "s4-more.cond", &fifo, &["check", "fmt"]),
+        ("case", "cases/boards-by-section.toml", &fifo, &["check", "test"]),
+        ("device", "s3-boards.cond", &null, &["check", "fmt"]),
+    ];
+    for (tag, file, make, commands) in cases {
+        let dir = sections_copy(tag);
+        make(&dir.join(file));
+        for cmd in commands {
+            let args = [OsStr::new(cmd), dir.as_os_str()];
+            let answer = run_within(&args, limit);
+            let (code, err) = answer.unwrap_or_else(|| panic!("`{cmd}` waits on the {tag} `{file}`"));
+            assert_ne!(code, 0, "`{cmd}` with the {tag} `{file}`: {err}");
+            let name = std::path::Path::new(file).file_name().unwrap().to_str().unwrap();
+            assert!(err.contains("not a regular file") && err.contains(name), "`{cmd}` with the {tag} `{file}`: {err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// `fmt` beside a program appending lines to the file it formats (each line written
+/// between an open and a close, sometimes a while after the open): no line is ever lost.
+/// Each round either formats the file (the lines appended meanwhile kept at its end) or
+/// leaves it as it is because it changed. The outcomes are written to the log.
+#[test]
+fn fmt_with_a_concurrent_appender_loses_no_line() {
+    use conditions::format::{RewriteError, format_text, rewrite};
+    use std::io::Write;
+    use std::time::Duration;
+    const ROUNDS: usize = 300;
+    let dir = std::env::temp_dir().join(format!("conditions-fmt-appender-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.cond");
+    let unformatted = "rulebook \"t\" {  title \"t\"   language \"en\" }\nfact    x:   int\n\n\n\nfact y :int\n";
+    let (mut formatted, mut changed, mut appended, mut late) = (0, 0, 0, 0);
+    for round in 0..ROUNDS {
+        std::fs::write(&path, unformatted).unwrap();
+        let appender = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                // Start at a different moment of the rewrite each round.
+                std::thread::sleep(Duration::from_micros(300 * (round % 20) as u64));
+                let mut written = Vec::new();
+                for k in 0..4 {
+                    let line = format!("// appended in round {round}, line {k}\n");
+                    let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+                    // Now and then a writer is held up between its open and its write.
+                    std::thread::sleep(Duration::from_micros([0, 50, 500, 3000][(round + k) % 4]));
+                    f.write_all(line.as_bytes()).unwrap();
+                    drop(f);
+                    written.push(line);
+                    std::thread::sleep(Duration::from_micros(300));
+                }
+                written
+            })
+        };
+        std::thread::sleep(Duration::from_micros(100 * (round % 30) as u64));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let result = format_text(&text).map(|f| rewrite(&path, &text, &f));
+        let written = appender.join().unwrap();
+        let now = std::fs::read_to_string(&path).unwrap();
+        match result {
+            Ok(Ok(())) => formatted += 1,
+            Ok(Err(RewriteError::Changed)) => changed += 1,
+            Ok(Err(RewriteError::Appended)) => appended += 1,
+            Ok(Err(e)) => panic!("round {round}: {e}"),
+            Err(d) => panic!("round {round}: {d:?}"),
+        }
+        // Lines written after the rewrite went to the file at its path, whatever it was.
+        late += written.iter().filter(|l| !text.contains(l.as_str())).count();
+        for line in &written {
+            assert!(now.contains(line.as_str()), "round {round}: `{}` lost:\n{now}", line.trim_end());
+        }
+    }
+    eprintln!(
+        "fmt beside an appender, {ROUNDS} rounds: {formatted} formatted, {appended} formatted with late lines kept, \
+         {changed} left as they were; {late} lines appended during a rewrite, none lost"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program that keeps the file open (a writer that has not written yet): `fmt` waits for
+/// it, then leaves the file as it is rather than swap it under the writer; what the writer
+/// writes afterwards is in the file.
+#[cfg(target_os = "linux")]
+#[test]
+fn fmt_leaves_alone_a_file_another_program_keeps_open() {
+    use conditions::format::{RewriteError, format_text, rewrite};
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("conditions-fmt-held-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.cond");
+    let unformatted = "rulebook \"t\" {  title \"t\"   language \"en\" }\nfact    x:   int\n";
+    std::fs::write(&path, unformatted).unwrap();
+    let mut writer = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    let formatted = format_text(unformatted).unwrap();
+    let start = std::time::Instant::now();
+    let result = rewrite(&path, unformatted, &formatted);
+    assert!(matches!(result, Err(RewriteError::Busy)), "{result:?}");
+    eprintln!("fmt gave up on a file kept open after {} ms", start.elapsed().as_millis());
+    writer.write_all(b"// written late\n").unwrap();
+    drop(writer);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{unformatted}// written late\n"));
+    // Closed, it is formatted.
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(rewrite(&path, &text, &format_text(&text).unwrap()).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,7 +30,8 @@ pub fn run(rulebook: &str, source: Option<&str>, format: CheckFormat, strict: bo
         let root =
             if path.is_dir() { path.to_path_buf() } else { path.parent().map(Path::to_path_buf).unwrap_or_default() };
         let file = root.join(&doc_name);
-        read_document(&file).map_err(|e| format!("cannot read `{}`: {e}", file.display()))
+        conditions::loader::read_regular_text(&file, conditions::coverage::MAX_DOCUMENT_BYTES)
+            .map_err(|e| format!("cannot read `{}`: {e}", file.display()))
     } else {
         conditions::loader::bundled_document(rulebook, &doc_name)
             .map(str::to_string)

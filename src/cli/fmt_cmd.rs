@@ -21,7 +21,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
     let mut changed = 0;
     let mut failed = false;
     for f in files {
-        let text = match conditions::loader::read_text(&f, conditions::syntax::parser::MAX_FILE_BYTES) {
+        let text = match conditions::loader::read_regular_text(&f, conditions::syntax::parser::MAX_FILE_BYTES) {
             Ok(t) => t,
             Err(e) => {
                 errln!("error[conditions::io]: cannot read `{}`: {e}", f.display());
@@ -38,7 +38,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> ExitCode {
                 } else {
                     match rewrite(&f, &text, &formatted) {
                         Ok(()) => outln!("formatted {}", f.display()),
-                        Err(e @ RewriteError::Appended) => {
+                        Err(e @ (RewriteError::Appended | RewriteError::StillOpen)) => {
                             errln!(
                                 "error[conditions::fmt_late_write]: `{}` formatted, but {e}; look it over",
                                 f.display()

@@ -229,7 +229,9 @@ pub fn for_rulebook(root: &std::path::Path, checked: &Checked, source: Option<&s
     let doc_path =
         source.map(std::path::PathBuf::from).or_else(|| checked.program.rulebook.source.as_ref().map(|s| dir.join(s)));
     let mut out = Vec::new();
-    let document = match doc_path.as_ref().map(|p| crate::loader::read_text(p, crate::coverage::MAX_DOCUMENT_BYTES)) {
+    // The document the rulebook names is read only from a regular file; one given is read as it is.
+    let read = if source.is_some() { crate::loader::read_text } else { crate::loader::read_regular_text };
+    let document = match doc_path.as_ref().map(|p| read(p, crate::coverage::MAX_DOCUMENT_BYTES)) {
         Some(Ok(t)) => Some(t),
         Some(Err(e)) => {
             let p = doc_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
@@ -242,7 +244,16 @@ pub fn for_rulebook(root: &std::path::Path, checked: &Checked, source: Option<&s
         }
         None => None,
     };
-    let tested = if root.is_dir() { crate::cases::tested_rulings(&root.join("cases")) } else { None };
+    let (tested, unread) =
+        if root.is_dir() { crate::cases::tested_rulings_read(&root.join("cases")) } else { (None, Vec::new()) };
+    for (case, e) in unread {
+        let p = case.display().to_string();
+        out.push(
+            Diagnostic::error("conditions::io", format!("cannot read the case file `{p}`: {e}"))
+                .in_path(p)
+                .help("case files are TOML files under the rulebook's `cases/` folder"),
+        );
+    }
     out.extend(run(&Context { checked, document: document.as_deref(), tested }));
     out
 }

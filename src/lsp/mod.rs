@@ -19,6 +19,8 @@ mod workspace;
 
 use lsp_types as lt;
 use serde_json::json;
+#[doc(hidden)]
+pub use transport::read_all as read_frames;
 
 /// What the server offers.
 fn capabilities() -> lt::ServerCapabilities {

@@ -1,4 +1,4 @@
-//! Hover, go to definition, find references, rename, the outline of a file and the symbols of
+//! Hover, go to definition, find references, the outline of a file and the symbols of
 //! the workspace, read from the name index.
 
 use super::convert::LineIndex;
@@ -37,35 +37,6 @@ pub fn references(at: &Place, include_declaration: bool) -> Option<Vec<lt::Locat
             .filter_map(|o| at.location(o.span))
             .collect(),
     )
-}
-
-/// Renames what is under the cursor everywhere it is written, each place in the form it
-/// needs there: short inside the declaring section, qualified (`s332.new`) elsewhere.
-pub fn rename(at: &Place, new_name: &str) -> Option<lt::WorkspaceEdit> {
-    let a = &at.loaded.analysis;
-    let occ = a.at(at.file, at.offset)?;
-    let mut chars = new_name.chars();
-    let is_name =
-        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_');
-    if !is_name || matches!(occ.target, Target::Clause(_) | Target::External(_)) {
-        return None;
-    }
-    let sections = &a.checked.program.sections;
-    let old = a.name(occ.target);
-    let new_full = match old.split_once('.') {
-        Some((sec, _)) if sections.sections.contains_key(sec) => format!("{sec}.{new_name}"),
-        _ => new_name.to_string(),
-    };
-    // By file (the URI's text as the key: a `Uri` is no key to mutate a map by).
-    let mut by_file: std::collections::BTreeMap<String, (lt::Uri, Vec<lt::TextEdit>)> = Default::default();
-    for o in a.index.references(occ.target) {
-        let here = sections.file_section.get(&o.span.file).map(String::as_str);
-        let new_text = if o.is_decl { new_name.to_string() } else { sections.written(&new_full, here) };
-        let Some(loc) = at.location(o.span) else { continue };
-        let edits = &mut by_file.entry(loc.uri.as_str().to_string()).or_insert_with(|| (loc.uri.clone(), Vec::new())).1;
-        edits.push(lt::TextEdit { range: loc.range, new_text });
-    }
-    Some(lt::WorkspaceEdit { changes: Some(by_file.into_values().collect()), ..Default::default() })
 }
 
 #[allow(deprecated)]

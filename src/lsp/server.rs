@@ -97,7 +97,10 @@ impl Server {
             }
             "textDocument/rename" => {
                 let new_name = req.params.get("newName").and_then(Value::as_str).unwrap_or("").to_string();
-                self.place(&req.params).map(|at| navigate::rename(&at, &new_name)).map(to_value)
+                match self.place(&req.params).map(|at| edit::rename(&at, &new_name)).transpose() {
+                    Ok(edit) => edit.flatten().map(to_value),
+                    Err(why) => return Response::new_err(id, ErrorCode::InvalidParams as i32, why),
+                }
             }
             "textDocument/completion" => self.completion(&req.params),
             "textDocument/documentSymbol" => self.symbols(&req.params),
@@ -185,5 +188,5 @@ pub fn location(loaded: &Loaded, span: Span) -> Option<lt::Location> {
 /// A file that is not open in the editor, read from disk within the size limit of a
 /// condition file (a larger or non-UTF-8 file gives no answer instead of unbounded memory).
 fn read_disk(path: &std::path::Path) -> Option<String> {
-    crate::loader::read_text(path, crate::syntax::parser::MAX_FILE_BYTES).ok()
+    crate::loader::read_regular_text(path, crate::syntax::parser::MAX_FILE_BYTES).ok()
 }

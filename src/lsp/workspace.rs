@@ -49,7 +49,7 @@ pub fn load(snapshot: &Snapshot, cache: &ParseCache) -> Loaded {
         let text: Arc<str> = match text {
             Some(t) => t.clone(),
             None => {
-                match crate::loader::read_limited(path, crate::syntax::parser::MAX_FILE_BYTES).map(String::from_utf8) {
+                match crate::loader::read_regular(path, crate::syntax::parser::MAX_FILE_BYTES).map(String::from_utf8) {
                     Ok(Ok(t)) => t.into(),
                     Ok(Err(_)) => {
                         problems.push(
@@ -123,7 +123,7 @@ impl Workspace {
     /// The rulebook's files as they stand now.
     pub fn snapshot(&self, root: &Path) -> Snapshot {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(root)
-            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file() && is_cond(p)).collect())
+            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| !p.is_dir() && is_cond(p)).collect())
             .unwrap_or_default();
         for p in self.docs.keys() {
             if is_cond(p) && root_of(p) == root && !paths.contains(p) {

@@ -36,7 +36,8 @@ pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 pub(super) type P<'i> = Pair<'i, Rule>;
 
-/// Parses one file's text. `file` is its id in the source map, used in spans.
+/// Parses one file's text. `file` is its id in the source map, used in spans. A byte-order
+/// mark at the start is allowed (and not part of the tree).
 pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     if text.len() > MAX_FILE_BYTES {
         return Err(Diagnostic::error(
@@ -47,6 +48,15 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
         .help("split the rulebook into several files"));
     }
     check_nesting(text, file)?;
+    // A byte-order mark at the start is read as blanks of its length: spans stay those of `text`.
+    let blanked;
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            blanked = format!("{}{rest}", " ".repeat('\u{feff}'.len_utf8()));
+            blanked.as_str()
+        }
+        None => text,
+    };
     let mut pairs = Grammar::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
     let b = Builder { file, text, depth: Cell::new(0), too_deep: RefCell::new(None) };
     let file_pair = pairs.next().ok_or_else(|| Diagnostic::error("conditions::syntax", "empty parse"))?;
@@ -74,6 +84,21 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
         }
     }
     Ok(File { section, items, comments })
+}
+
+/// Whether `rule` of the grammar matches the whole of `text`.
+fn matches_whole(rule: Rule, text: &str) -> bool {
+    Grammar::parse(rule, text).ok().and_then(|mut p| p.next()).is_some_and(|p| p.as_str().len() == text.len())
+}
+
+/// Whether `text` can be written as a name (not a keyword, a number or other words).
+pub fn is_name(text: &str) -> bool {
+    matches_whole(Rule::ident, text)
+}
+
+/// Whether `text` is a keyword of the language.
+pub fn is_keyword(text: &str) -> bool {
+    matches_whole(Rule::keyword, text)
 }
 
 /// Every `//` comment outside strings: (byte offset, text after `//`).
