@@ -367,6 +367,64 @@ pub fn run(
     })
 }
 
+/// Why [`run_within`] stopped before the last line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The records would pass the bound on the whole output, at this line.
+    TooLarge { line: usize },
+    /// The evaluation was cancelled ([`crate::eval::budget`]).
+    Cancelled,
+}
+
+/// The lines of a batch held in memory, as [`run_within`] rules them: one per `\n`, and
+/// the text after the last one when there is any.
+pub fn lines_in(input: &[u8]) -> usize {
+    newlines(input) + usize::from(input.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// The batch of `input` (held in memory) on the calling thread, with its answer bounded:
+/// a line whose record is longer than `record_bytes` gets an error record instead, and
+/// the run stops when `out` would pass `total_bytes` or the evaluation is cancelled.
+/// Returns the number of lines.
+pub fn run_within(
+    p: &Program,
+    defs: &[DefId],
+    input: &[u8],
+    out: &mut Vec<u8>,
+    record_bytes: usize,
+    total_bytes: usize,
+) -> Result<usize, Cut> {
+    let mut w = Worker::new(p, defs);
+    let body = input.strip_suffix(b"\n").unwrap_or(input);
+    if input.is_empty() {
+        return Ok(0);
+    }
+    let mut n = 0;
+    for line in body.split(|&b| b == b'\n') {
+        n += 1;
+        if crate::eval::budget::cancelled() {
+            return Err(Cut::Cancelled);
+        }
+        let start = out.len();
+        w.line(n, line, out);
+        if out.len() - start > record_bytes {
+            out.truncate(start);
+            let why = format!(
+                "the record of line {n} is longer than the limit of {record_bytes} bytes; ask for fewer rulings at a time"
+            );
+            error(out, n, &why);
+        }
+        if out.len() > total_bytes {
+            out.truncate(start);
+            return Err(Cut::TooLarge { line: n });
+        }
+    }
+    if crate::eval::budget::cancelled() {
+        return Err(Cut::Cancelled);
+    }
+    Ok(n)
+}
+
 /// The batch on the calling thread alone.
 fn run_here(
     p: &Program,

@@ -471,6 +471,9 @@ impl<'a> Interp<'a> {
         if self.steps > MAX_STEPS {
             return Err(error(format!("the ruling took more than {MAX_STEPS} evaluation steps"), ir.span));
         }
+        if self.steps % super::budget::CHECK_EVERY == 0 && super::budget::cancelled() {
+            return Err(error(super::budget::STOPPED, ir.span));
+        }
         match &ir.kind {
             IrKind::Const(v) => Ok(v.clone()),
             IrKind::Local(s) => Ok(frame[*s as usize].clone()),
