@@ -2,7 +2,9 @@
 //! files), served by hyper with a timeout on reading a request's head (a client idle
 //! between requests is timed out the same way), a timeout on the whole of a request,
 //! and a shutdown that stops accepting, lets the requests under way finish within a
-//! grace period, then closes whatever is left, whatever the clients do.
+//! grace period, then closes whatever is left, whatever the clients do. At the cap, the
+//! connection idle longest (no request under way: still sending its head, or between
+//! requests) is closed to make room, so that clients that stall cannot keep others out.
 
 use super::safety::{ApiError, is_api};
 use axum::Router;
@@ -12,10 +14,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Notify, Semaphore, watch};
 use tokio::task::JoinSet;
 
 /// How long a client has to send a request's head, and how long a connection may sit
@@ -66,6 +69,66 @@ pub async fn in_time(req: Request<Body>, next: Next) -> Response {
     }
 }
 
+/// One open connection, as the cap sees it.
+struct Open {
+    /// Requests under way on it.
+    busy: AtomicUsize,
+    /// When it last became idle (opened, or finished a request).
+    idle_since: Mutex<Instant>,
+    /// Told to close.
+    close: Notify,
+}
+
+/// The open connections.
+#[derive(Default)]
+struct Registry {
+    open: Mutex<Vec<Arc<Open>>>,
+}
+
+impl Registry {
+    fn add(&self) -> Arc<Open> {
+        let c =
+            Arc::new(Open { busy: AtomicUsize::new(0), idle_since: Mutex::new(Instant::now()), close: Notify::new() });
+        self.open.lock().unwrap_or_else(|e| e.into_inner()).push(c.clone());
+        c
+    }
+
+    fn remove(&self, c: &Arc<Open>) {
+        self.open.lock().unwrap_or_else(|e| e.into_inner()).retain(|o| !Arc::ptr_eq(o, c));
+    }
+
+    /// Closes the connection idle longest, if any is idle.
+    fn close_idlest(&self) {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let idlest = open
+            .iter()
+            .filter(|c| c.busy.load(Ordering::Acquire) == 0)
+            .min_by_key(|c| *c.idle_since.lock().unwrap_or_else(|e| e.into_inner()));
+        if let Some(c) = idlest {
+            // Not idle any more as far as the next look goes: it is closing.
+            c.busy.fetch_add(1, Ordering::AcqRel);
+            c.close.notify_one();
+        }
+    }
+}
+
+/// Counts a request under way on its connection until its answer's head is ready.
+struct Busy(Arc<Open>);
+
+impl Busy {
+    fn new(c: &Arc<Open>) -> Busy {
+        c.busy.fetch_add(1, Ordering::AcqRel);
+        Busy(c.clone())
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        *self.0.idle_since.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.0.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Serves `app` on `listener` until `shutdown` completes, then as [`GRACE`] says.
 pub async fn serve(
     listener: TcpListener,
@@ -73,10 +136,14 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(cap()));
+    let registry = Arc::new(Registry::default());
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut conns = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
+        if slots.available_permits() == 0 {
+            registry.close_idlest();
+        }
         let permit = tokio::select! {
             _ = &mut shutdown => break,
             p = slots.clone().acquire_owned() => match p {
@@ -96,20 +163,33 @@ pub async fn serve(
             },
         };
         let _ = stream.set_nodelay(true);
-        let (app, mut stop) = (app.clone(), stop_rx.clone());
+        let (app, mut stop, registry) = (app.clone(), stop_rx.clone(), registry.clone());
         conns.spawn(async move {
             let _permit = permit;
+            let me = registry.add();
+            let counted = me.clone();
+            let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
+                let busy = Busy::new(&counted);
+                let svc = TowerToHyperService::new(app.clone());
+                async move {
+                    let res = hyper::service::Service::call(&svc, req).await;
+                    drop(busy);
+                    res
+                }
+            });
             let mut http = hyper::server::conn::http1::Builder::new();
             http.timer(TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
-            let conn = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+            let conn = http.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => {}
+                _ = me.close.notified() => {}
                 _ = async { stop.wait_for(|s| *s).await.is_ok() } => {
                     conn.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(GRACE, conn).await;
                 }
             }
+            registry.remove(&me);
         });
         while conns.try_join_next().is_some() {}
     }
