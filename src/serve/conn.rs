@@ -2,9 +2,10 @@
 //! files), served by hyper with a timeout on reading a request's head (a client idle
 //! between requests is timed out the same way), a timeout on the whole of a request,
 //! and a shutdown that stops accepting, lets the requests under way finish within a
-//! grace period, then closes whatever is left, whatever the clients do. At the cap, the
-//! connection idle longest (no request under way: still sending its head, or between
-//! requests) is closed to make room, so that clients that stall cannot keep others out.
+//! grace period, then closes whatever is left, whatever the clients do. At the cap (or
+//! out of files), the connection idle longest (no request under way: still sending its
+//! head, or between requests) is closed to make room, so that clients that stall cannot
+//! keep others out.
 
 use super::safety::{ApiError, is_api};
 use axum::Router;
@@ -155,9 +156,11 @@ pub async fn serve(
             _ = &mut shutdown => break,
             r = listener.accept() => match r {
                 Ok((s, _)) => s,
-                // Out of files or the like: wait a little rather than spin.
+                // Out of files or the like: make room, and wait a little rather than spin.
                 Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    drop(permit);
+                    registry.close_idlest();
+                    tokio::time::sleep(Duration::from_millis(20)).await;
                     continue;
                 }
             },
