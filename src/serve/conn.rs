@@ -142,16 +142,22 @@ pub async fn serve(
     let mut conns = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
-        if slots.available_permits() == 0 {
-            registry.close_idlest();
-        }
-        let permit = tokio::select! {
-            _ = &mut shutdown => break,
-            p = slots.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
+        // At the cap: the connection idle longest makes room (looked for again while none
+        // is idle and none ends).
+        let permit = loop {
+            if slots.available_permits() == 0 {
+                registry.close_idlest();
+            }
+            tokio::select! {
+                _ = &mut shutdown => break None,
+                p = tokio::time::timeout(Duration::from_millis(100), slots.clone().acquire_owned()) => match p {
+                    Ok(Ok(p)) => break Some(p),
+                    Ok(Err(_)) => break None,
+                    Err(_) => continue,
+                },
+            }
         };
+        let Some(permit) = permit else { break };
         let stream = tokio::select! {
             _ = &mut shutdown => break,
             r = listener.accept() => match r {
@@ -166,10 +172,11 @@ pub async fn serve(
             },
         };
         let _ = stream.set_nodelay(true);
+        // Known to the cap from its accepting on, before its task first runs.
+        let me = registry.add();
         let (app, mut stop, registry) = (app.clone(), stop_rx.clone(), registry.clone());
         conns.spawn(async move {
             let _permit = permit;
-            let me = registry.add();
             let counted = me.clone();
             let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
                 let busy = Busy::new(&counted);
