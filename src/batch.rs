@@ -367,6 +367,64 @@ pub fn run(
     })
 }
 
+/// Why [`run_within`] stopped before the last line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The records would pass the bound on the whole output, at this line.
+    TooLarge { line: usize },
+    /// The evaluation was cancelled ([`crate::eval::budget`]).
+    Cancelled,
+}
+
+/// The lines of a batch held in memory, as [`run_within`] rules them: one per `\n`, and
+/// the text after the last one when there is any.
+pub fn lines_in(input: &[u8]) -> usize {
+    newlines(input) + usize::from(input.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// The batch of `input` (held in memory) on the calling thread, with its answer bounded:
+/// a line whose record is longer than `record_bytes` gets an error record instead, and
+/// the run stops when `out` would pass `total_bytes` or the evaluation is cancelled.
+/// Returns the number of lines.
+pub fn run_within(
+    p: &Program,
+    defs: &[DefId],
+    input: &[u8],
+    out: &mut Vec<u8>,
+    record_bytes: usize,
+    total_bytes: usize,
+) -> Result<usize, Cut> {
+    let mut w = Worker::new(p, defs);
+    let body = input.strip_suffix(b"\n").unwrap_or(input);
+    if input.is_empty() {
+        return Ok(0);
+    }
+    let mut n = 0;
+    for line in body.split(|&b| b == b'\n') {
+        n += 1;
+        if crate::eval::budget::cancelled() {
+            return Err(Cut::Cancelled);
+        }
+        let start = out.len();
+        w.line(n, line, out);
+        if out.len() - start > record_bytes {
+            out.truncate(start);
+            let why = format!(
+                "the record of line {n} is longer than the limit of {record_bytes} bytes; ask for fewer rulings at a time"
+            );
+            error(out, n, &why);
+        }
+        if out.len() > total_bytes {
+            out.truncate(start);
+            return Err(Cut::TooLarge { line: n });
+        }
+    }
+    if crate::eval::budget::cancelled() {
+        return Err(Cut::Cancelled);
+    }
+    Ok(n)
+}
+
 /// The batch on the calling thread alone.
 fn run_here(
     p: &Program,
@@ -423,6 +481,58 @@ mod tests {
             }
         }
         lines
+    }
+
+    /// The bounds of [`run_within`]: a record past its bound is an error record and the
+    /// others go on; the answer past its bound stops the run at that line; a raised
+    /// cancel flag stops it, a long ruling within a line as well as between lines.
+    #[test]
+    fn run_within_bounds_records_and_the_answer_and_stops_when_cancelled() {
+        let book = crate::api::Rulebook::bundled("gnt").expect("gnt");
+        let p = &book.checked().program;
+        let flights = [book.ruling("flights").expect("flights").def()];
+        let input = b"{}\n{\"player\": {\"masterpoints\": 10, \"life_master\": false, \"name\": \"A\"}}\n{}";
+        assert_eq!(lines_in(input), 3);
+        assert_eq!(lines_in(b""), 0);
+        assert_eq!(lines_in(b"\n"), 1);
+        let mut out = Vec::new();
+        assert_eq!(run_within(p, &flights, input, &mut out, 1 << 20, 1 << 20), Ok(3));
+        let all = String::from_utf8(out.clone()).expect("text");
+        assert_eq!(all.lines().count(), 3, "{all}");
+        let longest = all.lines().map(str::len).max().unwrap_or(0);
+        let mut cut = Vec::new();
+        assert_eq!(run_within(p, &flights, input, &mut cut, longest - 1, 1 << 20), Ok(3));
+        let cut = String::from_utf8(cut).expect("text");
+        assert!(cut.lines().any(|l| l.contains("longer than the limit")), "{cut}");
+        assert_eq!(cut.lines().count(), 3);
+        let mut short = Vec::new();
+        let first = all.lines().next().unwrap_or("").len() + 1;
+        assert_eq!(run_within(p, &flights, input, &mut short, 1 << 20, first), Err(Cut::TooLarge { line: 2 }));
+        assert_eq!(short.len(), first);
+        // Cancelled: between lines, and inside a ranking of thousands of teams.
+        let c = crate::eval::budget::Cancel::new();
+        c.cancel();
+        let mut none = Vec::new();
+        assert_eq!(c.run(|| run_within(p, &flights, input, &mut none, 1 << 20, 1 << 20)), Err(Cut::Cancelled));
+        let teams: Vec<String> =
+            (0..3000).map(|i| format!("{{\"name\": \"t{i}\", \"victory_points\": {}}}", i % 97)).collect();
+        let line = format!("{{\"teams_entered\": [{}]}}", teams.join(", "));
+        let qualifiers = [book.ruling("qualifiers").expect("qualifiers").def()];
+        let mut inputs = Inputs::empty(p);
+        let (mut touched, mut kept) = (Vec::new(), seed::Kept::default());
+        let read = facts::read_json_keeping(p, &line, "line 1", false, &mut inputs, &mut touched, &mut kept);
+        assert!(matches!(read, Ok(Ok(()))));
+        let stopped = |r: &crate::eval::Ruling| matches!(&r.outcome, crate::eval::Outcome::Error(e) if e.message == crate::eval::budget::STOPPED);
+        let free = crate::eval::rule(p, &inputs, qualifiers[0], false);
+        assert!(free.steps > 2 * crate::eval::budget::CHECK_EVERY, "{} steps", free.steps);
+        assert!(matches!(free.outcome, crate::eval::Outcome::Decided(_)), "{:?}", free.outcome);
+        let halted = c.run(|| crate::eval::rule(p, &inputs, qualifiers[0], false));
+        assert!(stopped(&halted), "{:?}", halted.outcome);
+        let fast = crate::eval::fast::rule(p, &inputs, qualifiers[0], &mut Scratch::default());
+        assert!(matches!(fast.outcome, crate::eval::Outcome::Decided(_)));
+        if fast.steps > 2 * crate::eval::budget::CHECK_EVERY {
+            assert!(stopped(&c.run(|| crate::eval::fast::rule(p, &inputs, qualifiers[0], &mut Scratch::default()))));
+        }
     }
 
     #[test]

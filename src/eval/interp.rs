@@ -109,6 +109,8 @@ pub struct Interp<'a> {
     stack: Vec<usize>,
     quiet: u32,
     pub(crate) steps: u64,
+    /// The step count at which to look at the cancel flag next ([`super::budget`]).
+    next_look: u64,
     depth: u32,
     /// While a rule's working or conditions are read: the local slots its parameters are
     /// bound to, with the definition and the parameter's place, so the working can name them.
@@ -186,6 +188,7 @@ impl<'a> Interp<'a> {
             stack: Vec::new(),
             quiet: 0,
             steps: 0,
+            next_look: super::budget::CHECK_EVERY,
             depth: 0,
             params_bound: Vec::new(),
             brief: false,
@@ -474,6 +477,12 @@ impl<'a> Interp<'a> {
         self.steps += 1;
         if self.steps > MAX_STEPS {
             return Err(error(format!("the ruling took more than {MAX_STEPS} evaluation steps"), ir.span));
+        }
+        if self.steps >= self.next_look {
+            self.next_look = self.steps + super::budget::CHECK_EVERY;
+            if super::budget::cancelled() {
+                return Err(error(super::budget::STOPPED, ir.span));
+            }
         }
         match &ir.kind {
             IrKind::Const(v) => Ok(v.clone()),

@@ -4,6 +4,7 @@
 //! and showing values to people ([`show`]); the compiled evaluator ([`fast`]) decides
 //! rulings that need no explanation.
 
+pub mod budget;
 pub mod builtins;
 pub mod date;
 pub mod datetime;

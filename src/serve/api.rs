@@ -4,17 +4,17 @@
 //! `conditions rule --batch`). Documented in `docs/api.md`.
 
 use super::Shelf;
-use super::layout::lang_of;
-use super::safety::{ApiError, body_error, bounded};
+use super::safety::{self, ApiError, Gate, body_error, bounded_with, json_content};
 use super::shelf::{Book, State};
 use crate::api::{Rulebook, Ruling};
 use crate::json::{Json as J, to_json};
 use crate::ojson as json;
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Path, Query, State as Ext};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -143,6 +143,47 @@ pub struct RuleQuery {
     pretty: Option<bool>,
 }
 
+/// A query that does not parse (`strict=null`, say): a 400 with the reason.
+fn bad_query(e: QueryRejection) -> ApiError {
+    let why = e.body_text();
+    let why = why.strip_prefix("Failed to deserialize query string: ").unwrap_or(&why);
+    ApiError::new(StatusCode::BAD_REQUEST, format!("the query does not parse: {why}"))
+        .help("`strict` and `pretty` take `true` or `false`")
+}
+
+/// The values `explain` takes.
+pub const EXPLAIN: [&str; 2] = ["brief", "full"];
+
+/// Whether the explanation asked for is the full one; an unknown kind is a 400.
+fn explain_of(asked: Option<&str>) -> Result<bool, ApiError> {
+    match asked {
+        None | Some("brief") => Ok(false),
+        Some("full") => Ok(true),
+        Some(other) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("`explain` takes `{}`, not `{other}`", EXPLAIN.join("` or `")),
+        )),
+    }
+}
+
+/// The language asked for: the rulebook's or one with an explanation frame; another is a
+/// 400 naming those.
+fn lang_asked(asked: Option<&str>, default: crate::eval::show::Lang) -> Result<crate::eval::show::Lang, ApiError> {
+    match asked {
+        None => Ok(default),
+        Some(code) => {
+            let mut framed = crate::eval::show::Lang::framed();
+            if !framed.contains(&default) {
+                framed.push(default);
+            }
+            crate::eval::show::Lang::parse(code).filter(|l| framed.contains(l)).ok_or_else(|| {
+                let codes: Vec<&str> = framed.iter().map(|l| l.code()).collect();
+                ApiError::new(StatusCode::BAD_REQUEST, format!("`lang` takes `{}`, not `{code}`", codes.join("` or `")))
+            })
+        }
+    }
+}
+
 fn not_an_object() -> ApiError {
     ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "the facts must be a JSON object")
         .help("for example `{\"player\": {\"masterpoints\": 2150}}`")
@@ -158,17 +199,24 @@ pub fn read_json(body: &[u8]) -> Result<serde_json::Value, ApiError> {
     })
 }
 
-/// `POST /api/rulebooks/{book}/rulings/{ruling}`: the facts as JSON → the report.
+/// `POST /api/rulebooks/{book}/rulings/{ruling}`: the facts as JSON → the report. A
+/// body longer than [`safety::LARGE_BODY`] is large work and takes a slot of the [`Gate`].
 pub async fn rule(
     Ext(shelf): Shared,
+    Extension(gate): Extension<Arc<Gate>>,
     Path((book, ruling)): Path<(String, String)>,
-    Query(q): Query<RuleQuery>,
+    q: Result<Query<RuleQuery>, QueryRejection>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(bad_query)?;
+    json_content(&headers)?;
     let body = body.map_err(body_error)?;
     let b = ready(&shelf, &book)?;
     let version = served(&b);
     let r = ruling_of(&b, &ruling)?;
+    let lang = lang_asked(q.lang.as_deref(), b.language())?;
+    let full = explain_of(q.explain.as_deref())?;
     // An object is read straight into the facts; anything else is refused with the reason.
     let object =
         std::str::from_utf8(&body).is_ok_and(|t| crate::facts::read::strip_bom(t).trim_start().starts_with('{'));
@@ -176,11 +224,10 @@ pub async fn rule(
         read_json(&body)?;
         return Err(not_an_object());
     }
-    let lang = lang_of(q.lang.as_deref(), b.language());
-    let full = q.explain.as_deref() == Some("full");
     let strict = q.strict.unwrap_or(false);
     let pretty = q.pretty.unwrap_or(false);
-    let text = bounded(move || -> Result<String, ApiError> {
+    let pass = if body.len() > safety::LARGE_BODY { Some(gate.enter()?) } else { None };
+    let text = bounded_with(pass, move || -> Result<String, ApiError> {
         let text = std::str::from_utf8(&body).unwrap_or_default();
         let text = crate::facts::read::strip_bom(text);
         let facts = match if strict { b.facts_from_json_str_strict(text) } else { b.facts_from_json_str(text) } {
@@ -207,13 +254,20 @@ pub struct BatchQuery {
     ruling: Option<String>,
 }
 
-/// `POST /api/rulebooks/{book}/batch[?ruling=a,b]`: JSON lines in, one record per line out.
+/// `POST /api/rulebooks/{book}/batch[?ruling=a,b]`: JSON lines in, one record per line
+/// out; its lines × rulings bounded by [`safety::MAX_BATCH_RULINGS`] (413 past it), its
+/// answer by [`safety::MAX_ANSWER_BYTES`] (413), a line's record by
+/// [`safety::MAX_RECORD_BYTES`] (an error record); it takes a slot of the [`Gate`].
 pub async fn batch(
     Ext(shelf): Shared,
+    Extension(gate): Extension<Arc<Gate>>,
     Path(book): Path<String>,
-    Query(q): Query<BatchQuery>,
+    q: Result<Query<BatchQuery>, QueryRejection>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(bad_query)?;
+    json_content(&headers)?;
     let body = body.map_err(body_error)?;
     let b = ready(&shelf, &book)?;
     let version = served(&b);
@@ -225,14 +279,57 @@ pub async fn batch(
             .collect::<Result<Vec<_>, _>>()?,
         None => b.checked().program.rulings().map(|(d, _)| d).collect(),
     };
-    let out = bounded(move || {
+    let lines = crate::batch::lines_in(&body);
+    if lines == 0 {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "the batch is empty")
+            .help("send one facts object a line (JSON lines)"));
+    }
+    if defs.is_empty() {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "`ruling` names no ruling")
+            .help("name the rulings wanted, comma-separated, or leave `ruling` out for every ruling"));
+    }
+    let asked = lines.saturating_mul(defs.len());
+    if asked > safety::MAX_BATCH_RULINGS {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the batch asks for {lines} lines × {} rulings = {asked} rulings; the limit is {} a request",
+                defs.len(),
+                safety::MAX_BATCH_RULINGS
+            ),
+        )
+        .help("send fewer lines a request, or name the rulings wanted with `?ruling=a,b`"));
+    }
+    let pass = gate.enter()?;
+    let out = bounded_with(Some(pass), move || {
         // The records of `conditions rule --batch`, written straight from the values
         // (a blank or broken line gets its error record, the others go on).
         let mut out = Vec::new();
-        let _ = crate::batch::run(&b.checked().program, &defs, &body[..], &mut out, 1, |_| {});
-        String::from_utf8(out).unwrap_or_default()
+        let cut = crate::batch::run_within(
+            &b.checked().program,
+            &defs,
+            &body[..],
+            &mut out,
+            safety::MAX_RECORD_BYTES,
+            safety::MAX_ANSWER_BYTES,
+        );
+        cut.map(|_| String::from_utf8(out).unwrap_or_default())
     })
     .await?;
-    Ok(([(header::CONTENT_TYPE, header::HeaderValue::from_static("application/x-ndjson")), version], out)
-        .into_response())
+    match out {
+        Ok(out) => Ok((
+            [(header::CONTENT_TYPE, header::HeaderValue::from_static("application/x-ndjson")), version],
+            out,
+        )
+            .into_response()),
+        Err(crate::batch::Cut::TooLarge { line }) => Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the answer passes the limit of {} bytes at line {line}", safety::MAX_ANSWER_BYTES),
+        )
+        .help("send fewer lines a request, or name the rulings wanted with `?ruling=a,b`")),
+        Err(crate::batch::Cut::Cancelled) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the batch took longer than {} seconds and was stopped", safety::TIMEOUT.as_secs()),
+        )),
+    }
 }

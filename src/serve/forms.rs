@@ -156,9 +156,20 @@ fn read_case(form: &Form) -> Result<J, String> {
 /// `GET /{book}/ruling/{ruling}`.
 pub async fn ruling(
     Ext(shelf): Ext<Arc<Shelf>>,
+    axum::Extension(gate): axum::Extension<Arc<super::safety::Gate>>,
+    uri: axum::http::Uri,
     Path((name, ruling)): Path<(String, String)>,
     Query(pairs): Query<Vec<(String, String)>>,
 ) -> Response {
+    // A long case (thousands of teams in the query) is large work, as a large body is.
+    let pass = if uri.query().map_or(0, str::len) > super::safety::LARGE_BODY {
+        match gate.enter() {
+            Ok(p) => Some(p),
+            Err(e) => return error_page(e.status, Lang::En, "busy", &e.message),
+        }
+    } else {
+        None
+    };
     let form = Form { pairs };
     let b = match book_or_page(&shelf, &name, form.get("lang")) {
         Ok(b) => b,
@@ -176,7 +187,7 @@ pub async fn ruling(
         Err(m) => return error_page(StatusCode::BAD_REQUEST, lang, super::words::words(lang).get("bad_facts"), &m),
     };
     let go = form.get("go").is_some();
-    let res = super::safety::bounded(move || {
+    let res = super::safety::bounded_with(pass, move || {
         let p = &b.checked().program;
         if go {
             let merged = merge(p, &tree, &form);

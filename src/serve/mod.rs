@@ -3,11 +3,12 @@
 //! the routes live by concern: [`api`] (JSON for programs), [`pages`] (the rulebook
 //! and clause pages), [`forms`] (the ruling page and its form of still-needed inputs),
 //! [`openapi`] (the API's description), [`watch`] (reloading a folder on change),
-//! [`site`] (the same pages as static files) and [`safety`] (limits, timeouts,
-//! headers, errors). All ruling goes through
+//! [`site`] (the same pages as static files), [`safety`] (limits, timeouts,
+//! headers, errors) and [`conn`] (connections: their cap and timeouts, the shutdown). All ruling goes through
 //! [`crate::api`]; nothing is ruled differently here.
 
 pub mod api;
+pub mod conn;
 pub mod forms;
 pub mod layout;
 pub mod openapi;
@@ -58,6 +59,9 @@ pub fn router(shelf: Arc<Shelf>) -> Router {
         .route("/{book}/ruling/{ruling}/facts.json", get(forms::facts_file))
         .fallback(safety::not_found)
         .with_state(shelf)
+        .layer(axum::Extension(safety::Gate::new(safety::large_slots())))
+        .layer(axum::middleware::from_fn(safety::json_errors))
+        .layer(axum::middleware::from_fn(conn::in_time))
         .layer(axum::middleware::from_fn(safety::headers))
         .layer(axum::extract::DefaultBodyLimit::max(safety::MAX_BODY))
 }
@@ -91,14 +95,15 @@ pub fn cores() -> usize {
 }
 
 /// The tokio runtime of the server: one worker thread a core, and as many blocking
-/// threads (the evaluations, with the evaluator's stack): more would only take turns
-/// on the same cores, and a queue of evaluations waiting is fairer to every request
-/// than dozens of threads sliced thin.
+/// threads (the evaluations, with the evaluator's stack) and one more: more would only
+/// take turns on the same cores, and a queue of evaluations waiting is fairer to every
+/// request than dozens of threads sliced thin. Large work takes no more than
+/// [`safety::large_slots`] of them, so that small rulings always find one.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .worker_threads(cores())
-        .max_blocking_threads(cores())
+        .max_blocking_threads(cores() + 1)
         .thread_stack_size(crate::syntax::parser::STACK_BYTES)
         .build()
 }
@@ -107,7 +112,7 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), StartError> {
     let shelf = Arc::new(Shelf::open(&config.rulebooks).map_err(StartError::Load)?);
     let rt = runtime().map_err(StartError::Runtime)?;
-    rt.block_on(async move {
+    let res = rt.block_on(async move {
         let listener =
             tokio::net::TcpListener::bind(config.bind).await.map_err(|e| StartError::Bind(config.bind, e))?;
         let addr = listener.local_addr().map_err(StartError::Runtime)?;
@@ -126,15 +131,18 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), StartEr
         })
         .await
         .map_err(StartError::Runtime)
-    })
+    });
+    // Evaluations still running are cancelled by now; none is waited for long.
+    rt.shutdown_timeout(std::time::Duration::from_secs(1));
+    res
 }
 
 /// Serves on a bound listener until `shutdown` completes, then finishes the requests
-/// under way.
+/// under way within [`conn::GRACE`].
 pub async fn serve(
     listener: tokio::net::TcpListener,
     shelf: Arc<Shelf>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(shelf)).with_graceful_shutdown(shutdown).await
+    conn::serve(listener, router(shelf), shutdown).await
 }

@@ -28,7 +28,8 @@ fn param(name: &str, place: &str, required: bool, schema: J, description: &str) 
 fn errors() -> J {
     let e = json!({ "description": "An error with its reason", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } });
     json!({
-        "400": e.clone(), "404": e.clone(), "413": e.clone(), "422": e.clone(), "503": e
+        "400": e.clone(), "404": e.clone(), "405": e.clone(), "408": e.clone(), "413": e.clone(),
+        "415": e.clone(), "422": e.clone(), "503": e
     })
 }
 

@@ -285,11 +285,15 @@ impl<'r> Cx<'r> {
         Value::List((0..n).map(|_| items.next().unwrap_or(Value::Bool(false))).collect())
     }
 
-    /// Counts `n` steps; a halt past the limit.
+    /// Counts `n` steps; a halt past the limit, or once the evaluation is cancelled
+    /// ([`crate::eval::budget`]).
     #[inline(always)]
     pub(crate) fn count(&mut self, n: u64) -> R<()> {
+        let before = self.steps;
         self.steps += n;
-        if self.steps > MAX_STEPS { Err(Stop::Halt) } else { Ok(()) }
+        let stop = self.steps > MAX_STEPS
+            || crate::eval::budget::passes_a_look(before, self.steps) && crate::eval::budget::cancelled();
+        if stop { Err(Stop::Halt) } else { Ok(()) }
     }
 
     pub(crate) fn steps(&self) -> u64 {
