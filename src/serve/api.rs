@@ -317,11 +317,10 @@ pub async fn batch(
     })
     .await?;
     match out {
-        Ok(out) => Ok((
-            [(header::CONTENT_TYPE, header::HeaderValue::from_static("application/x-ndjson")), version],
-            out,
-        )
-            .into_response()),
+        Ok(out) => {
+            Ok(([(header::CONTENT_TYPE, header::HeaderValue::from_static("application/x-ndjson")), version], out)
+                .into_response())
+        }
         Err(crate::batch::Cut::TooLarge { line }) => Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the answer passes the limit of {} bytes at line {line}", safety::MAX_ANSWER_BYTES),
