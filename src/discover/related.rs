@@ -2,7 +2,7 @@
 //! may work an input out (so that the director rules on them instead of typing it in), and
 //! the other rulings that read the same input. An input may be worked out by a definition of
 //! its type when its description cites a clause that declares or decides that definition
-//! (`… (§ 351C1)`), or when the definition's question says what the description says (the
+//! (`… (§ 351C1)`) and the two share some words, or when the definition's question says what the description says (the
 //! same index words, stemmed, for the most part).
 
 use super::find::clauses_of;
@@ -18,6 +18,8 @@ const MAX_DECIDERS: usize = 3;
 /// (Dice's coefficient, in tenths), and at least how many words.
 const SAME_WORDS_TENTHS: usize = 7;
 const SAME_WORDS_MIN: usize = 2;
+/// Under a clause the description cites, less need be shared.
+const CITED_WORDS_TENTHS: usize = 3;
 
 /// What one definition reads in its own rules, and the definitions it calls.
 #[derive(Default)]
@@ -115,13 +117,18 @@ fn deciders(
             continue;
         }
         let clauses = clauses_of(p, x, false);
-        if let Some(&(c, _)) = clauses.iter().find(|(c, _)| cited.contains(c)) {
+        let q: HashSet<String> = d.doc.as_deref().map(|q| lang.terms(q).into_iter().collect()).unwrap_or_default();
+        let shared = q.intersection(&desc_words).count();
+        // Dice's coefficient of the two questions' words, in tenths.
+        let tenths = shared * 2 * 10 / (q.len() + desc_words.len()).max(1);
+        if let Some(&(c, _)) = clauses.iter().find(|(c, _)| cited.contains(c))
+            && shared >= 1
+            && tenths >= CITED_WORDS_TENTHS
+        {
             found.push((0, x, Some(c)));
             continue;
         }
-        let q: HashSet<String> = d.doc.as_deref().map(|q| lang.terms(q).into_iter().collect()).unwrap_or_default();
-        let shared = q.intersection(&desc_words).count();
-        if shared >= SAME_WORDS_MIN && shared * 2 * 10 >= SAME_WORDS_TENTHS * (q.len() + desc_words.len()) {
+        if shared >= SAME_WORDS_MIN && tenths >= SAME_WORDS_TENTHS {
             let at = clauses.iter().find(|(_, r)| *r == super::find::Role::Decides).or(clauses.first());
             found.push((1, x, at.map(|(c, _)| *c)));
         }

@@ -8,6 +8,7 @@
 //! [`crate::api`]; nothing is ruled differently here.
 
 pub mod api;
+pub mod find;
 pub mod forms;
 pub mod layout;
 pub mod openapi;
@@ -49,6 +50,7 @@ pub fn router(shelf: Arc<Shelf>) -> Router {
         .route("/api/rulebooks", get(api::rulebooks))
         .route("/api/rulebooks/{rulebook}", get(api::rulebook))
         .route("/api/rulebooks/{rulebook}/rulings", get(api::rulings))
+        .route("/api/rulebooks/{rulebook}/find", get(find::find))
         .route("/api/rulebooks/{rulebook}/rulings/{ruling}", get(api::describe).post(api::rule))
         .route("/api/rulebooks/{rulebook}/rulings/{ruling}/schema", get(api::schema))
         .route("/api/rulebooks/{rulebook}/batch", post(api::batch))
