@@ -344,8 +344,10 @@ impl Index {
             }
             let words = &self.clauses[c as usize];
             let info = p.clause(c);
-            let in_set = |s: &HashSet<String>| s.iter().any(|t| hit.contains(t.as_str()));
-            let snippet = if in_set(&words.text) {
+            let count = |s: &HashSet<String>| s.iter().filter(|t| hit.contains(t.as_str())).count();
+            let in_set = |s: &HashSet<String>| count(s) > 0;
+            // The printed text, or its gloss when more of the words matched there.
+            let snippet = if in_set(&words.text) && count(&words.text) >= count(&words.gloss) {
                 info.text.as_deref().map(|t| snippet(&self.lang, t, hit))
             } else if in_set(&words.gloss) {
                 info.gloss.as_deref().map(|t| snippet(&self.en, t, hit))
