@@ -105,7 +105,7 @@ pub const MAX_SUGGEST_LEN: usize = 200;
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and
 /// transpositions of neighbours each cost one (`titel` → `title` is 1).
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];

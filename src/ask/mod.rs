@@ -8,10 +8,12 @@ pub mod words;
 
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
+use crate::discover::Origin;
 use crate::eval::interp::Inputs;
 use crate::eval::needed::{self, Hole, HoleKind, Key};
 use crate::eval::{self, Ruling};
 use serde_json::Value as J;
+use std::collections::HashMap;
 
 /// One question: an input that can still change the ruling.
 #[derive(Clone, Debug)]
@@ -28,6 +30,8 @@ pub struct Question {
     /// The allowed values, when there are few.
     pub allowed: Vec<String>,
     pub example: String,
+    /// Other rulings or definitions that may work this input out.
+    pub deciders: Vec<crate::discover::Decider>,
 }
 
 /// What the session does next.
@@ -50,13 +54,21 @@ pub struct Session<'a> {
     pub tree: J,
     words: &'static words::Words,
     lang: crate::eval::show::Lang,
+    /// For each input, the definitions that may work it out ([`crate::discover::related`]).
+    deciders: HashMap<Origin, Vec<crate::discover::Decider>>,
 }
 
 impl<'a> Session<'a> {
     /// A session for ruling `def`, starting from `inputs` (read from `tree`).
     pub fn new(p: &'a Program, def: DefId, inputs: Inputs, tree: J, lang: crate::eval::show::Lang) -> Self {
         let tree = if tree.is_object() { tree } else { J::Object(Default::default()) };
-        Session { p, def, inputs, tree, words: words::words(lang), lang }
+        let deciders = crate::discover::describe(p, def)
+            .inputs
+            .into_iter()
+            .filter(|i| !i.may_be_decided_by.is_empty())
+            .map(|i| (i.origin, i.may_be_decided_by))
+            .collect();
+        Session { p, def, inputs, tree, words: words::words(lang), lang, deciders }
     }
 
     /// The next question, or the ruling.
@@ -109,7 +121,9 @@ impl<'a> Session<'a> {
             }
         };
         let example = crate::discover::write::example(p, &hole.ty, 0).to_string();
+        let deciders = origin(p, &hole).and_then(|o| self.deciders.get(&o)).cloned().unwrap_or_default();
         Question {
+            deciders,
             path: hole.path.clone(),
             how: crate::discover::write::how_in(p, &hole.ty, self.lang),
             allowed,
@@ -168,6 +182,30 @@ impl<'a> Session<'a> {
 
     pub fn words(&self) -> &'static words::Words {
         self.words
+    }
+}
+
+/// What a missing input is in the program.
+fn origin(p: &Program, hole: &Hole) -> Option<Origin> {
+    match &hole.kind {
+        HoleKind::Fact(f) => Some(Origin::Fact(*f)),
+        HoleKind::Decision(d) | HoleKind::Lot(d) => Some(Origin::Decision(*d)),
+        HoleKind::Field { fact, steps } => {
+            let mut ty = p.facts[*fact as usize].ty.clone();
+            let mut last = None;
+            for s in steps {
+                match (s, &ty) {
+                    (needed::Step::Index(_), Type::List(e)) => ty = (**e).clone(),
+                    (needed::Step::Field(i), Type::Record(t)) => {
+                        let TypeKind::Record(fs) = &p.types[*t as usize].kind else { return None };
+                        last = Some(Origin::Field(*t, *i));
+                        ty = fs.get(*i as usize)?.ty.clone();
+                    }
+                    _ => return None,
+                }
+            }
+            last
+        }
     }
 }
 

@@ -10,6 +10,9 @@ pub struct Words {
     pub question: String,
     pub decided_by: String,
     pub clause: String,
+    /// Another ruling that may work the input out: `{ruling}`, and `{clause}` (the words
+    /// of `clause`, or nothing).
+    pub may_work_out: String,
     pub write: String,
     pub one_of: String,
     pub example: String,

@@ -564,6 +564,8 @@ pub struct Program {
     pub views: crate::explain::views::Cache,
     /// The reads of facts as traces note them ([`crate::eval::reads::Paths`]).
     pub paths: crate::eval::reads::Paths,
+    /// The find index of the rulings, built on first use ([`crate::discover::find`]).
+    pub finder: crate::discover::find::Cache,
 }
 
 impl Program {

@@ -34,6 +34,10 @@ fn show_question(s: &Session, q: &Question) {
     if !who.is_empty() {
         outln!("  {}", who.join(" "));
     }
+    for d in &q.deciders {
+        let clause = d.clause.as_ref().map(|c| w.fill(&w.clause, &[("clause", c.clone())])).unwrap_or_default();
+        outln!("  {}", w.fill(&w.may_work_out, &[("ruling", d.name.clone()), ("clause", clause)]).replace("  ", " "));
+    }
     if !q.allowed.is_empty() && q.allowed.len() <= 16 {
         outln!("  {}", w.fill(&w.one_of, &[("values", q.allowed.join(", "))]));
     } else {

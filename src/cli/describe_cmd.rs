@@ -56,5 +56,26 @@ fn show_input(i: &Input) {
     if let Some(by) = &i.decided_by {
         outln!("      decided by {by}");
     }
+    for d in &i.may_be_decided_by {
+        let under = d.clause.as_deref().map(|c| format!(" under {c}")).unwrap_or_default();
+        let question = d.question.as_deref().map(|q| format!(" ({q})")).unwrap_or_default();
+        outln!("      the rulebook may work this out: `{}`{under}{question} — rule that instead", d.name);
+    }
+    if !i.also_read_by.is_empty() {
+        outln!("      also read by {}", names_in_short(&i.also_read_by));
+    }
     outln!("      write {}", i.write);
 }
+
+/// At most [`SHOWN_READERS`] names, then how many more.
+fn names_in_short(names: &[String]) -> String {
+    let shown: Vec<String> = names.iter().take(SHOWN_READERS).map(|n| format!("`{n}`")).collect();
+    match names.len().saturating_sub(SHOWN_READERS) {
+        0 => shown.join(", "),
+        1 => format!("{} and 1 other ruling", shown.join(", ")),
+        more => format!("{} and {more} other rulings", shown.join(", ")),
+    }
+}
+
+/// How many of the other rulings that read an input are named.
+const SHOWN_READERS: usize = 4;

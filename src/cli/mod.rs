@@ -47,6 +47,7 @@ mod complete_cmd;
 mod coverage_cmd;
 mod describe_cmd;
 mod diff_cmd;
+mod find_cmd;
 mod fmt_cmd;
 mod list_cmd;
 mod output;
@@ -138,6 +139,22 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text", ignore_case = true)]
         format: InfoFormat,
+    },
+    /// Find the rulings for a question in words: ranked by the words of their questions,
+    /// glosses and the printed text of the clauses that declare and decide them.
+    Find {
+        /// A rulebook folder, or the name of a bundled rulebook (`gnt`, `dbf`).
+        rulebook: String,
+        /// The question in words, in the rulebook's language or English; a clause citation
+        /// such as `328A1` finds what that clause decides.
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
+        format: InfoFormat,
+        /// At most this many results.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
     },
     /// Describe a ruling: its question, answer type, deciding clauses, and every fact,
     /// decision and lot it can read, with facts-file paths and how to write them.
@@ -378,6 +395,7 @@ fn dispatch() -> ExitCode {
     };
     match cli.command {
         Command::List { rulebook, word, all, format } => list_cmd::run(&rulebook, word.as_deref(), all, format),
+        Command::Find { rulebook, text, format, limit } => find_cmd::run(&rulebook, &text.join(" "), format, limit),
         Command::Describe { rulebook, name, format } => describe_cmd::run(&rulebook, &name, format),
         Command::Ask { rulebook, ruling, facts, save, lang } => {
             ask_cmd::run(ask_cmd::AskArgs { rulebook, ruling, facts, save, lang })

@@ -279,12 +279,13 @@ pub fn resolve_rulings(
         match p.def_by_name(name).filter(|d| definitions || p.defs[*d as usize].is_ruling()) {
             Some(d) => defs.push(d),
             None => {
-                let names: Vec<&str> = p.rulings().map(|(_, d)| d.name.as_str()).collect();
                 errln!(
                     "error[conditions::unknown_ruling]: no ruling `{name}` in `{}`\n  help: {}",
                     p.rulebook.name,
-                    conditions::diagnostic::did_you_mean(name, names.iter().copied())
-                        .unwrap_or_else(|| format!("`conditions list {}` lists the rulings", p.rulebook.name))
+                    conditions::discover::suggest::did_you_mean(p, name, definitions).unwrap_or_else(|| format!(
+                        "`conditions find {} WORDS…` finds a ruling by its words; `conditions list {}` lists them",
+                        p.rulebook.name, p.rulebook.name
+                    ))
                 );
                 return Err(ExitCode::from(2));
             }

@@ -71,6 +71,26 @@ pub enum InputKind {
     Lot,
 }
 
+/// What an input is in the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    Fact(FactId),
+    /// A record field: the record type and the field's index.
+    Field(TypeId, u32),
+    Decision(DecisionId),
+}
+
+/// Another ruling or definition that may work an input out ([`super::related`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct Decider {
+    pub name: String,
+    /// `ruling` or `definition`.
+    pub kind: &'static str,
+    pub question: Option<String>,
+    /// The clause that decides it.
+    pub clause: Option<String>,
+}
+
 /// One input as a facts file writes it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Input {
@@ -94,9 +114,19 @@ pub struct Input {
     /// Who decides (decisions and lots).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
+    /// Other rulings or definitions that may work this input out (filled in by
+    /// `describe`): the rulebook could decide what the facts file would otherwise say.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub may_be_decided_by: Vec<Decider>,
+    /// The other rulings that read this input too (filled in by `describe`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_read_by: Vec<String>,
     /// The declared type, for schemas and templates.
     #[serde(skip)]
     pub declared: Type,
+    /// What it is in the program.
+    #[serde(skip)]
+    pub origin: Origin,
 }
 
 /// The inputs in `reach`, facts first (in declaration order, fields expanded), then
@@ -106,12 +136,12 @@ pub fn inputs_of(p: &Program, reach: &Reach) -> Vec<Input> {
     for &f in &reach.facts {
         let info = &p.facts[f as usize];
         let clause = p.citation_of(info.clause).map(str::to_string);
-        expand(p, reach, &info.name, &info.ty, false, &info.doc, &clause, InputKind::Fact, 0, &mut out);
+        expand(p, reach, &info.name, &info.ty, false, &info.doc, &clause, Origin::Fact(f), 0, &mut out);
     }
     for &d in &reach.decisions {
         let info = &p.decisions[d as usize];
         let kind = if info.kind == DecisionKind::Lot { InputKind::Lot } else { InputKind::Decision };
-        let mut input = leaf(p, kind, info.name.clone(), &info.ty, true, &info.doc);
+        let mut input = leaf(p, kind, info.name.clone(), &info.ty, true, &info.doc, Origin::Decision(d));
         input.clause = p.citation_of(info.clause).map(str::to_string);
         input.decided_by = Some(info.by.clone());
         out.push(input);
@@ -119,7 +149,15 @@ pub fn inputs_of(p: &Program, reach: &Reach) -> Vec<Input> {
     out
 }
 
-fn leaf(p: &Program, kind: InputKind, path: String, ty: &Type, optional: bool, doc: &Option<String>) -> Input {
+fn leaf(
+    p: &Program,
+    kind: InputKind,
+    path: String,
+    ty: &Type,
+    optional: bool,
+    doc: &Option<String>,
+    origin: Origin,
+) -> Input {
     Input {
         kind,
         path,
@@ -130,7 +168,10 @@ fn leaf(p: &Program, kind: InputKind, path: String, ty: &Type, optional: bool, d
         description: doc.clone(),
         clause: None,
         decided_by: None,
+        may_be_decided_by: Vec::new(),
+        also_read_by: Vec::new(),
         declared: ty.clone(),
+        origin,
     }
 }
 
@@ -155,28 +196,29 @@ fn expand(
     optional: bool,
     doc: &Option<String>,
     clause: &Option<String>,
-    kind: InputKind,
+    origin: Origin,
     depth: usize,
     out: &mut Vec<Input>,
 ) {
     let fields = record_of(ty).and_then(|(t, suffix)| match &p.types[t as usize].kind {
         TypeKind::Record(fs) => {
-            let read: Vec<_> =
-                fs.iter().enumerate().filter(|(i, _)| reach.fields.contains(&(t, *i as u32))).map(|(_, f)| f).collect();
-            (!read.is_empty() && depth < 8).then_some((read, suffix))
+            let read: Vec<_> = fs.iter().enumerate().filter(|(i, _)| reach.fields.contains(&(t, *i as u32))).collect();
+            (!read.is_empty() && depth < 8).then_some((t, read, suffix))
         }
         TypeKind::Enum(_) => None,
     });
     match fields {
         None => {
-            let mut input = leaf(p, kind, path.to_string(), ty, optional, doc);
+            let kind = if matches!(origin, Origin::Field(..)) { InputKind::Field } else { InputKind::Fact };
+            let mut input = leaf(p, kind, path.to_string(), ty, optional, doc, origin);
             input.clause = clause.clone();
             out.push(input);
         }
-        Some((read, suffix)) => {
-            for f in read {
+        Some((t, read, suffix)) => {
+            for (i, f) in read {
                 let fpath = format!("{path}{suffix}.{}", f.name);
-                expand(p, reach, &fpath, &f.ty, f.optional, &f.doc, clause, InputKind::Field, depth + 1, out);
+                let origin = Origin::Field(t, i as u32);
+                expand(p, reach, &fpath, &f.ty, f.optional, &f.doc, clause, origin, depth + 1, out);
             }
         }
     }

@@ -2,19 +2,25 @@
 //! listing of rulings (grouped by section), the transitive inputs of a ruling with
 //! their facts-file paths and types ([`inputs`]), how a facts file writes each type
 //! ([`mod@write`]), the JSON Schema of a facts file ([`schema`]) and facts templates
-//! ([`template`]), and how to give an input a ruling still needs ([`how_to`]).
+//! ([`template`]), how to give an input a ruling still needs ([`how_to`]), finding a
+//! ruling from the printed words ([`find`], [`words`]), the "did you mean" of an unknown
+//! ruling name ([`suggest`]), and what else bears on a ruling's inputs ([`related`]).
 
+pub mod find;
 pub mod how_to;
 pub mod inputs;
+pub mod related;
 pub mod schema;
+pub mod suggest;
 pub mod template;
+pub mod words;
 pub mod write;
 
 use crate::check::program::{ClauseId, DefId, Program};
 use crate::syntax::ast::DecisionKind;
 use serde::Serialize;
 
-pub use inputs::{Input, InputKind, Reach, inputs_of, reach};
+pub use inputs::{Decider, Input, InputKind, Origin, Reach, inputs_of, reach};
 
 /// One entry of `conditions list`.
 #[derive(Clone, Debug, Serialize)]
@@ -108,7 +114,8 @@ pub struct Description {
     /// The definitions it reads (transitively) that rules decide, each with the clauses
     /// whose rules decide it, ordered by their first clause in the rulebook.
     pub decided_through: Vec<Through>,
-    /// Every fact, field, decision and lot it can read, transitively.
+    /// Every fact, field, decision and lot it can read, transitively, each with the
+    /// definitions that may work it out and the other rulings that read it.
     pub inputs: Vec<Input>,
 }
 
@@ -156,6 +163,8 @@ pub fn describe(p: &Program, def: DefId) -> Description {
             clauses: cs.iter().map(|&c| p.clause(c).citation.clone()).collect(),
         })
         .collect();
+    let mut inputs = inputs_of(p, &reached);
+    related::relate(p, def, &reached, &mut inputs);
     Description {
         name: d.name.clone(),
         kind: if d.is_ruling() { "ruling" } else { "definition" },
@@ -164,6 +173,6 @@ pub fn describe(p: &Program, def: DefId) -> Description {
         clause: p.citation_of(d.clause).map(str::to_string),
         decided_by,
         decided_through,
-        inputs: inputs_of(p, &reached),
+        inputs,
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod api;
 pub mod conn;
+pub mod find;
 pub mod forms;
 pub mod layout;
 pub mod openapi;
@@ -50,6 +51,7 @@ pub fn router(shelf: Arc<Shelf>) -> Router {
         .route("/api/rulebooks", get(api::rulebooks))
         .route("/api/rulebooks/{rulebook}", get(api::rulebook))
         .route("/api/rulebooks/{rulebook}/rulings", get(api::rulings))
+        .route("/api/rulebooks/{rulebook}/find", get(find::find))
         .route("/api/rulebooks/{rulebook}/rulings/{ruling}", get(api::describe).post(api::rule))
         .route("/api/rulebooks/{rulebook}/rulings/{ruling}/schema", get(api::schema))
         .route("/api/rulebooks/{rulebook}/batch", post(api::batch))

@@ -15,6 +15,11 @@ pub const OPERATIONS: &[(&str, &str, &str)] = &[
     ("get", "/api/rulebooks", "The rulebooks served"),
     ("get", "/api/rulebooks/{rulebook}", "A rulebook: title, language, edition, rulings and clauses"),
     ("get", "/api/rulebooks/{rulebook}/rulings", "Its rulings, as `conditions list --format json`"),
+    (
+        "get",
+        "/api/rulebooks/{rulebook}/find",
+        "The rulings for a question in words, as `conditions find --format json`",
+    ),
     ("get", "/api/rulebooks/{rulebook}/rulings/{ruling}", "A ruling described, as `conditions describe --format json`"),
     ("get", "/api/rulebooks/{rulebook}/rulings/{ruling}/schema", "The JSON Schema of the facts the ruling reads"),
     ("post", "/api/rulebooks/{rulebook}/rulings/{ruling}", "Rules on the posted facts: the report of docs/json.md"),
@@ -47,6 +52,11 @@ fn operation(method: &str, path: &str, summary: &str) -> J {
         ("get", "/api/rulebooks/{rulebook}/rulings") => {
             params.push(param("q", "query", false, json!({ "type": "string" }), "Only entries with this word"));
             json_ok("The entries", json!({ "type": "object" }))
+        }
+        ("get", "/api/rulebooks/{rulebook}/find") => {
+            params.push(param("q", "query", false, json!({ "type": "string" }), "The question in words"));
+            params.push(param("limit", "query", false, json!({ "type": "integer" }), "At most this many results (10)"));
+            json_ok("The results, best first", json!({ "type": "object" }))
         }
         ("get", "/api/rulebooks/{rulebook}/rulings/{ruling}/schema") => json!({
             "description": "A JSON Schema (2020-12) of the facts",

@@ -196,12 +196,18 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
     }
 }
 
+/// The most rulings a search lists.
+const SEARCH_RULINGS: usize = 20;
+
 fn search_results(ctx: &Ctx, b: &Rulebook, q: &str) -> Markup {
     let p = &b.checked().program;
     let w = ctx.w();
     let lower = q.to_lowercase();
     let has = |s: &Option<String>| s.as_ref().is_some_and(|s| s.to_lowercase().contains(&lower));
     let found = crate::discover::list(p, Some(q), true);
+    // Rulings ranked by the words of their questions and clauses (`conditions find`).
+    let hits: Vec<_> =
+        crate::discover::find::get(p).search(p, q, SEARCH_RULINGS).into_iter().filter(|h| h.kind == "ruling").collect();
     let clauses: Vec<usize> = (0..p.clauses.len())
         .filter(|&i| {
             let c = &p.clauses[i];
@@ -211,10 +217,17 @@ fn search_results(ctx: &Ctx, b: &Rulebook, q: &str) -> Markup {
     html! {
         section.results {
             h2 { (w.fill("results", &[("word", q)])) }
-            @if found.is_empty() && clauses.is_empty() { p { (w.fill("no_results", &[("word", q)])) } }
+            @if hits.is_empty() && found.iter().all(|e| e.kind == "ruling" || e.kind == "definition") && clauses.is_empty() {
+                p { (w.fill("no_results", &[("word", q)])) }
+            }
             ul.plain {
-                @for e in found.iter().filter(|e| e.kind == "ruling") {
-                    li { (w.get("ruling")) ": " (ruling_link(ctx, b, &e.name)) @if let Some(q) = &e.question { " — " (p.gloss(q, ctx.lang.code())) } }
+                @for h in &hits {
+                    li {
+                        (w.get("ruling")) ": " (ruling_link(ctx, b, &h.name)) @if let Some(q) = &h.question { " — " (p.gloss(q, ctx.lang.code())) }
+                        @for m in &h.matched {
+                            br; a.cite href=(ctx.clause(p, &m.citation, ctx.lang)) { "[" (m.citation) "]" } " " span.snippet { (m.snippet) }
+                        }
+                    }
                 }
                 @for e in found.iter().filter(|e| e.kind != "ruling" && e.kind != "definition") {
                     li {
