@@ -317,6 +317,14 @@ fn the_server_searches_with_the_same_index() {
     assert_eq!(r.json()["results"].as_array().map(Vec::len), Some(0));
     let r = http::get(addr, "/api/rulebooks/nope/find?q=x");
     assert_eq!(r.status, 404);
+    // A question, not a document: a query past the bound is refused in JSON, and the page
+    // searches its first words only.
+    let long = "spil ".repeat(200);
+    let r = http::get(addr, &format!("/api/rulebooks/dbf/find?q={}", http::enc(&long)));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.json()["error"].as_str().is_some_and(|e| e.contains("500 characters")), "{}", r.body);
+    let r = http::get(addr, &format!("/dbf?q={}", http::enc(&long)));
+    assert_eq!(r.status, 200);
     // The rulebook page's search lists the ruling § 328A1 decides, with the clause's words.
     let r = http::get(addr, &format!("/dbf?q={}", http::enc("328A1")));
     assert_eq!(r.status, 200);

@@ -9,6 +9,7 @@ use crate::json::Json as J;
 use crate::ojson as json;
 use axum::Json;
 use axum::extract::{Path, Query, State as Ext};
+use axum::http::StatusCode;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -16,6 +17,8 @@ use std::sync::Arc;
 const DEFAULT_LIMIT: usize = 10;
 /// The most results one query gives.
 const MAX_LIMIT: usize = 1000;
+/// The longest query searched, in characters: a question, not a document.
+pub const MAX_QUERY_CHARS: usize = 500;
 
 #[derive(Deserialize)]
 pub struct FindQuery {
@@ -32,6 +35,13 @@ pub async fn find(
     let b = ready(&shelf, &book)?;
     let p = &b.checked().program;
     let text = q.q.unwrap_or_default();
+    if text.chars().count() > MAX_QUERY_CHARS {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the query is longer than {MAX_QUERY_CHARS} characters"),
+        )
+        .help("ask with the few words of the question"));
+    }
     let limit = q.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     let hits = if text.trim().is_empty() { Vec::new() } else { crate::discover::find::get(p).search(p, &text, limit) };
     Ok(Json(json!({ "rulebook": b.name(), "query": text, "results": &hits })))

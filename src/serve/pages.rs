@@ -200,6 +200,9 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
 const SEARCH_RULINGS: usize = 20;
 
 fn search_results(ctx: &Ctx, b: &Rulebook, q: &str) -> Markup {
+    // A question, not a document: the words past the API's bound are not searched.
+    let q: String = q.chars().take(super::find::MAX_QUERY_CHARS).collect();
+    let q = q.as_str();
     let p = &b.checked().program;
     let w = ctx.w();
     let lower = q.to_lowercase();
