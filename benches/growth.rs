@@ -34,7 +34,7 @@ fn dbf_times(k: usize) -> (SourceMap, String) {
     let mut map = SourceMap::new();
     let mut document = String::new();
     for j in 1..=k {
-        let cite = |t: &str| if j == 1 { t.to_string() } else { t.replace("§ 3", &format!("§ {j}3")) };
+        let cite = |t: &str| if j == 1 { t.to_string() } else { renumber(t, j) };
         document.push_str(&cite(doc));
         document.push('\n');
         for (_, f) in dbf.files() {
@@ -52,6 +52,24 @@ fn dbf_times(k: usize) -> (SourceMap, String) {
         }
     }
     (map, document)
+}
+
+/// `text` with `j` put before the number of each citation of §§ 301–365, however the `§` and
+/// the number are spaced (a line may break between them).
+fn renumber(text: &str, j: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 50);
+    let mut rest = text;
+    while let Some(at) = rest.find('§') {
+        let after = at + '§'.len_utf8();
+        let number = after + rest[after..].len() - rest[after..].trim_start().len();
+        out.push_str(&rest[..number]);
+        if rest[number..].starts_with('3') {
+            out.push_str(&j.to_string());
+        }
+        rest = &rest[number..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` with each of `names` that stands alone as a word outside strings and comments

@@ -94,11 +94,13 @@ fn excerpt_range<'a>(folded_doc: &str, fragments: &[&'a str]) -> Result<(usize, 
 const RUN: usize = 8;
 
 /// Every run of [`RUN`] bytes of some texts, with where it stands, sorted: the texts that
-/// contain a phrase are found by the phrase's rarest run.
+/// contain a phrase are found by the rarest of the phrase's runs that do not overlap.
 struct Runs<'a> {
     texts: Vec<&'a str>,
     /// (the run's bytes as a number, text, offset).
     at: Vec<(u64, u32, u32)>,
+    /// Where each run's places start and end in `at`.
+    index: std::collections::HashMap<u64, (usize, usize)>,
 }
 
 impl<'a> Runs<'a> {
@@ -110,14 +112,20 @@ impl<'a> Runs<'a> {
             }
         }
         at.sort_unstable();
-        Runs { texts, at }
+        let mut index = std::collections::HashMap::new();
+        let mut lo = 0;
+        for (i, e) in at.iter().enumerate() {
+            if at.get(i + 1).is_none_or(|next| next.0 != e.0) {
+                index.insert(e.0, (lo, i + 1));
+                lo = i + 1;
+            }
+        }
+        Runs { texts, at, index }
     }
 
     /// Where the run `r` stands.
     fn find(&self, r: u64) -> &[(u64, u32, u32)] {
-        let lo = self.at.partition_point(|e| e.0 < r);
-        let hi = self.at.partition_point(|e| e.0 <= r);
-        &self.at[lo..hi]
+        self.index.get(&r).map_or(&[], |&(lo, hi)| &self.at[lo..hi])
     }
 
     /// Whether some text contains `phrase`.
@@ -126,9 +134,9 @@ impl<'a> Runs<'a> {
         if b.len() < RUN {
             return self.texts.iter().any(|t| t.contains(phrase));
         }
-        let Some((j, places)) =
-            b.windows(RUN).enumerate().map(|(j, w)| (j, self.find(run(w)))).min_by_key(|(_, p)| p.len())
-        else {
+        // Runs side by side, and the last: a place of the phrase holds each of them.
+        let starts = (0..=b.len() - RUN).step_by(RUN).chain(std::iter::once(b.len() - RUN));
+        let Some((j, places)) = starts.map(|j| (j, self.find(run(&b[j..j + RUN])))).min_by_key(|(_, p)| p.len()) else {
             return false;
         };
         places.iter().any(|&(_, t, o)| {
