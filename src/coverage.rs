@@ -7,7 +7,7 @@
 //! covered. A `paraphrase` is never compared with the document: it is listed apart.
 //!
 //! Whether a line is in some clause, and a clause in the document, is looked up in an index of
-//! the runs of eight bytes of the texts ([`Runs`]), by the line's rarest run, not by searching
+//! the runs of eight bytes of the texts (`Runs`), by the line's rarest run, not by searching
 //! every text for every line: the work grows with the rulebook, not with its square.
 
 use crate::check::program::{Program, TextKind};
