@@ -4,7 +4,8 @@
 //! straight into a reused input set (no JSON tree), rules with its own scratch buffers
 //! and writes the records into a reused buffer. Every input line gets exactly one
 //! record: a bad line (not JSON, not UTF-8, blank, over-long, or one whose ruling fails)
-//! an error record naming it; the others go on.
+//! an error record naming it; the others go on. A ruling named twice is ruled once: a
+//! record holds each ruling under its name, once.
 
 use crate::check::program::{DefId, Program};
 use crate::eval::Ruling;
@@ -27,10 +28,17 @@ pub const MAX_LINE_BYTES: usize = 1024 * 1024;
 
 /// The JSON record for one line of facts.
 pub fn rule_line(p: &Program, defs: &[DefId], line_no: usize, line: &str) -> J {
-    let mut w = Worker::new(p, defs);
+    let defs = distinct(defs);
+    let mut w = Worker::new(p, &defs);
     let mut buf = Vec::new();
     w.text_line(line_no, line, &mut buf);
     serde_json::from_slice(&buf).unwrap_or(J::Null)
+}
+
+/// `defs` without repeats, in the order first named: each is a key of the record.
+fn distinct(defs: &[DefId]) -> Vec<DefId> {
+    let mut seen = std::collections::HashSet::new();
+    defs.iter().copied().filter(|d| seen.insert(*d)).collect()
 }
 
 /// What one worker keeps from line to line.
@@ -292,6 +300,7 @@ pub fn run(
     threads: usize,
     mut progress: impl FnMut(usize),
 ) -> std::io::Result<usize> {
+    let defs = &distinct(defs)[..];
     let threads = threads.max(1);
     if threads == 1 {
         return run_here(p, defs, &mut input, &mut output, &mut progress);

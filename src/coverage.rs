@@ -5,6 +5,10 @@
 //! An `excerpt` is fidelity-checked fragment by fragment: each must be printed, after the
 //! one before it; the lines it spans, from its first fragment to its last, count as
 //! covered. A `paraphrase` is never compared with the document: it is listed apart.
+//!
+//! Whether a line is in some clause, and a clause in the document, is looked up in an index of
+//! the runs of eight bytes of the texts (`Runs`), by the line's rarest run, not by searching
+//! every text for every line: the work grows with the rulebook, not with its square.
 
 use crate::check::program::{Program, TextKind};
 use serde::Serialize;
@@ -86,6 +90,66 @@ fn excerpt_range<'a>(folded_doc: &str, fragments: &[&'a str]) -> Result<(usize, 
     Ok((start.unwrap_or(0), from))
 }
 
+/// Bytes in a run of [`Runs`].
+const RUN: usize = 8;
+
+/// Every run of [`RUN`] bytes of some texts, with where it stands, sorted: the texts that
+/// contain a phrase are found by the rarest of the phrase's runs that do not overlap.
+struct Runs<'a> {
+    texts: Vec<&'a str>,
+    /// (the run's bytes as a number, text, offset).
+    at: Vec<(u64, u32, u32)>,
+    /// Where each run's places start and end in `at`.
+    index: std::collections::HashMap<u64, (usize, usize)>,
+}
+
+impl<'a> Runs<'a> {
+    fn new(texts: Vec<&'a str>) -> Self {
+        let mut at = Vec::with_capacity(texts.iter().map(|t| t.len().saturating_sub(RUN - 1)).sum());
+        for (i, t) in texts.iter().enumerate() {
+            for (o, w) in t.as_bytes().windows(RUN).enumerate() {
+                at.push((run(w), i as u32, o as u32));
+            }
+        }
+        at.sort_unstable();
+        let mut index = std::collections::HashMap::new();
+        let mut lo = 0;
+        for (i, e) in at.iter().enumerate() {
+            if at.get(i + 1).is_none_or(|next| next.0 != e.0) {
+                index.insert(e.0, (lo, i + 1));
+                lo = i + 1;
+            }
+        }
+        Runs { texts, at, index }
+    }
+
+    /// Where the run `r` stands.
+    fn find(&self, r: u64) -> &[(u64, u32, u32)] {
+        self.index.get(&r).map_or(&[], |&(lo, hi)| &self.at[lo..hi])
+    }
+
+    /// Whether some text contains `phrase`.
+    fn contains(&self, phrase: &str) -> bool {
+        let b = phrase.as_bytes();
+        if b.len() < RUN {
+            return self.texts.iter().any(|t| t.contains(phrase));
+        }
+        // Runs side by side, and the last: a place of the phrase holds each of them.
+        let starts = (0..=b.len() - RUN).step_by(RUN).chain(std::iter::once(b.len() - RUN));
+        let Some((j, places)) = starts.map(|j| (j, self.find(run(&b[j..j + RUN])))).min_by_key(|(_, p)| p.len()) else {
+            return false;
+        };
+        places.iter().any(|&(_, t, o)| {
+            let o = o as usize;
+            o >= j && self.texts[t as usize].as_bytes()[o - j..].starts_with(b)
+        })
+    }
+}
+
+fn run(w: &[u8]) -> u64 {
+    w.iter().fold(0u64, |n, &b| (n << 8) | u64::from(b))
+}
+
 fn fold(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -122,6 +186,8 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
         strings.push(("rulebook".into(), fold(s)));
     }
     let folded_doc = fold(document);
+    let in_clauses = Runs::new(strings.iter().map(|(_, s)| s.as_str()).collect());
+    let whole: std::collections::HashSet<&str> = strings.iter().map(|(_, s)| s.as_str()).collect();
     // The stretches of the document that excerpts quote in part.
     let spans: Vec<(usize, usize)> = p
         .clauses
@@ -150,11 +216,9 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
         let unlabelled = line.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
         // Section lines carry a two-word label: `§ 12. <heading>`.
         let unlabelled2 = unlabelled.split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
-        let found = strings.iter().any(|(_, s)| {
-            s.contains(&line)
-                || (!unlabelled.is_empty() && s.contains(&unlabelled))
-                || (line.starts_with('§') && !unlabelled2.is_empty() && *s == unlabelled2)
-        });
+        let found = in_clauses.contains(&line)
+            || (!unlabelled.is_empty() && in_clauses.contains(&unlabelled))
+            || (line.starts_with('§') && !unlabelled2.is_empty() && whole.contains(unlabelled2.as_str()));
         // Headings printed with their clause in one line (`STAGE 1 - …`) count when every piece is found.
         if found {
             covered += 1;
@@ -170,11 +234,12 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
         });
     }
     let printed = |c: &&crate::check::program::ClauseInfo| c.text_kind == TextKind::Printed;
+    let in_doc = Runs::new(vec![folded_doc.as_str()]);
     let mut stray: Vec<Stray> = p
         .clauses
         .iter()
         .flat_map(|c| c.heading.iter().chain(c.text.iter().filter(move |_| printed(&c))).map(move |s| (c, fold(s))))
-        .filter(|(_, s)| !folded_doc.contains(s.as_str()))
+        .filter(|(_, s)| !in_doc.contains(s))
         .map(|(c, s)| {
             let start = s.split(' ').next().unwrap_or_default();
             let nearest = folded_doc
@@ -244,4 +309,32 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
     let paraphrases =
         p.clauses.iter().filter(|c| c.text_kind == TextKind::Paraphrase).map(|c| c.citation.clone()).collect();
     Coverage { document_lines: lines, covered_lines: covered, missing, stray, clauses, paraphrases }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Runs;
+    use proptest::prelude::*;
+
+    #[test]
+    fn runs_find_phrases_anywhere_in_any_text() {
+        let r = Runs::new(vec!["the team entered in the district", "§ 304B1 kilometer tur/retur"]);
+        assert!(r.contains("entered in the"));
+        assert!(r.contains("kilometer tur/retur"));
+        assert!(r.contains("the district"));
+        assert!(r.contains("§ 30"));
+        assert!(!r.contains("entered in a district"));
+        assert!(!r.contains("district §"), "not across texts");
+    }
+
+    proptest! {
+        #[test]
+        fn runs_agree_with_searching_every_text(
+            texts in proptest::collection::vec("[ab §é]{0,30}", 0..5),
+            phrase in "[ab §é]{1,12}",
+        ) {
+            let r = Runs::new(texts.iter().map(String::as_str).collect());
+            prop_assert_eq!(r.contains(&phrase), texts.iter().any(|t| t.contains(phrase.as_str())));
+        }
+    }
 }

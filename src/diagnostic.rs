@@ -2,11 +2,12 @@
 //! code, a lowercase message, labelled spans and a help line; rendered through miette.
 
 use crate::source::SourceMap;
-use crate::syntax::ast::Span;
+use crate::syntax::ast::{FileId, Span};
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceSpan, SpanContents,
 };
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -76,6 +77,70 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// Most diagnostics reported for one file by `check` and the language server; the rest are
+/// counted in one note ([`cap_per_file`]).
+pub const MAX_PER_FILE: usize = 200;
+
+/// The code of the note that counts the diagnostics of a file not shown.
+pub const MORE_CODE: &str = "conditions::more_diagnostics";
+
+/// `diags` with at most `max` for each file (by the file of the first label, or the path), in
+/// their order, and after them, for each file with more, one note counting the rest: an error
+/// when any of the rest is one.
+pub fn cap_per_file(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
+    type Key = (Option<FileId>, Option<String>);
+    let key = |d: &Diagnostic| -> Key { (d.primary_span().map(|s| s.file), d.path.clone()) };
+    let mut shown: HashMap<Key, usize> = HashMap::new();
+    let mut rest: Vec<(Key, usize, usize)> = Vec::new();
+    let mut out = Vec::with_capacity(diags.len().min(max.saturating_mul(4)));
+    for d in diags {
+        let k = key(&d);
+        let n = shown.entry(k.clone()).or_default();
+        if *n < max {
+            *n += 1;
+            out.push(d);
+            continue;
+        }
+        let i = match rest.iter().position(|(r, _, _)| *r == k) {
+            Some(i) => i,
+            None => {
+                rest.push((k, 0, 0));
+                rest.len() - 1
+            }
+        };
+        if d.is_error() {
+            rest[i].1 += 1;
+        } else {
+            rest[i].2 += 1;
+        }
+    }
+    for ((file, path), errors, warnings) in rest {
+        let message =
+            format!("{} more in this file not shown ({errors} error(s), {warnings} warning(s))", errors + warnings);
+        let mut note =
+            if errors > 0 { Diagnostic::error(MORE_CODE, message) } else { Diagnostic::warning(MORE_CODE, message) }
+                .help(format!("only the first {max} problems of a file are shown; fix those and check again"));
+        if let Some(f) = file {
+            note = note.at(Span::new(f, 0, 0), "in this file");
+        }
+        note.path = path;
+        out.push(note);
+    }
+    out
+}
+
+/// How many of the latest diagnostics [`crowded`] reads.
+const CROWD_WINDOW: usize = 4 * MAX_PER_FILE;
+
+/// Whether the latest of `diags` already hold [`MAX_PER_FILE`] for `file`, so that one more
+/// there will not be shown: a "did you mean", which reads every name of the rulebook, is then
+/// not worth its cost. Reads at most a fixed number of diagnostics, so that many unknown names
+/// cost time in proportion to their number.
+pub fn crowded(diags: &[Diagnostic], file: FileId) -> bool {
+    let start = diags.len().saturating_sub(CROWD_WINDOW);
+    diags[start..].iter().filter(|d| d.primary_span().is_some_and(|s| s.file == file)).count() >= MAX_PER_FILE
 }
 
 /// "did you mean `x`?" for the closest candidate within a small edit distance.

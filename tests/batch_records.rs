@@ -108,3 +108,37 @@ fn a_decided_ruling_and_a_bad_line_read_as_documented() {
     assert_eq!(lines[1], r#"{"line":2,"error":"`mp` must be `number`, found `true`"}"#);
     assert!(lines[2].starts_with(r#"{"line":3,"error":"not valid JSON: the key `mp` is given twice"#), "{}", lines[2]);
 }
+
+#[test]
+fn a_ruling_named_twice_is_one_key_of_the_record() {
+    let mut map = conditions::source::SourceMap::new();
+    map.add(
+        "t.cond",
+        "rulebook \"t\" { title \"t\" language \"en\" }\nfact mp: number\nruling r: bool = mp < 5000\nruling s: bool = mp > 1\n",
+    );
+    let c = check_sources(map);
+    let p = &c.program;
+    let r = p.def_by_name("r").expect("r");
+    let s = p.def_by_name("s").expect("s");
+    let expected = r#"{"line":1,"r":{"status":"decided","value":true},"s":{"status":"decided","value":true}}"#;
+    for defs in [vec![r, r, s], vec![r, s, r, s, s]] {
+        for threads in [1, 2] {
+            let mut out = Vec::new();
+            conditions::batch::run(p, &defs, "{\"mp\": 4}\n".as_bytes(), &mut out, threads, |_| {}).expect("runs");
+            assert_eq!(String::from_utf8(out).unwrap().trim_end(), expected, "{defs:?} on {threads} thread(s)");
+        }
+        assert_eq!(conditions::batch::rule_line(p, &defs, 1, "{\"mp\": 4}").to_string(), expected);
+    }
+    // And on the command line, `--ruling r --ruling r`.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("batch_twice");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("lines.jsonl"), "{}\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_conditions"))
+        .args(["rule", "gnt", "--batch"])
+        .arg(dir.join("lines.jsonl"))
+        .args(["--ruling", "flights", "--ruling", "flights"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("\"flights\"").count(), 1, "{text}");
+}

@@ -552,3 +552,28 @@ fn rename_refuses_keywords_non_names_and_names_taken() {
     assert_eq!(edit["changes"][&u].as_array().map(Vec::len), Some(3), "{edit}");
     shutdown(c);
 }
+
+#[test]
+fn a_file_with_many_problems_shows_the_first_and_counts_the_rest() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lsp_many_problems");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("rulebook \"g\" { title \"g\" language \"en\" }\n");
+    for i in 0..1_000 {
+        text.push_str(&format!("ruling rule_{i}: int = missing_{i} + 1\n"));
+    }
+    let path = dir.join("g.cond");
+    std::fs::write(&path, &text).unwrap();
+    let mut c = Client::start();
+    initialize(&mut c);
+    let (u, _) = open(&mut c, &path);
+    let diags = c.diagnostics(&u, |d| !d.is_empty());
+    assert_eq!(diags.len(), conditions::diagnostic::MAX_PER_FILE + 1, "the first 200 and a note");
+    let note = diags.last().unwrap();
+    assert_eq!(note["code"], conditions::diagnostic::MORE_CODE);
+    assert!(note["message"].as_str().unwrap_or_default().starts_with("800 more in this file"), "{note}");
+    assert_eq!(diags[0]["code"], "conditions::unknown_name");
+    assert_eq!(diags[0]["range"]["start"]["line"], 1);
+    assert_eq!(diags[199]["range"]["start"]["line"], 200, "each placed on its own line");
+    shutdown(c);
+}

@@ -71,7 +71,10 @@ proptest! {
     }
 
     #[test]
-    fn apportionment_parts_add_up(seats in 0i64..120, members in prop::collection::vec(0i64..100_000, 1..12)) {
+    fn apportionment_parts_add_up(
+        seats in -3i64..120,
+        members in prop::collection::vec(prop_oneof![Just(0i64), 0i64..100_000, -5i64..0], 0..12),
+    ) {
         let book = apportion_book();
         prop_assert!(!book.has_errors(), "{:?}", book.diagnostics);
         let districts: Vec<serde_json::Value> = members.iter().enumerate()
@@ -79,11 +82,26 @@ proptest! {
         let facts = serde_json::json!({ "seats": seats, "districts": districts });
         let inputs = conditions::facts::validate(&book.program, &facts, "p").expect("facts fit");
         let def = book.program.def_by_name("places").expect("ruling");
+        // Nothing to apportion by (no items, or every weight 0), a negative weight or a
+        // negative number of seats is an error, never a share of 0 or below.
+        let refused = if members.iter().any(|m| *m < 0) {
+            Some("apportionment weights must not be negative")
+        } else if seats < 0 {
+            Some("cannot apportion a negative number of seats")
+        } else if seats > 0 && members.iter().all(|m| *m == 0) {
+            Some("cannot apportion")
+        } else {
+            None
+        };
         match conditions::eval::rule(&book.program, &inputs, def, false).outcome {
+            conditions::eval::Outcome::Error(e) if refused.is_some() => {
+                prop_assert!(e.message.contains(refused.unwrap_or_default()), "{}", e.message);
+            }
+            _ if refused.is_some() => prop_assert!(false, "not refused: seats {seats}, members {members:?}"),
             conditions::eval::Outcome::Decided(v) => {
-                let total: i128 = v.as_list().expect("list").iter().map(|x| x.as_num().expect("num").numer()).sum();
-                let expected = if members.iter().all(|m| *m == 0) { 0 } else { seats as i128 };
-                prop_assert_eq!(total, expected);
+                let parts: Vec<i128> = v.as_list().expect("list").iter().map(|x| x.as_num().expect("num").numer()).collect();
+                prop_assert!(parts.iter().all(|p| *p >= 0), "{parts:?}");
+                prop_assert_eq!(parts.iter().sum::<i128>(), seats as i128);
             }
             conditions::eval::Outcome::Undetermined(needs) => {
                 // Only a tie on the remainder at the cut may leave it open, and then by lot.

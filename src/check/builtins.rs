@@ -6,6 +6,7 @@ use super::expr::Lowerer;
 use super::program::*;
 use super::types::Type;
 use crate::diagnostic::Diagnostic;
+use crate::eval::num::Num;
 use crate::syntax::ast::{self, Arg, DecisionKind, Expr, Span};
 
 struct Args<'a> {
@@ -428,6 +429,22 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             let (n, e) = a.lambda.unwrap_or_else(|| unreachable!());
             let lam = l.lambda(n, e, elem.clone());
             expect_lambda_type(l, &lam, e, |t| t.is_numeric(), "the weight must be a number");
+            // What is wrong whatever the facts (the evaluator refuses the same at run time).
+            fn constant(ir: &Ir) -> Option<Num> {
+                match &ir.kind {
+                    IrKind::Const(crate::eval::value::Value::Num(n)) => Some(*n),
+                    IrKind::Neg(x) => constant(x)?.neg(),
+                    _ => None,
+                }
+            }
+            if constant(&seats).is_some_and(|s| s.is_negative()) {
+                return bad(l, b, a.positional[0].span, "the number of seats must not be negative");
+            }
+            if let Some(w) = constant(&lam.body)
+                && (w.is_negative() || (w == Num::ZERO && constant(&seats).is_none_or(|s| s != Num::ZERO)))
+            {
+                return bad(l, b, e.span, "the weights must not be negative and not all 0");
+            }
             let mut irs = vec![seats, list];
             for (name, value) in &a.named {
                 if name.name != "tie" {

@@ -397,11 +397,15 @@ pub fn resolve_type(program: &Program, t: &TypeExpr, diags: &mut Vec<Diagnostic>
                     _ => match unit_word(n) {
                         Some((u, _)) => Type::Quantity(u),
                         None => {
-                            let candidates: Vec<&str> = BUILTIN_TYPES
-                                .iter()
-                                .copied()
-                                .chain(program.types.iter().map(|t| t.name.as_str()))
-                                .collect();
+                            let candidates: Vec<&str> = if crate::diagnostic::crowded(diags, name.span.file) {
+                                Vec::new() // not shown: the file has more diagnostics than are reported
+                            } else {
+                                BUILTIN_TYPES
+                                    .iter()
+                                    .copied()
+                                    .chain(program.types.iter().map(|t| t.name.as_str()))
+                                    .collect()
+                            };
                             diags.push(
                                 Diagnostic::error("conditions::unknown_type", format!("unknown type `{n}`"))
                                     .at(name.span, "not a type")

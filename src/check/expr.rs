@@ -6,7 +6,7 @@
 use super::midnight;
 use super::program::*;
 use super::types::Type;
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::{Diagnostic, crowded, did_you_mean};
 use crate::eval::num::Num;
 use crate::eval::value::Value;
 use crate::syntax::ast::{self, Arg, BinaryOp, Collection, DecisionKind, Expr, ExprKind, Span, UnaryOp};
@@ -325,17 +325,21 @@ impl<'p> Lowerer<'p> {
                 }
             }
             None => {
-                // Each name as it would be written here: short in its own section.
-                let here = self.program.sections.file_section.get(&span.file).map(String::as_str);
-                let written: Vec<String> =
-                    self.program.symbols.keys().map(|s| self.program.sections.written(s, here)).collect();
-                let candidates: Vec<&str> =
-                    self.locals.iter().map(|(n, _, _)| n.as_str()).chain(written.iter().map(String::as_str)).collect();
+                let suggestion = if crowded(self.diags, span.file) {
+                    None // not shown: the file has more diagnostics than are reported
+                } else {
+                    // Each name as it would be written here: short in its own section.
+                    let here = self.program.sections.file_section.get(&span.file).map(String::as_str);
+                    let written: Vec<String> =
+                        self.program.symbols.keys().map(|s| self.program.sections.written(s, here)).collect();
+                    let locals = self.locals.iter().map(|(n, _, _)| n.as_str());
+                    did_you_mean(&id.name, locals.chain(written.iter().map(String::as_str)))
+                };
                 self.diags.push(
                     Diagnostic::error("conditions::unknown_name", format!("unknown name `{}`", id.name))
                         .at(span, "not declared")
                         .help(
-                            did_you_mean(&id.name, candidates.iter().copied()).unwrap_or_else(|| {
+                            suggestion.unwrap_or_else(|| {
                                 "declare it with `fact`, `def`, `ruling`, `decision` or `type`".into()
                             }),
                         ),
@@ -563,11 +567,15 @@ impl<'p> Lowerer<'p> {
         match Builtin::from_name(&func.name) {
             Some(b) => super::builtins::lower_builtin(self, b, func, args, span),
             None => {
-                let candidates: Vec<&str> = Builtin::ALL
-                    .iter()
-                    .map(|b| b.name())
-                    .chain(self.program.defs.iter().filter(|d| !d.params.is_empty()).map(|d| d.name.as_str()))
-                    .collect();
+                let candidates: Vec<&str> = if crowded(self.diags, func.span.file) {
+                    Vec::new() // not shown: the file has more diagnostics than are reported
+                } else {
+                    Builtin::ALL
+                        .iter()
+                        .map(|b| b.name())
+                        .chain(self.program.defs.iter().filter(|d| !d.params.is_empty()).map(|d| d.name.as_str()))
+                        .collect()
+                };
                 let known = self.program.symbols.contains_key(&func.name);
                 self.diags.push(
                     Diagnostic::error(

@@ -75,7 +75,9 @@ pub fn check_glosses(p: &Program, files: &[ast::File], diags: &mut Vec<Diagnosti
             if known.contains(&g.of.value) {
                 continue;
             }
-            let help = did_you_mean(&g.of.value, known.iter().map(String::as_str)).unwrap_or_else(|| {
+            let crowded = crate::diagnostic::crowded(diags, g.of.span.file);
+            let near = if crowded { None } else { did_you_mean(&g.of.value, known.iter().map(String::as_str)) };
+            let help = near.unwrap_or_else(|| {
                 "repeat exactly the text of a description, question, label or text answer".to_string()
             });
             diags.push(

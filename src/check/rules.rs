@@ -213,7 +213,11 @@ fn lower_rules(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagnos
     for loc in decls {
         let Decl::Rule(r) = loc.decl else { continue };
         let Some(def_id) = program.def_by_name(&r.target.name) else {
-            let candidates: Vec<&str> = program.defs.iter().map(|d| d.name.as_str()).collect();
+            let candidates: Vec<&str> = if crate::diagnostic::crowded(diags, r.target.span.file) {
+                Vec::new() // not shown: the file has more diagnostics than are reported
+            } else {
+                program.defs.iter().map(|d| d.name.as_str()).collect()
+            };
             diags.push(
                 Diagnostic::error(
                     "conditions::unknown_name",
@@ -469,12 +473,16 @@ pub fn check_cite_targets(program: &Program, files: &[ast::File], diags: &mut Ve
                 let known =
                     program.citations.contains_key(&s.value) || program.externals.iter().any(|e| e.citation == s.value);
                 if !known {
-                    let candidates: Vec<&str> = program
-                        .citations
-                        .keys()
-                        .map(|k| k.as_str())
-                        .chain(program.externals.iter().map(|e| e.citation.as_str()))
-                        .collect();
+                    let candidates: Vec<&str> = if crate::diagnostic::crowded(diags, s.span.file) {
+                        Vec::new() // not shown: the file has more diagnostics than are reported
+                    } else {
+                        program
+                            .citations
+                            .keys()
+                            .map(|k| k.as_str())
+                            .chain(program.externals.iter().map(|e| e.citation.as_str()))
+                            .collect()
+                    };
                     diags.push(
                         Diagnostic::error(
                             "conditions::unknown_citation",

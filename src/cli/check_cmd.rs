@@ -1,6 +1,7 @@
 //! `conditions check`: every problem in every rulebook, errors and lints, reported
 //! together — for people (miette), machines (JSON), code scanning (SARIF 2.1.0) or
-//! GitHub workflow annotations.
+//! GitHub workflow annotations. At most `MAX_PER_FILE` problems of a file are shown, and a
+//! note counts the rest; the totals count every one.
 
 use super::CheckFormat;
 use conditions::check::check_read;
@@ -88,6 +89,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     let errors: usize = all.iter().map(|(_, d)| d.iter().filter(|x| x.is_error()).count()).sum();
     let warnings: usize = all.iter().map(|(_, d)| d.iter().filter(|x| !x.is_error()).count()).sum();
+    // The counts are of every problem; what is shown of a file stops at a bound, with a note.
+    let max = conditions::diagnostic::MAX_PER_FILE;
+    let all: Vec<_> = all.into_iter().map(|(s, d)| (s, conditions::diagnostic::cap_per_file(d, max))).collect();
     match args.format {
         CheckFormat::Human => {
             for (sources, diags) in &all {

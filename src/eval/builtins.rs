@@ -353,9 +353,16 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
     if weights.iter().any(|w| w.is_negative()) {
         return Err(error("apportionment weights must not be negative", span));
     }
+    if seats.is_negative() {
+        return Err(error(format!("cannot apportion a negative number of seats ({seats})"), span));
+    }
     let total = weights.iter().try_fold(Num::ZERO, |a, w| a.add(*w)).ok_or_else(|| error("weights too large", span))?;
-    if xs.is_empty() || total == Num::ZERO {
+    if seats == Num::ZERO {
         return Ok(Value::list(vec![Value::int(0); xs.len()]));
+    }
+    if total == Num::ZERO {
+        let why = if xs.is_empty() { "there is no one to apportion them to" } else { "every weight is 0" };
+        return Err(error(format!("cannot apportion {seats} seat(s): {why}"), span));
     }
     let quotas: Vec<Num> = weights
         .iter()

@@ -5,6 +5,7 @@
 //! `// allow(<lint>): <reason>` before the clause, clause part or declaration.
 
 pub mod citations;
+pub mod confusables;
 pub mod fact_citations;
 pub mod logic;
 pub mod orders;
@@ -42,6 +43,7 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::source_stray", Severity::Error, "clause text that is not in the published document"),
     ("lint::paraphrase_printed", Severity::Warning, "a paraphrase whose text is printed in the document after all"),
     ("lint::fact_cites_own_clause", Severity::Warning, "facts whose description cites a clause of the same rulebook"),
+    ("lint::confusable_name", Severity::Warning, "two names that look alike, one with a letter of another script"),
     ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
@@ -66,6 +68,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(citations::numbering(p));
     out.extend(citations::text_references(p));
     out.extend(fact_citations::lint(p));
+    out.extend(confusables::lint(p));
     out.extend(orders::lint(p));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));

@@ -1,10 +1,12 @@
 //! Diagnostics as the editor types: every error and lint of the rulebook a changed file
 //! belongs to, computed on a worker thread once the typing has paused, and published for
-//! every file of the rulebook (empty lists clear what was shown before).
+//! every file of the rulebook (empty lists clear what was shown before). As `check` does, at
+//! most [`MAX_PER_FILE`] are shown for a file, and one note counts the rest; each file's line
+//! starts are found once, not once a diagnostic.
 
 use super::convert::{LineIndex, path_to_uri};
 use super::workspace::{Cache, Loaded, Parses, Snapshot, load, parse_cache};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, MAX_PER_FILE, Severity, cap_per_file};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use lsp_server::{Message, Notification};
 use lsp_types as lt;
@@ -92,8 +94,10 @@ fn publish(
     for p in &loaded.paths {
         by_file.insert(p.clone(), Vec::new());
     }
-    for d in loaded.analysis.checked.diagnostics.iter().chain(lints) {
-        let (path, diag) = convert(loaded, d, docs.as_deref());
+    let all = loaded.analysis.checked.diagnostics.iter().chain(lints).cloned().collect();
+    let mut lines: HashMap<u32, LineIndex> = HashMap::new();
+    for d in &cap_per_file(all, MAX_PER_FILE) {
+        let (path, diag) = convert(loaded, d, docs.as_deref(), &mut lines);
         by_file.entry(path).or_default().push(diag);
     }
     for p in before.into_iter().flatten() {
@@ -136,11 +140,16 @@ pub fn suggestion(help: &str) -> Option<&str> {
 }
 
 /// A diagnostic for the protocol, and the file it is shown in.
-fn convert(loaded: &Loaded, d: &Diagnostic, docs: Option<&Path>) -> (PathBuf, lt::Diagnostic) {
+fn convert<'a>(
+    loaded: &'a Loaded,
+    d: &Diagnostic,
+    docs: Option<&Path>,
+    lines: &mut HashMap<u32, LineIndex<'a>>,
+) -> (PathBuf, lt::Diagnostic) {
     let span = d.primary_span();
     let (path, range) = match span.and_then(|s| loaded.paths.get(s.file as usize).map(|p| (s, p))) {
         Some((s, p)) => {
-            let ix = LineIndex::new(loaded.text(s.file));
+            let ix = lines.entry(s.file).or_insert_with(|| LineIndex::new(loaded.text(s.file)));
             (p.clone(), ix.range(s.start as usize, s.end as usize))
         }
         None => {
@@ -156,7 +165,7 @@ fn convert(loaded: &Loaded, d: &Diagnostic, docs: Option<&Path>) -> (PathBuf, lt
         .skip(1)
         .filter_map(|l| {
             let p = loaded.paths.get(l.span.file as usize)?;
-            let ix = LineIndex::new(loaded.text(l.span.file));
+            let ix = lines.entry(l.span.file).or_insert_with(|| LineIndex::new(loaded.text(l.span.file)));
             Some(lt::DiagnosticRelatedInformation {
                 location: lt::Location::new(path_to_uri(p)?, ix.range(l.span.start as usize, l.span.end as usize)),
                 message: l.message.clone().unwrap_or_default(),
