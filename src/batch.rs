@@ -403,7 +403,8 @@ pub fn run_within(
     record_bytes: usize,
     total_bytes: usize,
 ) -> Result<usize, Cut> {
-    let mut w = Worker::new(p, defs);
+    let defs = distinct(defs);
+    let mut w = Worker::new(p, &defs);
     let body = input.strip_suffix(b"\n").unwrap_or(input);
     if input.is_empty() {
         return Ok(0);

@@ -226,6 +226,16 @@ fn a_batch_of_json_lines_gets_one_record_per_line() {
     assert_eq!(lines[1]["line"], 2);
     assert!(lines[1]["error"].as_str().is_some_and(|e| e.contains("not valid JSON")));
     assert!(lines[2]["error"].as_str().is_some_and(|e| e.contains("player.masterpoints")), "{}", lines[2]);
+    // A ruling named twice is ruled once: its record has the key once.
+    let r = request(
+        server(),
+        "POST",
+        "/api/rulebooks/gnt/batch?ruling=flights,flights",
+        Some(body.lines().next().unwrap_or_default().as_bytes()),
+        "application/x-ndjson",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body.matches("\"flights\"").count(), 1, "{}", r.body);
 }
 
 fn still_answering() {

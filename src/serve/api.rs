@@ -279,6 +279,9 @@ pub async fn batch(
             .collect::<Result<Vec<_>, _>>()?,
         None => b.checked().program.rulings().map(|(d, _)| d).collect(),
     };
+    // A ruling named twice is ruled once (a record holds each ruling once).
+    let mut seen = std::collections::HashSet::new();
+    let defs: Vec<_> = defs.into_iter().filter(|d| seen.insert(*d)).collect();
     let lines = crate::batch::lines_in(&body);
     if lines == 0 {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "the batch is empty")
