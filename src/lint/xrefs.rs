@@ -6,7 +6,10 @@
 //!
 //! References are found by the rulebook's own clause citations, whatever its citation scheme
 //! or language: at each place of the text where a word begins, the longest citation of a clause
-//! that stands there as a whole phrase.
+//! that stands there as a whole phrase. A citation with a number or a numbering sign (`§ 301B`,
+//! `Stage 1 E3`) counts wherever it stands; a bare heading (`Membership Requirements`) counts
+//! only when quoted as a title (`see "Membership Requirements" below`), being elsewhere as
+//! often the name of the thing as a reference to its clause.
 
 use crate::check::program::{ClauseId, DefId, Ir, IrKind, Program};
 use crate::diagnostic::Diagnostic;
@@ -91,9 +94,12 @@ impl<'p> Finder<'p> {
             }
             let Some(cands) = self.by_first.get(&ch) else { continue };
             let rest = &text[i..];
-            let found = cands
-                .iter()
-                .find(|c| rest.starts_with(**c) && !rest[c.len()..].chars().next().is_some_and(char::is_alphanumeric));
+            let quoted = before.is_some_and(is_quote);
+            let found = cands.iter().find(|c| {
+                rest.starts_with(**c)
+                    && !rest[c.len()..].chars().next().is_some_and(char::is_alphanumeric)
+                    && (quoted || c.chars().any(is_numbering))
+            });
             if let Some(c) = found {
                 skip_to = i + c.len();
                 if !out.contains(c) {
@@ -103,6 +109,17 @@ impl<'p> Finder<'p> {
         }
         out
     }
+}
+
+/// A number, or a sign such as a paragraph or section mark: neither a letter, a space nor
+/// ordinary punctuation.
+fn is_numbering(ch: char) -> bool {
+    ch.is_numeric() || !(ch.is_alphabetic() || ch.is_whitespace() || ch.is_ascii_punctuation())
+}
+
+/// An opening quotation mark, of any script.
+fn is_quote(ch: char) -> bool {
+    matches!(ch, '"' | '\'' | '“' | '‘' | '„' | '‚' | '«' | '»' | '‹' | '›' | '「' | '『' | '”')
 }
 
 /// What a rule or table reads: facts, decisions, definitions called.
@@ -192,6 +209,16 @@ fn clause_reads(p: &Program) -> Vec<BTreeSet<ClauseId>> {
 #[cfg(test)]
 mod tests {
     use super::within;
+
+    #[test]
+    fn quote_marks_are_not_numbering() {
+        for q in ['"', '“', '«', '„'] {
+            assert!(super::is_quote(q));
+            assert!(!super::is_numbering(q) || !q.is_ascii());
+        }
+        assert!(super::is_numbering('§') && super::is_numbering('¶') && super::is_numbering('7'));
+        assert!(!super::is_numbering('a') && !super::is_numbering(' '));
+    }
 
     #[test]
     fn parts_of_a_clause() {
