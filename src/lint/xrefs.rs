@@ -165,7 +165,8 @@ fn def_reads(p: &Program, d: DefId) -> Reads {
 
 /// For each clause, the clauses its rules read: those declaring the facts, decisions and
 /// definitions they use, those whose rules decide the definitions they call (through every
-/// definition called in turn), and those holding the rules they are exceptions to.
+/// definition called in turn), and those holding the rules they are exceptions to or that are
+/// exceptions to them.
 fn clause_reads(p: &Program) -> Vec<BTreeSet<ClauseId>> {
     let defs: Vec<Reads> = (0..p.defs.len()).map(|d| def_reads(p, d as DefId)).collect();
     let mut direct: Vec<Reads> = (0..p.clauses.len()).map(|_| Reads::default()).collect();
@@ -173,8 +174,8 @@ fn clause_reads(p: &Program) -> Vec<BTreeSet<ClauseId>> {
         let Some(c) = rule.clause else { continue };
         let r = &mut direct[c as usize];
         r.clauses.extend(p.defs[rule.def as usize].clause);
-        for &base in &rule.overrides {
-            r.clauses.extend(p.rules[base as usize].clause);
+        for &other in rule.overrides.iter().chain(&rule.exceptions) {
+            r.clauses.extend(p.rules[other as usize].clause);
         }
         walk(p, &rule.value, r);
         if let Some(g) = &rule.guard {
