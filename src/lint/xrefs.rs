@@ -18,7 +18,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 const CODE: &str = "lint::unread_reference";
 
 pub fn lint(p: &Program) -> Vec<Diagnostic> {
-    let finder = Finder::new(p);
+    let finder = Finder::new(p.citations.keys().map(String::as_str));
     let mut out = Vec::new();
     let mut reads: Option<Vec<BTreeSet<ClauseId>>> = None;
     for (id, c) in p.clauses.iter().enumerate() {
@@ -66,11 +66,11 @@ struct Finder<'p> {
 }
 
 impl<'p> Finder<'p> {
-    fn new(p: &'p Program) -> Self {
+    fn new(citations: impl Iterator<Item = &'p str>) -> Self {
         let mut by_first: HashMap<char, Vec<&'p str>> = HashMap::new();
-        for c in p.citations.keys() {
+        for c in citations {
             if let Some(ch) = c.chars().next() {
-                by_first.entry(ch).or_default().push(c.as_str());
+                by_first.entry(ch).or_default().push(c);
             }
         }
         for v in by_first.values_mut() {
@@ -209,7 +209,36 @@ fn clause_reads(p: &Program) -> Vec<BTreeSet<ClauseId>> {
 
 #[cfg(test)]
 mod tests {
-    use super::within;
+    use super::{Finder, within};
+
+    fn find(citations: &[&'static str], text: &str) -> Vec<&'static str> {
+        Finder::new(citations.iter().copied()).find(text)
+    }
+
+    #[test]
+    fn finds_the_longest_citation_standing_alone() {
+        let c = ["§ 301", "§ 301B", "§ 301B1", "§ 30"];
+        assert_eq!(find(&c, "jf. § 301B1, men se § 301B og § 301."), vec!["§ 301B1", "§ 301B", "§ 301"]);
+        assert_eq!(find(&c, "§ 301B12 and §§ 301-365"), Vec::<&str>::new());
+        assert_eq!(find(&c, "x§ 301B"), Vec::<&str>::new());
+        assert_eq!(find(&["Part 1", "Part 12"], "Part 12 then Part 1."), vec!["Part 12", "Part 1"]);
+    }
+
+    #[test]
+    fn bare_headings_count_only_quoted() {
+        let c = ["Membership Requirements", "Membership Requirements 6", "Fees"];
+        assert_eq!(find(&c, "see Membership Requirements below"), Vec::<&str>::new());
+        assert_eq!(find(&c, "see \"Membership Requirements\" below"), vec!["Membership Requirements"]);
+        assert_eq!(find(&c, "per Membership Requirements 6."), vec!["Membership Requirements 6"]);
+        assert_eq!(find(&c, "se «Fees» og „Fees“"), vec!["Fees"]);
+    }
+
+    #[test]
+    fn any_script() {
+        assert_eq!(find(&["第3条", "第3条2"], "詳細は「第3条2」を参照"), vec!["第3条2"]);
+        assert_eq!(find(&["Статья 5"], "см. Статья 5."), vec!["Статья 5"]);
+        assert_eq!(find(&["Άρθρο 2α"], "βλ. Άρθρο 2α και Άρθρο 2β"), vec!["Άρθρο 2α"]);
+    }
 
     #[test]
     fn quote_marks_are_not_numbering() {
