@@ -12,6 +12,7 @@ pub mod orders;
 pub mod rules;
 pub mod space;
 pub mod tables;
+pub mod xrefs;
 
 use crate::check::Checked;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -39,6 +40,7 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::citation_order", Severity::Warning, "clauses out of the document's order"),
     ("lint::unresolved_reference", Severity::Warning, "`§` references in a text that resolve to nothing"),
     ("lint::uncited_reference", Severity::Warning, "`§` references in a text missing from the clause's `cites`"),
+    ("lint::unread_reference", Severity::Warning, "references in a clause's text to a clause its rules never read"),
     ("lint::source_missing", Severity::Error, "lines of the published document in no clause"),
     ("lint::source_stray", Severity::Error, "clause text that is not in the published document"),
     ("lint::paraphrase_printed", Severity::Warning, "a paraphrase whose text is printed in the document after all"),
@@ -67,6 +69,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(rules::clauses(p));
     out.extend(citations::numbering(p));
     out.extend(citations::text_references(p));
+    out.extend(xrefs::lint(p));
     out.extend(fact_citations::lint(p));
     out.extend(confusables::lint(p));
     out.extend(orders::lint(p));
