@@ -137,17 +137,10 @@ pub fn get(p: &Program) -> &Index {
     p.finder.0.get_or_init(|| Box::new(Index::build(p)))
 }
 
-/// The definitions that the rules (or table) of `d` call directly.
-pub fn calls(p: &Program, d: DefId) -> BTreeSet<DefId> {
+/// Every expression node of the rules (guards and values) and table rows of `d`.
+pub(crate) fn visit_def(p: &Program, d: DefId, f: &mut impl FnMut(&Ir)) {
     let info = &p.defs[d as usize];
-    let mut out = BTreeSet::new();
-    let mut visit = |ir: &Ir| {
-        ir.visit(&mut |x| {
-            if let IrKind::Call(c, _) = &x.kind {
-                out.insert(*c);
-            }
-        })
-    };
+    let mut visit = |ir: &Ir| ir.visit(&mut *f);
     for &r in &info.rules {
         let r = &p.rules[r as usize];
         if let Some(g) = &r.guard {
@@ -158,6 +151,16 @@ pub fn calls(p: &Program, d: DefId) -> BTreeSet<DefId> {
     for row in info.table.iter().flat_map(|t| &t.rows) {
         visit(&row.value);
     }
+}
+
+/// The definitions that the rules (or table) of `d` call directly.
+pub fn calls(p: &Program, d: DefId) -> BTreeSet<DefId> {
+    let mut out = BTreeSet::new();
+    visit_def(p, d, &mut |x| {
+        if let IrKind::Call(c, _) = &x.kind {
+            out.insert(*c);
+        }
+    });
     out.remove(&d);
     out
 }

@@ -5,10 +5,10 @@
 //! (`… (§ 351C1)`) and the two share some words, or when the definition's question says what the description says (the
 //! same index words, stemmed, for the most part).
 
-use super::find::clauses_of;
+use super::find::{clauses_of, visit_def};
 use super::inputs::{Decider, Input, Origin, Reach};
 use super::words::Language;
-use crate::check::program::{ClauseId, DefId, Ir, IrKind, Program};
+use crate::check::program::{ClauseId, DefId, IrKind, Program};
 use crate::check::types::Type;
 use std::collections::{BTreeSet, HashSet};
 
@@ -29,37 +29,24 @@ struct Direct {
 }
 
 fn direct(p: &Program, d: DefId) -> Direct {
-    let info = &p.defs[d as usize];
     let mut out = Direct::default();
-    let mut visit = |ir: &Ir| {
-        ir.visit(&mut |x| match &x.kind {
-            IrKind::Call(c, _) => {
-                out.calls.insert(*c);
-            }
-            IrKind::Fact(f) => {
-                out.origins.insert(Origin::Fact(*f));
-            }
-            IrKind::Decision(k) | IrKind::Draw(k, _, _) => {
-                out.origins.insert(Origin::Decision(*k));
-            }
-            IrKind::Field(inner, i) => {
-                if let Type::Record(t) = inner.ty {
-                    out.origins.insert(Origin::Field(t, *i));
-                }
-            }
-            _ => {}
-        })
-    };
-    for &r in &info.rules {
-        let r = &p.rules[r as usize];
-        if let Some(g) = &r.guard {
-            visit(g);
+    visit_def(p, d, &mut |x| match &x.kind {
+        IrKind::Call(c, _) => {
+            out.calls.insert(*c);
         }
-        visit(&r.value);
-    }
-    for row in info.table.iter().flat_map(|t| &t.rows) {
-        visit(&row.value);
-    }
+        IrKind::Fact(f) => {
+            out.origins.insert(Origin::Fact(*f));
+        }
+        IrKind::Decision(k) | IrKind::Draw(k, _, _) => {
+            out.origins.insert(Origin::Decision(*k));
+        }
+        IrKind::Field(inner, i) => {
+            if let Type::Record(t) = inner.ty {
+                out.origins.insert(Origin::Field(t, *i));
+            }
+        }
+        _ => {}
+    });
     out
 }
 
