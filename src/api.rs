@@ -91,11 +91,13 @@ impl Rulebook {
     }
 
     /// A rulebook already loaded and checked (the server's reloads).
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub(crate) fn from_checked(book: Checked) -> Rulebook {
         Rulebook { book: Arc::new(book) }
     }
 
     /// The checked rulebook, for the crate's own front ends (discovery, the server).
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub(crate) fn checked(&self) -> &Checked {
         &self.book
     }
@@ -253,6 +255,7 @@ pub struct Facts {
 
 impl Facts {
     /// The inputs read, for the crate's own front ends.
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub(crate) fn inputs(&self) -> &Inputs {
         &self.inputs
     }
@@ -342,6 +345,7 @@ impl Ruling {
     }
 
     /// The definition ruled on, for the crate's own front ends.
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub(crate) fn def(&self) -> DefId {
         self.def
     }
@@ -491,6 +495,7 @@ impl<'f> Outcome<'f> {
     }
 
     /// The JSON report of `docs/json.md` as text, compact or indented, for the server.
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub(crate) fn json_text(&self, lang: Lang, full: bool, pretty: bool) -> String {
         let r = self.report(lang, full);
         if pretty { serde_json::to_string_pretty(&r) } else { serde_json::to_string(&r) }.unwrap_or_default()

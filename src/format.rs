@@ -303,6 +303,7 @@ fn wait_alone(file: &std::fs::File) -> std::io::Result<bool> {
 /// opening the file in between waits for that, and the notice of it is a signal ignored by
 /// default (`SIGURG`). `None` when leases cannot be taken here.
 #[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
 fn opened_elsewhere(file: &std::fs::File) -> Option<bool> {
     use std::os::fd::AsRawFd;
     // `F_SETSIG` of <fcntl.h> (the same on every Linux architecture), which `libc` lacks.

@@ -9,12 +9,15 @@
 //! only for the command-line program, the benches and the integration tests: they are
 //! hidden from the documentation and may change without notice.
 #![warn(missing_docs)]
+// The one `unsafe` is `format`'s file lease (`fcntl`), allowed there alone with its `SAFETY:` note.
+#![deny(unsafe_code)]
 
 #[doc(hidden)]
 pub mod analysis;
 pub mod api;
 #[doc(hidden)]
 pub mod ask;
+#[cfg(any(feature = "cli", feature = "serve"))]
 #[doc(hidden)]
 pub mod batch;
 #[doc(hidden)]
@@ -45,13 +48,20 @@ pub mod lang;
 pub mod lint;
 #[doc(hidden)]
 pub mod loader;
+#[cfg(feature = "lsp")]
 #[doc(hidden)]
 pub mod lsp;
 #[doc(hidden)]
 pub mod sarif;
+#[cfg(feature = "serve")]
 #[doc(hidden)]
 pub mod serve;
 #[doc(hidden)]
 pub mod source;
 #[doc(hidden)]
 pub mod syntax;
+
+/// The embedding guide, `docs/embedding.md`: its Rust blocks compile and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/embedding.md")]
+pub struct EmbeddingGuide;

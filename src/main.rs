@@ -1,4 +1,5 @@
 //! The `conditions` command; all logic lives in the library and `cli`.
+#![forbid(unsafe_code)]
 
 mod cli;
 

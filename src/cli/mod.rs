@@ -53,6 +53,7 @@ mod list_cmd;
 mod output;
 mod rule_cmd;
 mod schema_cmd;
+#[cfg(feature = "serve")]
 mod serve_cmd;
 mod test_cmd;
 
@@ -303,6 +304,7 @@ enum Command {
         #[arg(default_value = "conditions")]
         paths: Vec<PathBuf>,
     },
+    #[cfg(feature = "serve")]
     /// Serve the rulebooks in a browser and over a JSON API (docs/api.md): rulebook,
     /// clause and ruling pages with forms for what a ruling still needs.
     Serve {
@@ -315,6 +317,7 @@ enum Command {
         #[arg(long)]
         watch: bool,
     },
+    #[cfg(feature = "serve")]
     /// Write the rulebook and clause pages as static files, for a website.
     Site {
         /// Rulebook folders or bundled names.
@@ -324,6 +327,7 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    #[cfg(feature = "lsp")]
     /// Serve editors: a language server over standard input and output (docs/editors.md).
     Lsp {
         /// Accepted for editors that pass it; standard input and output are the only transport.
@@ -441,6 +445,7 @@ fn dispatch() -> ExitCode {
         Command::Test { paths, filter, verbose, format, coverage, min_coverage } => {
             test_cmd::run(test_cmd::TestArgs { paths, filter, verbose, format, coverage, min_coverage })
         }
+        #[cfg(feature = "lsp")]
         Command::Lsp { stdio: _ } => match conditions::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -448,7 +453,9 @@ fn dispatch() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        #[cfg(feature = "serve")]
         Command::Serve { rulebooks, bind, watch } => serve_cmd::run(&rulebooks, &bind, watch),
+        #[cfg(feature = "serve")]
         Command::Site { rulebooks, out } => serve_cmd::site(&rulebooks, &out),
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Diff { old, new, cases, facts, format, fail_on_change } => {
