@@ -7,7 +7,9 @@
 pub mod citations;
 pub mod fact_citations;
 pub mod logic;
+pub mod numbers;
 pub mod orders;
+pub mod printed;
 pub mod rules;
 pub mod space;
 pub mod tables;
@@ -43,6 +45,8 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::paraphrase_printed", Severity::Warning, "a paraphrase whose text is printed in the document after all"),
     ("lint::fact_cites_own_clause", Severity::Warning, "facts whose description cites a clause of the same rulebook"),
     ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
+    ("lint::number_not_in_text", Severity::Warning, "numbers a rule writes that its clause's text does not print"),
+    ("lint::number_not_in_rules", Severity::Warning, "numbers a clause's text prints that none of its rules uses"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -67,6 +71,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(citations::text_references(p));
     out.extend(fact_citations::lint(p));
     out.extend(orders::lint(p));
+    out.extend(numbers::lint(ctx.checked));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
     }

@@ -1,0 +1,302 @@
+//! The lints `lint::number_not_in_text` and `lint::number_not_in_rules`: a clause's rules
+//! against its printed text. Every number, amount, percentage, date and time of day a rule of
+//! the clause writes must be printed in the clause's text or gloss, in any form the text uses
+//! ([`super::printed`]), or be derived from printed numbers; and every number the text prints
+//! in digits must be used by a rule of the clause. A threshold changed on one side only is
+//! then a finding, whatever the case files happen to test.
+//!
+//! Exempt, so that structure is not noise: the literals 0 and 1 (counting from, `n - 1`,
+//! first place), and on the text's side the printed 0 and 1, numbers joined to letters
+//! (`U16`), the day and year of a printed date, and the numbers of a citation of a clause or
+//! external reference (`§ 301`). *Derived* means one step of arithmetic on printed values
+//! (and 1): `a + b`, `a - b`, `a × b`, `a ÷ b` — `< 2000` and `<= 1999` both say "fewer than
+//! 2,000"; a date is derived from a printed date a day before or after it.
+
+use super::printed::{Printed, contains_word};
+use crate::check::Checked;
+use crate::diagnostic::Diagnostic;
+use crate::eval::date::Date;
+use crate::eval::num::Num;
+use crate::eval::time::Time;
+use crate::syntax::ast::{
+    Arg, Clause, ClausePart, Collection, Decl, Expr, ExprKind, Item, Literal, Pattern, PatternAtom, Span, UnitExpr,
+};
+
+const NOT_IN_TEXT: &str = "lint::number_not_in_text";
+const NOT_IN_RULES: &str = "lint::number_not_in_rules";
+
+/// A literal a rule writes.
+enum Lit {
+    /// The number as written, and its value when a percentage (`50%` is 50 and 1/2).
+    Num(Num, Option<Num>),
+    Date(Date),
+    Time(i64),
+}
+
+struct Written {
+    lit: Lit,
+    text: String,
+    span: Span,
+    /// The rule, definition or table that writes it.
+    owner: String,
+}
+
+pub fn lint(checked: &Checked) -> Vec<Diagnostic> {
+    let p = &checked.program;
+    let lang = p.rulebook.language.as_str();
+    let citations: Vec<&str> = p
+        .citations
+        .keys()
+        .map(String::as_str)
+        .chain(p.externals.iter().map(|e| e.citation.as_str()))
+        .filter(|c| c.chars().any(|ch| ch.is_ascii_digit()))
+        .collect();
+    let mut out = Vec::new();
+    for file in &checked.files {
+        for item in &file.items {
+            if let Item::Clause(c) = item {
+                out.extend(clause(c, lang, &citations));
+            }
+        }
+    }
+    out
+}
+
+fn clause(c: &Clause, lang: &str, citations: &[&str]) -> Vec<Diagnostic> {
+    let mut written = Vec::new();
+    for d in c.decls() {
+        collect_decl(d, &mut written);
+    }
+    let printed_part = c.parts.iter().find_map(|p| match p {
+        ClausePart::Text(s) | ClausePart::Excerpt(s) | ClausePart::Paraphrase(s) => Some(s),
+        _ => None,
+    });
+    let Some(text) = printed_part else { return Vec::new() };
+    if !has_rules(c) {
+        return Vec::new();
+    }
+    let mut printed = Printed::default();
+    printed.read(&text.value, lang);
+    let mut said = printed.clone();
+    if let Some(h) = c.heading() {
+        said.read(&h.value, lang);
+    }
+    if let Some(g) = c.gloss() {
+        said.read(&g.value, "en");
+    }
+    let mut out = Vec::new();
+    for w in &written {
+        if !found(&w.lit, &said) {
+            out.push(
+                Diagnostic::warning(
+                    NOT_IN_TEXT,
+                    format!("`{}` in `{}` is not printed in the text of `{}`", w.text, w.owner, c.citation.value),
+                )
+                .at(w.span, "not in the clause's text")
+                .help(
+                    "correct the rule or the text; if the value is derived in a way the lint does not see, \
+                     say how: `// allow(number_not_in_text): <reason>`",
+                ),
+            );
+        }
+    }
+    let cited = cited_ranges(&text.value.to_lowercase(), citations);
+    let mut reported: Vec<&str> = Vec::new();
+    for t in &printed.tokens {
+        if t.part_of_word
+            || cited.iter().any(|(a, b)| *a <= t.start && t.end <= *b)
+            || reported.contains(&t.text.as_str())
+        {
+            continue;
+        }
+        if t.values.iter().any(|v| *v == Num::ZERO || *v == Num::ONE) && t.time.is_none() {
+            continue;
+        }
+        let used = written.iter().any(|w| uses(&w.lit, &t.values, t.time));
+        if !used {
+            reported.push(&t.text);
+            out.push(
+                Diagnostic::warning(
+                    NOT_IN_RULES,
+                    format!("the text of `{}` prints {}, which no rule of the clause uses", c.citation.value, t.text),
+                )
+                .at(text.span, "printed here")
+                .help(
+                    "make the rule use it, or say why it decides nothing: `// allow(number_not_in_rules): <reason>` \
+                     before the text",
+                ),
+            );
+        }
+    }
+    out
+}
+
+fn has_rules(c: &Clause) -> bool {
+    c.decls().any(|d| match d {
+        Decl::Rule(_) | Decl::Table(_) => true,
+        Decl::Def(def) => def.body.is_some(),
+        _ => false,
+    })
+}
+
+/// Where citations of clauses and references stand in `lower`, as byte ranges.
+fn cited_ranges(lower: &str, citations: &[&str]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for c in citations {
+        let c = c.to_lowercase();
+        if !contains_word(lower, &c) {
+            continue;
+        }
+        out.extend(lower.match_indices(c.as_str()).map(|(i, _)| (i, i + c.len())));
+    }
+    out
+}
+
+/// Whether a literal is printed, exempt, or one step of arithmetic from printed values.
+fn found(lit: &Lit, said: &Printed) -> bool {
+    match lit {
+        Lit::Num(n, pct) => {
+            if *n == Num::ZERO || *n == Num::ONE {
+                return true;
+            }
+            let direct = |v: &Num| said.values.contains(v);
+            if direct(n) || pct.as_ref().is_some_and(direct) {
+                return true;
+            }
+            let mut base: Vec<Num> = said.values.clone();
+            base.push(Num::ONE);
+            base.sort_by_key(|v| (v.numer(), v.denom()));
+            base.dedup();
+            base.iter().any(|a| {
+                base.iter().any(|b| {
+                    [a.add(*b), a.sub(*b), a.mul(*b), a.div(*b)]
+                        .into_iter()
+                        .flatten()
+                        .any(|v| v == *n || pct.is_some_and(|p| p == v))
+                })
+            })
+        }
+        Lit::Time(m) => said.times.contains(m),
+        Lit::Date(d) => {
+            let near = [d.add_days(-1), Some(*d), d.add_days(1)];
+            near.into_iter().flatten().any(|x| {
+                let (y, m, day) = x.ymd();
+                said.dates.iter().any(|(py, pm, pd)| *pm == m && *pd == day && py.is_none_or(|py| py == y))
+            })
+        }
+    }
+}
+
+/// Whether a rule's literal uses a printed number (any reading), directly or one off.
+fn uses(lit: &Lit, values: &[Num], time: Option<i64>) -> bool {
+    match lit {
+        Lit::Num(n, pct) => values.iter().any(|v| {
+            *v == *n || pct.is_some_and(|p| p == *v) || v.add(Num::ONE) == Some(*n) || v.sub(Num::ONE) == Some(*n)
+        }),
+        Lit::Time(m) => time == Some(*m),
+        Lit::Date(_) => false,
+    }
+}
+
+fn collect_decl(d: &Decl, out: &mut Vec<Written>) {
+    match d {
+        Decl::Rule(r) => {
+            let owner = r.label.name.clone();
+            for a in &r.args {
+                pattern(a, &owner, out);
+            }
+            expr(&r.value, &owner, out);
+            if let Some(g) = &r.guard {
+                expr(g, &owner, out);
+            }
+        }
+        Decl::Def(def) => {
+            if let Some(b) = &def.body {
+                expr(b, &def.name.name, out);
+            }
+        }
+        Decl::Table(t) => {
+            for row in &t.rows {
+                for k in &row.keys {
+                    pattern(k, &t.name.name, out);
+                }
+                expr(&row.value, &t.name.name, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn pattern(p: &Pattern, owner: &str, out: &mut Vec<Written>) {
+    for a in &p.alts {
+        match a {
+            PatternAtom::Literal(l) => literal(l, owner, out),
+            PatternAtom::Range { lo, hi, .. } => {
+                for l in lo.iter().chain(hi.iter()) {
+                    literal(l, owner, out);
+                }
+            }
+            PatternAtom::Wildcard(_) | PatternAtom::Name(_) => {}
+        }
+    }
+}
+
+fn literal(l: &Literal, owner: &str, out: &mut Vec<Written>) {
+    let (lit, text, span) = match l {
+        Literal::Number { text, unit, span } => {
+            let Ok(n) = Num::parse(text) else { return };
+            let pct = matches!(unit, Some(UnitExpr::Percent)).then(|| n.div(Num::int(100))).flatten();
+            let shown = if pct.is_some() { format!("{text}%") } else { text.clone() };
+            (Lit::Num(n, pct), shown, *span)
+        }
+        Literal::Date { text, span } => {
+            let Some(d) = Date::parse(text) else { return };
+            (Lit::Date(d), text.clone(), *span)
+        }
+        Literal::Time { text, span } => {
+            let Some(t) = Time::parse(text) else { return };
+            (Lit::Time(t.minutes()), text.clone(), *span)
+        }
+        Literal::Text(_) | Literal::Bool(..) => return,
+    };
+    out.push(Written { lit, text, span, owner: owner.to_string() });
+}
+
+fn expr(e: &Expr, owner: &str, out: &mut Vec<Written>) {
+    match &e.kind {
+        ExprKind::Literal(l) => literal(l, owner, out),
+        ExprKind::Name(_) => {}
+        ExprKind::Field(x, _) | ExprKind::Unary(_, x) => expr(x, owner, out),
+        ExprKind::Call { args, .. } => {
+            for a in args {
+                match a {
+                    Arg::Positional(x) | Arg::Named(_, x) | Arg::Lambda(_, x) => expr(x, owner, out),
+                }
+            }
+        }
+        ExprKind::List(xs) => xs.iter().for_each(|x| expr(x, owner, out)),
+        ExprKind::Record { fields, .. } => fields.iter().for_each(|(_, x)| expr(x, owner, out)),
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
+            expr(a, owner, out);
+            expr(b, owner, out);
+        }
+        ExprKind::In(x, c) => {
+            expr(x, owner, out);
+            match c.as_ref() {
+                Collection::Range { lo, hi, .. } => lo.iter().chain(hi.iter()).for_each(|x| expr(x, owner, out)),
+                Collection::Expr(x) => expr(x, owner, out),
+            }
+        }
+        ExprKind::If(a, b, c) => {
+            expr(a, owner, out);
+            expr(b, owner, out);
+            expr(c, owner, out);
+        }
+        ExprKind::Order(o) => {
+            expr(&o.list, owner, out);
+            for k in o.keys.iter().chain(o.among.iter().flat_map(|(_, ks)| ks.iter())) {
+                expr(&k.key, owner, out);
+            }
+        }
+    }
+}
