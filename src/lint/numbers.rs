@@ -31,6 +31,8 @@ enum Lit {
     Num(Num, Option<Num>),
     Date(Date),
     Time(i64),
+    /// A text the rule gives (an address, a name): the numbers printed in it are used.
+    Text(String),
 }
 
 struct Written {
@@ -112,7 +114,7 @@ fn clause(c: &Clause, lang: &str, citations: &[&str]) -> Vec<Diagnostic> {
         if t.values.iter().any(|v| *v == Num::ZERO || *v == Num::ONE) && t.time.is_none() {
             continue;
         }
-        let used = written.iter().any(|w| uses(&w.lit, &t.values, t.time));
+        let used = written.iter().any(|w| uses(&w.lit, &t.text, &t.values, t.time));
         if !used {
             reported.push(&t.text);
             out.push(
@@ -177,6 +179,7 @@ fn found(lit: &Lit, said: &Printed) -> bool {
             })
         }
         Lit::Time(m) => said.times.contains(m),
+        Lit::Text(_) => true,
         Lit::Date(d) => {
             let near = [d.add_days(-1), Some(*d), d.add_days(1)];
             near.into_iter().flatten().any(|x| {
@@ -188,13 +191,14 @@ fn found(lit: &Lit, said: &Printed) -> bool {
 }
 
 /// Whether a rule's literal uses a printed number (any reading), directly or one off.
-fn uses(lit: &Lit, values: &[Num], time: Option<i64>) -> bool {
+fn uses(lit: &Lit, printed: &str, values: &[Num], time: Option<i64>) -> bool {
     match lit {
         Lit::Num(n, pct) => values.iter().any(|v| {
             *v == *n || pct.is_some_and(|p| p == *v) || v.add(Num::ONE) == Some(*n) || v.sub(Num::ONE) == Some(*n)
         }),
         Lit::Time(m) => time == Some(*m),
         Lit::Date(_) => false,
+        Lit::Text(t) => contains_word(t, printed),
     }
 }
 
@@ -257,7 +261,8 @@ fn literal(l: &Literal, owner: &str, out: &mut Vec<Written>) {
             let Some(t) = Time::parse(text) else { return };
             (Lit::Time(t.minutes()), text.clone(), *span)
         }
-        Literal::Text(_) | Literal::Bool(..) => return,
+        Literal::Text(t) => (Lit::Text(t.value.clone()), String::new(), t.span),
+        Literal::Bool(..) => return,
     };
     out.push(Written { lit, text, span, owner: owner.to_string() });
 }

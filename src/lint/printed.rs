@@ -73,10 +73,19 @@ impl Printed {
                 let extra: Vec<Num> = t.values.iter().filter_map(|v| v.div(Num::int(100))).collect();
                 t.values.extend(extra);
             }
-            if src[..t.start].chars().next_back().is_some_and(char::is_alphabetic)
-                || src[t.end..].chars().next().is_some_and(char::is_alphabetic)
-            {
+            if joined_to_word(&src[..t.start], true) || joined_to_word(&src[t.end..], false) {
                 t.part_of_word = true;
+            }
+        }
+        // `§ 321`, `§§ 326-328`, `¶ 4`: the numbers of references, not quantities.
+        for i in 0..toks.len() {
+            let before = &src[..toks[i].start];
+            let sign = before.trim_end().ends_with(['§', '¶']);
+            let ranged = i > 0
+                && toks[i - 1].part_of_word
+                && matches!(&src[toks[i - 1].end..toks[i].start], "-" | "–");
+            if sign || ranged {
+                toks[i].part_of_word = true;
             }
         }
         if let Some(w) = w {
@@ -115,7 +124,16 @@ impl Printed {
                 let after = toks.iter().position(|t| t.start >= end && near(end, t.start) && small(t).is_some());
                 let Some(day_at) = before.or(after) else { continue };
                 let day = small(&toks[day_at]).unwrap_or(1) as u32;
-                let from = toks[day_at].end.max(end);
+                let mut from = toks[day_at].end.max(end);
+                // `July 17-27, 2008`: the last day of a range of days.
+                if let Some(next) = toks.get(day_at + 1)
+                    && lower.get(toks[day_at].end..next.start).is_some_and(|s| s == "-" || s == "–")
+                    && let Some(last) = small(next)
+                {
+                    self.dates.push((None, m as u32 + 1, last as u32));
+                    from = next.end;
+                    toks[day_at + 1].part_of_word = true;
+                }
                 let year_at = toks.iter().position(|t| {
                     t.start >= from
                         && near(from, t.start)
@@ -134,6 +152,19 @@ impl Printed {
 
     /// `01.09.2007` and `1/9/2007`: day, month and year.
     fn read_numeric_dates(&mut self, toks: &mut [Token]) {
+        for t in toks.iter_mut() {
+            // `31/12`: a day and month, never a proper fraction (the day is at least the month).
+            if let Some((d, m)) = t.text.split_once('/')
+                && let (Ok(d), Ok(m)) = (d.parse::<u32>(), m.parse::<u32>())
+                && (1..=12).contains(&m)
+                && (m..=31).contains(&d)
+                && d > 1
+            {
+                self.dates.push((None, m, d));
+                t.values.clear();
+                t.part_of_word = true;
+            }
+        }
         for t in toks {
             let parts: Vec<&str> = t.text.split(['.', '/', '-']).collect();
             if parts.len() == 3 && parts[2].len() == 4 && parts[0].len() <= 2 && parts[1].len() <= 2 {
@@ -146,6 +177,18 @@ impl Printed {
                 }
             }
         }
+    }
+}
+
+/// Whether the text on one side of a number joins it to a word: a letter straight beside it
+/// (`U16`), or a hyphen and then a letter (`2-mandskahyt`, `1/16-finalen`).
+fn joined_to_word(side: &str, before: bool) -> bool {
+    let mut chars: Box<dyn Iterator<Item = char>> =
+        if before { Box::new(side.chars().rev()) } else { Box::new(side.chars()) };
+    match chars.next() {
+        Some(c) if c.is_alphabetic() => true,
+        Some('-') => chars.next().is_some_and(char::is_alphabetic),
+        _ => false,
     }
 }
 
@@ -280,5 +323,16 @@ mod tests {
         assert_eq!(read("senest 1. september 2007", "da").dates, vec![(Some(2007), 9, 1)]);
         assert_eq!(read("senest 01.09.2007", "da").dates, vec![(Some(2007), 9, 1)]);
         assert_eq!(read("the 15th of May", "en").dates, Vec::new());
+        assert_eq!(read("pr. 31/12 i sæsonen", "da").dates, vec![(None, 12, 31)]);
+        let range = read("July 17-27, 2008", "en");
+        assert!(range.dates.contains(&(Some(2008), 7, 17)) && range.dates.contains(&(None, 7, 27)));
+        assert!(range.tokens.iter().all(|t| t.part_of_word));
+    }
+
+    #[test]
+    fn references_and_compounds_are_no_quantities() {
+        let p = read("udgøres af §§ 321-328 med 2-mandskahyt og 3 hold", "da");
+        let free: Vec<&str> = p.tokens.iter().filter(|t| !t.part_of_word).map(|t| t.text.as_str()).collect();
+        assert_eq!(free, vec!["3"]);
     }
 }
