@@ -21,11 +21,13 @@ use crate::eval::time::Time;
 use crate::syntax::ast::{
     Arg, Clause, ClausePart, Collection, Decl, Expr, ExprKind, Item, Literal, Pattern, PatternAtom, Span, UnitExpr,
 };
+use std::collections::HashMap;
 
 const NOT_IN_TEXT: &str = "lint::number_not_in_text";
 const NOT_IN_RULES: &str = "lint::number_not_in_rules";
 
 /// A literal a rule writes.
+#[derive(Clone)]
 enum Lit {
     /// The number as written, and its value when a percentage (`50%` is 50 and 1/2).
     Num(Num, Option<Num>),
@@ -43,6 +45,124 @@ struct Written {
     owner: String,
 }
 
+impl Written {
+    fn copy(&self) -> Written {
+        Written { lit: self.lit.clone(), text: self.text.clone(), span: self.span, owner: self.owner.clone() }
+    }
+}
+
+/// The literals each definition and table writes, by its name (and its name without the
+/// section), and the names it calls: what a clause's rules use through the definitions they read.
+#[derive(Default)]
+struct Reach {
+    literals: HashMap<String, Vec<Written>>,
+    calls: HashMap<String, Vec<String>>,
+}
+
+impl Reach {
+    fn build(checked: &Checked) -> Reach {
+        let mut r = Reach::default();
+        for file in &checked.files {
+            let section = file.section.as_ref().map(|s| s.name.name.clone());
+            let decls = file.items.iter().flat_map(|i| -> Box<dyn Iterator<Item = &Decl>> {
+                match i {
+                    Item::Clause(c) => Box::new(c.decls()),
+                    Item::Decl(d) => Box::new(std::iter::once(d)),
+                    Item::Rulebook(_) => Box::new(std::iter::empty()),
+                }
+            });
+            for d in decls {
+                let name = match d {
+                    Decl::Def(def) => &def.name.name,
+                    Decl::Table(t) => &t.name.name,
+                    Decl::Rule(rule) => &rule.target.name,
+                    _ => continue,
+                };
+                let mut lits = Vec::new();
+                collect_decl(d, &mut lits);
+                let mut names = Vec::new();
+                names_in_decl(d, &mut names);
+                for key in [Some(name.clone()), section.as_ref().map(|s| format!("{s}.{name}"))].into_iter().flatten() {
+                    r.calls.entry(key.clone()).or_default().extend(names.iter().cloned());
+                    r.literals.entry(key).or_default().extend(lits.iter().map(Written::copy));
+                }
+            }
+        }
+        r
+    }
+
+    /// The literals of the definitions `names` reach, transitively.
+    fn reached(&self, names: Vec<String>) -> Vec<&Written> {
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = names;
+        let mut out = Vec::new();
+        while let Some(n) = todo.pop() {
+            if !seen.insert(n.clone()) {
+                continue;
+            }
+            out.extend(self.literals.get(&n).into_iter().flatten());
+            todo.extend(self.calls.get(&n).into_iter().flatten().cloned());
+        }
+        out
+    }
+}
+
+fn names_in_decl(d: &Decl, out: &mut Vec<String>) {
+    let mut e = Vec::new();
+    match d {
+        Decl::Rule(r) => {
+            e.push(&r.value);
+            e.extend(r.guard.iter());
+        }
+        Decl::Def(def) => e.extend(def.body.iter()),
+        Decl::Table(t) => e.extend(t.rows.iter().map(|r| &r.value)),
+        _ => {}
+    }
+    for x in e {
+        names(x, out);
+    }
+}
+
+fn names(e: &Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Name(n) => out.push(n.name.clone()),
+        ExprKind::Call { func, args } => {
+            out.push(func.name.clone());
+            for a in args {
+                match a {
+                    Arg::Positional(x) | Arg::Named(_, x) | Arg::Lambda(_, x) => names(x, out),
+                }
+            }
+        }
+        ExprKind::Literal(_) => {}
+        ExprKind::Field(x, _) | ExprKind::Unary(_, x) => names(x, out),
+        ExprKind::List(xs) => xs.iter().for_each(|x| names(x, out)),
+        ExprKind::Record { fields, .. } => fields.iter().for_each(|(_, x)| names(x, out)),
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
+            names(a, out);
+            names(b, out);
+        }
+        ExprKind::In(x, c) => {
+            names(x, out);
+            match c.as_ref() {
+                Collection::Range { lo, hi, .. } => lo.iter().chain(hi.iter()).for_each(|x| names(x, out)),
+                Collection::Expr(x) => names(x, out),
+            }
+        }
+        ExprKind::If(a, b, c) => {
+            names(a, out);
+            names(b, out);
+            names(c, out);
+        }
+        ExprKind::Order(o) => {
+            names(&o.list, out);
+            for k in o.keys.iter().chain(o.among.iter().flat_map(|(_, ks)| ks.iter())) {
+                names(&k.key, out);
+            }
+        }
+    }
+}
+
 pub fn lint(checked: &Checked) -> Vec<Diagnostic> {
     let p = &checked.program;
     let lang = p.rulebook.language.as_str();
@@ -53,22 +173,26 @@ pub fn lint(checked: &Checked) -> Vec<Diagnostic> {
         .chain(p.externals.iter().map(|e| e.citation.as_str()))
         .filter(|c| c.chars().any(|ch| ch.is_ascii_digit()))
         .collect();
+    let reach = Reach::build(checked);
     let mut out = Vec::new();
     for file in &checked.files {
         for item in &file.items {
             if let Item::Clause(c) = item {
-                out.extend(clause(c, lang, &citations));
+                out.extend(clause(c, lang, &citations, &reach));
             }
         }
     }
     out
 }
 
-fn clause(c: &Clause, lang: &str, citations: &[&str]) -> Vec<Diagnostic> {
+fn clause(c: &Clause, lang: &str, citations: &[&str], reach: &Reach) -> Vec<Diagnostic> {
     let mut written = Vec::new();
+    let mut called = Vec::new();
     for d in c.decls() {
         collect_decl(d, &mut written);
+        names_in_decl(d, &mut called);
     }
+    let used_by = reach.reached(called);
     let printed_part = c.parts.iter().find_map(|p| match p {
         ClausePart::Text(s) | ClausePart::Excerpt(s) | ClausePart::Paraphrase(s) => Some(s),
         _ => None,
@@ -114,7 +238,7 @@ fn clause(c: &Clause, lang: &str, citations: &[&str]) -> Vec<Diagnostic> {
         if t.values.iter().any(|v| *v == Num::ZERO || *v == Num::ONE) && t.time.is_none() {
             continue;
         }
-        let used = written.iter().any(|w| uses(&w.lit, &t.text, &t.values, t.time));
+        let used = written.iter().chain(used_by.iter().copied()).any(|w| uses(&w.lit, &t.text, &t.values, t.time));
         if !used {
             reported.push(&t.text);
             out.push(

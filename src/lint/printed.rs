@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Deserialize, Default)]
 struct Words {
     words: BTreeMap<String, String>,
+    units: BTreeMap<String, String>,
     percent: Vec<String>,
     months: Vec<String>,
 }
@@ -81,15 +82,20 @@ impl Printed {
         for i in 0..toks.len() {
             let before = &src[..toks[i].start];
             let sign = before.trim_end().ends_with(['§', '¶']);
-            let ranged = i > 0
-                && toks[i - 1].part_of_word
-                && matches!(&src[toks[i - 1].end..toks[i].start], "-" | "–");
+            let ranged = i > 0 && toks[i - 1].part_of_word && matches!(&src[toks[i - 1].end..toks[i].start], "-" | "–");
             if sign || ranged {
                 toks[i].part_of_word = true;
             }
         }
         if let Some(w) = w {
-            for (phrase, value) in &w.words {
+            for (i, month) in w.months.iter().enumerate() {
+                let mut capital: String = month.chars().take(1).flat_map(char::to_uppercase).collect();
+                capital.extend(month.chars().skip(1));
+                if contains_word(text, month) || contains_word(text, &capital) {
+                    self.values.push(Num::int(i as i128 + 1));
+                }
+            }
+            for (phrase, value) in w.words.iter().chain(&w.units) {
                 if let Ok(v) = Num::parse(value)
                     && contains_word(&lower, phrase)
                 {
@@ -110,6 +116,7 @@ impl Printed {
     /// beside it and perhaps a year after.
     fn read_dates(&mut self, lower: &str, toks: &mut [Token], months: &[String]) {
         for (m, name) in months.iter().enumerate() {
+            let name = name.to_lowercase();
             for (at, _) in lower.match_indices(name.as_str()) {
                 let end = at + name.len();
                 let joined = lower[..at].chars().next_back().is_some_and(char::is_alphanumeric)
