@@ -7,8 +7,10 @@
 //!
 //! Exempt, so that structure is not noise: the literals 0 and 1 (counting from, `n - 1`,
 //! first place), and on the text's side the printed 0 and 1, numbers joined to letters
-//! (`U16`), the day and year of a printed date, and the numbers of a citation of a clause or
-//! external reference (`§ 301`). *Derived* means one step of arithmetic on printed values
+//! (`U16`, `2-mandskahyt`), the day and year of a printed date, the numbers of a citation of a
+//! clause or external reference (`§ 301`, `§§ 321-328`), and the numbers of the rulebook's title
+//! and edition, which name the rulebook (`District 17`, `2007–2008`) and count as printed in
+//! every clause. *Derived* means one step of arithmetic on printed values
 //! (and 1): `a + b`, `a - b`, `a × b`, `a ÷ b` — `< 2000` and `<= 1999` both say "fewer than
 //! 2,000"; a date is derived from a printed date a day before or after it.
 
@@ -174,18 +176,33 @@ pub fn lint(checked: &Checked) -> Vec<Diagnostic> {
         .filter(|c| c.chars().any(|ch| ch.is_ascii_digit()))
         .collect();
     let reach = Reach::build(checked);
+    let mut title = Printed::default();
+    title.read(&p.rulebook.title, lang);
+    title.read(p.rulebook.edition.as_deref().unwrap_or_default(), lang);
+    let ctx = Ctx { lang, citations: &citations, reach: &reach, title: &title.values };
     let mut out = Vec::new();
     for file in &checked.files {
         for item in &file.items {
             if let Item::Clause(c) = item {
-                out.extend(clause(c, lang, &citations, &reach));
+                out.extend(clause(c, &ctx));
             }
         }
     }
     out
 }
 
-fn clause(c: &Clause, lang: &str, citations: &[&str], reach: &Reach) -> Vec<Diagnostic> {
+/// What every clause is held against besides its own text.
+struct Ctx<'a> {
+    lang: &'a str,
+    citations: &'a [&'a str],
+    reach: &'a Reach,
+    /// The numbers of the rulebook's title and edition: they name the rulebook (its district,
+    /// its season), and count as printed in every clause.
+    title: &'a [Num],
+}
+
+fn clause(c: &Clause, ctx: &Ctx) -> Vec<Diagnostic> {
+    let (lang, citations, reach) = (ctx.lang, ctx.citations, ctx.reach);
     let mut written = Vec::new();
     let mut called = Vec::new();
     for d in c.decls() {
@@ -204,6 +221,7 @@ fn clause(c: &Clause, lang: &str, citations: &[&str], reach: &Reach) -> Vec<Diag
     let mut printed = Printed::default();
     printed.read(&text.value, lang);
     let mut said = printed.clone();
+    said.values.extend(ctx.title.iter().copied());
     if let Some(h) = c.heading() {
         said.read(&h.value, lang);
     }
@@ -235,7 +253,7 @@ fn clause(c: &Clause, lang: &str, citations: &[&str], reach: &Reach) -> Vec<Diag
         {
             continue;
         }
-        if t.values.iter().any(|v| *v == Num::ZERO || *v == Num::ONE) && t.time.is_none() {
+        if t.values.iter().any(|v| *v == Num::ZERO || *v == Num::ONE || ctx.title.contains(v)) && t.time.is_none() {
             continue;
         }
         let used = written.iter().chain(used_by.iter().copied()).any(|w| uses(&w.lit, &t.text, &t.values, t.time));
