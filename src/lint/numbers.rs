@@ -21,7 +21,8 @@ use crate::eval::date::Date;
 use crate::eval::num::Num;
 use crate::eval::time::Time;
 use crate::syntax::ast::{
-    Arg, Clause, ClausePart, Collection, Decl, Expr, ExprKind, Item, Literal, Pattern, PatternAtom, Span, UnitExpr,
+    Arg, BinaryOp, Clause, ClausePart, Collection, Decl, Expr, ExprKind, Item, Literal, Pattern, PatternAtom, Span,
+    UnitExpr,
 };
 use std::collections::HashMap;
 
@@ -409,9 +410,24 @@ fn literal(l: &Literal, owner: &str, out: &mut Vec<Written>) {
     out.push(Written { lit, text, span, owner: owner.to_string() });
 }
 
+/// A number literal without a unit, and its digits.
+fn plain_number(e: &Expr) -> Option<(Num, &str)> {
+    match &e.kind {
+        ExprKind::Literal(Literal::Number { text, unit: None, .. }) => Some((Num::parse(text).ok()?, text)),
+        _ => None,
+    }
+}
+
 fn expr(e: &Expr, owner: &str, out: &mut Vec<Written>) {
     match &e.kind {
         ExprKind::Literal(l) => literal(l, owner, out),
+        // `1/2` is the fraction one half, as "50%" or "halvdelen" print it.
+        ExprKind::Binary(BinaryOp::Div, a, b)
+            if let (Some((x, xt)), Some((y, yt))) = (plain_number(a), plain_number(b))
+                && let Some(q) = x.div(y) =>
+        {
+            out.push(Written { lit: Lit::Num(q, None), text: format!("{xt}/{yt}"), span: e.span, owner: owner.into() });
+        }
         ExprKind::Name(_) => {}
         ExprKind::Field(x, _) | ExprKind::Unary(_, x) => expr(x, owner, out),
         ExprKind::Call { args, .. } => {
