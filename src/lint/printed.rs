@@ -17,6 +17,8 @@ struct Words {
     units: BTreeMap<String, String>,
     percent: Vec<String>,
     months: Vec<String>,
+    #[serde(default)]
+    ordinal_dot: bool,
 }
 
 fn all_words() -> &'static BTreeMap<String, Words> {
@@ -74,14 +76,16 @@ impl Printed {
                 let extra: Vec<Num> = t.values.iter().filter_map(|v| v.div(Num::int(100))).collect();
                 t.values.extend(extra);
             }
-            if joined_to_word(&src[..t.start], true) || joined_to_word(&src[t.end..], false) {
+            let ordinal = w.is_some_and(|w| w.ordinal_dot)
+                && src[t.end..].strip_prefix(". ").and_then(|r| r.chars().next()).is_some_and(char::is_lowercase);
+            if ordinal || joined_to_word(&src[..t.start], true) || joined_to_word(&src[t.end..], false) {
                 t.part_of_word = true;
             }
         }
-        // `§ 321`, `§§ 326-328`, `¶ 4`: the numbers of references, not quantities.
+        // `§ 321`, `§§ 326-328`, `¶ 4`, `#373`: the numbers of references, not quantities.
         for i in 0..toks.len() {
             let before = &src[..toks[i].start];
-            let sign = before.trim_end().ends_with(['§', '¶']);
+            let sign = before.trim_end().ends_with(['§', '¶', '#']);
             let ranged = i > 0 && toks[i - 1].part_of_word && matches!(&src[toks[i - 1].end..toks[i].start], "-" | "–");
             if sign || ranged {
                 toks[i].part_of_word = true;
@@ -341,5 +345,8 @@ mod tests {
         let p = read("udgøres af §§ 321-328 med 2-mandskahyt og 3 hold", "da");
         let free: Vec<&str> = p.tokens.iter().filter(|t| !t.part_of_word).map(|t| t.text.as_str()).collect();
         assert_eq!(free, vec!["3"]);
+        let p = read("Nr. 1 i 3. division og Unit #373.", "da");
+        let free: Vec<&str> = p.tokens.iter().filter(|t| !t.part_of_word).map(|t| t.text.as_str()).collect();
+        assert_eq!(free, vec!["1"]);
     }
 }
