@@ -114,3 +114,32 @@ fn a_threshold_changed_in_the_text_only_is_found_in_the_bundled_gnt() {
     assert!(found.iter().any(|m| m.contains("2,500")), "{found:?}");
     assert!(fails);
 }
+
+fn printed(text: &str, lang: &str) -> conditions::lint::printed::Printed {
+    let mut p = conditions::lint::printed::Printed::default();
+    p.read(text, lang);
+    p
+}
+
+proptest::proptest! {
+    /// Any whole number printed with either thousands separator, or as a percentage, reads back.
+    #[test]
+    fn printed_numbers_read_back(n in 0u64..10_000_000_000, pct in 1u32..=100) {
+        use conditions::eval::num::Num;
+        let digits = n.to_string();
+        let mut groups: Vec<String> = Vec::new();
+        for (i, c) in digits.chars().rev().enumerate() {
+            if i % 3 == 0 {
+                groups.insert(0, String::new());
+            }
+            groups[0].insert(0, c);
+        }
+        let want = Num::int(n as i128);
+        for (sep, lang) in [(",", "en"), (".", "da"), ("\u{a0}", "sv")] {
+            let text = format!("fewer than {} points", groups.join(sep));
+            proptest::prop_assert!(printed(&text, lang).values.contains(&want), "{text}");
+        }
+        let half = printed(&format!("at least {pct}% of the boards"), "en");
+        proptest::prop_assert!(half.values.contains(&Num::ratio(pct as i128, 100).unwrap()));
+    }
+}
