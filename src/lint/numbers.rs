@@ -12,7 +12,8 @@
 //! and edition, which name the rulebook (`District 17`, `2007–2008`) and count as printed in
 //! every clause. *Derived* means one step of arithmetic on printed values
 //! (and 1): `a + b`, `a - b`, `a × b`, `a ÷ b` — `< 2000` and `<= 1999` both say "fewer than
-//! 2,000"; a date is derived from a printed date a day before or after it.
+//! 2,000"; a date or time of day is derived from a printed one a day or a minute before or after
+//! it (`..=16.59` says "before 17.00").
 
 use super::printed::{Printed, contains_word};
 use crate::check::Checked;
@@ -231,7 +232,7 @@ fn clause(c: &Clause, ctx: &Ctx) -> Vec<Diagnostic> {
     }
     let mut out = Vec::new();
     for w in &written {
-        if !found(&w.lit, &said) {
+        if !found(w, &said) {
             out.push(
                 Diagnostic::warning(
                     NOT_IN_TEXT,
@@ -257,7 +258,7 @@ fn clause(c: &Clause, ctx: &Ctx) -> Vec<Diagnostic> {
         if t.values.iter().any(|v| *v == Num::ZERO || *v == Num::ONE || ctx.title.contains(v)) && t.time.is_none() {
             continue;
         }
-        let used = written.iter().chain(used_by.iter().copied()).any(|w| uses(&w.lit, &t.text, &t.values, t.time));
+        let used = written.iter().chain(used_by.iter().copied()).any(|w| uses(w, &t.text, &t.values, t.time));
         if !used {
             reported.push(&t.text);
             out.push(
@@ -298,8 +299,14 @@ fn cited_ranges(lower: &str, citations: &[&str]) -> Vec<(usize, usize)> {
 }
 
 /// Whether a literal is printed, exempt, or one step of arithmetic from printed values.
-fn found(lit: &Lit, said: &Printed) -> bool {
-    match lit {
+fn found(w: &Written, said: &Printed) -> bool {
+    let near_time = |m: i64| said.times.iter().any(|t| (t - m).abs() <= 1);
+    if let Some(t) = Time::from_decimal(&w.text)
+        && near_time(t.minutes())
+    {
+        return true;
+    }
+    match &w.lit {
         Lit::Num(n, pct) => {
             if *n == Num::ZERO || *n == Num::ONE {
                 return true;
@@ -321,7 +328,7 @@ fn found(lit: &Lit, said: &Printed) -> bool {
                 })
             })
         }
-        Lit::Time(m) => said.times.contains(m),
+        Lit::Time(m) => near_time(*m),
         Lit::Text(_) => true,
         Lit::Date(d) => {
             let near = [d.add_days(-1), Some(*d), d.add_days(1)];
@@ -334,12 +341,16 @@ fn found(lit: &Lit, said: &Printed) -> bool {
 }
 
 /// Whether a rule's literal uses a printed number (any reading), directly or one off.
-fn uses(lit: &Lit, printed: &str, values: &[Num], time: Option<i64>) -> bool {
-    match lit {
+fn uses(w: &Written, printed: &str, values: &[Num], time: Option<i64>) -> bool {
+    let near_time = |m: i64| time.is_some_and(|t| (t - m).abs() <= 1);
+    if Time::from_decimal(&w.text).is_some_and(|t| near_time(t.minutes())) {
+        return true;
+    }
+    match &w.lit {
         Lit::Num(n, pct) => values.iter().any(|v| {
             *v == *n || pct.is_some_and(|p| p == *v) || v.add(Num::ONE) == Some(*n) || v.sub(Num::ONE) == Some(*n)
         }),
-        Lit::Time(m) => time == Some(*m),
+        Lit::Time(m) => near_time(*m),
         Lit::Date(_) => false,
         Lit::Text(t) => contains_word(t, printed),
     }

@@ -17,6 +17,7 @@ struct Words {
     units: BTreeMap<String, String>,
     percent: Vec<String>,
     months: Vec<String>,
+    weekdays: Vec<String>,
     #[serde(default)]
     ordinal_dot: bool,
 }
@@ -92,7 +93,8 @@ impl Printed {
             }
         }
         if let Some(w) = w {
-            for (i, month) in w.months.iter().enumerate() {
+            for (i, month) in w.months.iter().chain(&w.weekdays).enumerate() {
+                let i = if i < w.months.len() { i } else { i - w.months.len() };
                 let mut capital: String = month.chars().take(1).flat_map(char::to_uppercase).collect();
                 capital.extend(month.chars().skip(1));
                 if contains_word(text, month) || contains_word(text, &capital) {
