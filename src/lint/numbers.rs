@@ -246,7 +246,7 @@ fn clause(c: &Clause, ctx: &Ctx) -> Vec<Diagnostic> {
             );
         }
     }
-    let cited = cited_ranges(&text.value.to_lowercase(), citations);
+    let cited = cited_ranges(&text.value, citations);
     let mut reported: Vec<&str> = Vec::new();
     for t in &printed.tokens {
         if t.part_of_word
@@ -285,15 +285,13 @@ fn has_rules(c: &Clause) -> bool {
     })
 }
 
-/// Where citations of clauses and references stand in `lower`, as byte ranges.
-fn cited_ranges(lower: &str, citations: &[&str]) -> Vec<(usize, usize)> {
+/// Where citations of clauses and references stand in `text`, as byte ranges.
+fn cited_ranges(text: &str, citations: &[&str]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for c in citations {
-        let c = c.to_lowercase();
-        if !contains_word(lower, &c) {
-            continue;
+        if contains_word(text, c) {
+            out.extend(text.match_indices(c).map(|(i, _)| (i, i + c.len())));
         }
-        out.extend(lower.match_indices(c.as_str()).map(|(i, _)| (i, i + c.len())));
     }
     out
 }

@@ -65,9 +65,8 @@ pub struct Printed {
 impl Printed {
     /// Adds what `text`, written in `lang`, prints.
     pub fn read(&mut self, text: &str, lang: &str) {
-        let lower = text.to_lowercase();
-        // Lowercasing may change lengths; positions are only needed in the original.
-        let src = if lower.len() == text.len() { lower.as_str() } else { text };
+        let lower = fold(text);
+        let src = lower.as_str();
         let w = words(lang);
         let mut toks = digits(src);
         for t in &mut toks {
@@ -78,7 +77,7 @@ impl Printed {
                 t.values.extend(extra);
             }
             let ordinal = w.is_some_and(|w| w.ordinal_dot)
-                && src[t.end..].strip_prefix(". ").and_then(|r| r.chars().next()).is_some_and(char::is_lowercase);
+                && text[t.end..].strip_prefix(". ").and_then(|r| r.chars().next()).is_some_and(char::is_lowercase);
             if ordinal || joined_to_word(&src[..t.start], true) || joined_to_word(&src[t.end..], false) {
                 t.part_of_word = true;
             }
@@ -122,7 +121,7 @@ impl Printed {
     /// beside it and perhaps a year after.
     fn read_dates(&mut self, lower: &str, toks: &mut [Token], months: &[String]) {
         for (m, name) in months.iter().enumerate() {
-            let name = name.to_lowercase();
+            let name = fold(name);
             for (at, _) in lower.match_indices(name.as_str()) {
                 let end = at + name.len();
                 let joined = lower[..at].chars().next_back().is_some_and(char::is_alphanumeric)
@@ -191,6 +190,20 @@ impl Printed {
             }
         }
     }
+}
+
+/// `text` in lowercase, every character keeping its length in bytes (one that would not is
+/// kept as it is), so that positions in it are positions in `text`.
+fn fold(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let mut l = c.to_lowercase();
+            match (l.next(), l.next()) {
+                (Some(x), None) if x.len_utf8() == c.len_utf8() => x,
+                _ => c,
+            }
+        })
+        .collect()
 }
 
 /// Whether the text on one side of a number joins it to a word: a letter straight beside it
