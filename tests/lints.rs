@@ -49,3 +49,97 @@ fn every_lint_has_a_failing_and_a_passing_example() {
         }
     }
 }
+
+/// Copies the rulebook folder `from` (its files and `cases/`) into `to`.
+fn copy_rulebook(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for e in std::fs::read_dir(from).expect("the rulebook").flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if src.is_dir() {
+            copy_rulebook(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).expect("a copy");
+        }
+    }
+}
+
+/// The bundled GNT with `from` replaced by `to` in `file`, checked and linted: the findings
+/// of `code`, and whether `--deny warnings` fails it.
+fn gnt_edited(file: &str, from: &str, to: &str, code: &str) -> (Vec<String>, bool) {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("conditions-lints-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_rulebook(std::path::Path::new("conditions/gnt"), &dir);
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).expect("the file");
+    assert!(text.contains(from), "{file} no longer holds `{from}`");
+    std::fs::write(&path, text.replacen(from, to, 1)).expect("the edit");
+    let book = find_rulebooks(&dir).expect("a rulebook").remove(0);
+    let (sources, problems) = read_rulebook(&book);
+    let checked = check_read(sources, problems);
+    assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+    let diags = conditions::lint::for_rulebook(&book.root, &checked, None);
+    let found = diags.iter().filter(|d| d.code == code).map(|d| d.message.clone()).collect();
+    let denied = conditions::lint::Config { deny_warnings: true, ..Default::default() }.apply(diags);
+    let _ = std::fs::remove_dir_all(&dir);
+    (found, denied.iter().any(|d| d.is_error()))
+}
+
+#[test]
+fn a_threshold_changed_in_the_rule_only_is_found_in_the_bundled_gnt() {
+    let (clean, fails) = gnt_edited("stage1.cond", "cutoff_masterpoints < 2000", "cutoff_masterpoints < 2000", "x");
+    assert!(clean.is_empty() && !fails, "the bundled GNT is clean under --deny warnings");
+    for limit in ["2500", "1500", "2001.5"] {
+        let (found, fails) = gnt_edited(
+            "stage1.cond",
+            "cutoff_masterpoints < 2000",
+            &format!("cutoff_masterpoints < {limit}"),
+            "lint::number_not_in_text",
+        );
+        assert_eq!(found.len(), 1, "{limit}: {found:?}");
+        assert!(found[0].contains(limit) && found[0].contains("flight_b_limit"), "{found:?}");
+        assert!(fails, "{limit}: --deny warnings must fail");
+    }
+}
+
+#[test]
+fn a_threshold_changed_in_the_text_only_is_found_in_the_bundled_gnt() {
+    let (found, fails) = gnt_edited(
+        "stage1.cond",
+        "players with fewer than 2,000",
+        "players with fewer than 2,500",
+        "lint::number_not_in_rules",
+    );
+    assert!(found.iter().any(|m| m.contains("2,500")), "{found:?}");
+    assert!(fails);
+}
+
+fn printed(text: &str, lang: &str) -> conditions::lint::printed::Printed {
+    let mut p = conditions::lint::printed::Printed::default();
+    p.read(text, lang);
+    p
+}
+
+proptest::proptest! {
+    /// Any whole number printed with either thousands separator, or as a percentage, reads back.
+    #[test]
+    fn printed_numbers_read_back(n in 0u64..10_000_000_000, pct in 1u32..=100) {
+        use conditions::eval::num::Num;
+        let digits = n.to_string();
+        let mut groups: Vec<String> = Vec::new();
+        for (i, c) in digits.chars().rev().enumerate() {
+            if i % 3 == 0 {
+                groups.insert(0, String::new());
+            }
+            groups[0].insert(0, c);
+        }
+        let want = Num::int(n as i128);
+        for (sep, lang) in [(",", "en"), (".", "da"), ("\u{a0}", "sv")] {
+            let text = format!("fewer than {} points", groups.join(sep));
+            proptest::prop_assert!(printed(&text, lang).values.contains(&want), "{text}");
+        }
+        let half = printed(&format!("at least {pct}% of the boards"), "en");
+        proptest::prop_assert!(half.values.contains(&Num::ratio(pct as i128, 100).unwrap()));
+    }
+}

@@ -8,7 +8,9 @@ pub mod citations;
 pub mod confusables;
 pub mod fact_citations;
 pub mod logic;
+pub mod numbers;
 pub mod orders;
+pub mod printed;
 pub mod rules;
 pub mod space;
 pub mod tables;
@@ -47,6 +49,8 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::fact_cites_own_clause", Severity::Warning, "facts whose description cites a clause of the same rulebook"),
     ("lint::confusable_name", Severity::Warning, "two names that look alike, one with a letter of another script"),
     ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
+    ("lint::number_not_in_text", Severity::Warning, "numbers a rule writes that its clause's text does not print"),
+    ("lint::number_not_in_rules", Severity::Warning, "numbers a clause's text prints that none of its rules uses"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -73,6 +77,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(fact_citations::lint(p));
     out.extend(confusables::lint(p));
     out.extend(orders::lint(p));
+    out.extend(numbers::lint(ctx.checked));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
     }
