@@ -184,20 +184,40 @@ impl Drop for RaiseOnDrop {
 
 /// Runs `f` off the async workers with a cancel flag set for its evaluations, holding
 /// `pass` (a large request's slot) until the work itself ends; bounded by [`TIMEOUT`],
-/// after which (or once the request is dropped) the flag stops the work.
+/// after which (or once the request is dropped) the flag stops the work. Large work (with a
+/// `pass`) runs on a thread of its own at a lower scheduling priority ([`LARGE_NICE`]): it
+/// takes what the small requests leave of the cores, never their turn.
 pub async fn bounded_with<T: Send + 'static>(
     pass: Option<Pass>,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     let cancel = Cancel::new();
     let _raise = RaiseOnDrop(cancel.clone());
-    let job = tokio::task::spawn_blocking(move || {
-        let _pass = pass;
-        cancel.run(f)
-    });
-    match tokio::time::timeout(TIMEOUT, job).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(_)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the ruling failed inside the server")),
+    let failed = || ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the ruling failed inside the server");
+    let done = match pass {
+        Some(pass) => {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let spawned = std::thread::Builder::new().name("conditions-large".into()).spawn(move || {
+                lower_priority();
+                let _pass = pass;
+                let _ = tx.send(cancel.run(f));
+            });
+            if spawned.is_err() {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server has no thread free for large work",
+                )
+                .retry_after(1));
+            }
+            tokio::time::timeout(TIMEOUT, rx).await.map(|r| r.map_err(|_| failed()))
+        }
+        None => {
+            let job = tokio::task::spawn_blocking(move || cancel.run(f));
+            tokio::time::timeout(TIMEOUT, job).await.map(|r| r.map_err(|_| failed()))
+        }
+    };
+    match done {
+        Ok(v) => v,
         Err(_) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the ruling took longer than {} seconds and was stopped", TIMEOUT.as_secs()),
@@ -205,6 +225,24 @@ pub async fn bounded_with<T: Send + 'static>(
         .help("send fewer facts or a smaller batch at a time")),
     }
 }
+
+/// The nice value of a thread doing large work (0 is the default, 19 the lowest priority).
+pub const LARGE_NICE: i32 = 10;
+
+/// Lowers the calling thread's scheduling priority to [`LARGE_NICE`]. On Linux the nice
+/// value is a thread's own (`setpriority(2)`, "Bugs"), so the server's other threads keep
+/// theirs; elsewhere nothing changes.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn lower_priority() {
+    // SAFETY: `setpriority` with integer arguments only; `who` 0 is the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS as _, 0, LARGE_NICE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
 
 /// The media types a JSON route reads.
 pub const JSON_TYPES: [&str; 2] = ["application/json", "application/x-ndjson"];
