@@ -11,6 +11,7 @@ use crate::eval::num::Num;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
+pub mod forms;
 pub mod json;
 pub mod printed;
 pub mod read;
@@ -245,10 +246,17 @@ fn example(ty: &Type) -> String {
 fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
     let printed;
+    let plain;
     let text: &str = if quoted {
         let s = text.trim();
         printed = printed::normalise(s, None)?;
         printed.as_deref().unwrap_or(s)
+    } else if text.contains(['e', 'E']) {
+        // A JSON number in exponent form (`1e3`, `2.5e-1`), written out in digits.
+        plain = without_exponent(text).ok_or_else(|| {
+            format!("`{text}` is not read: its exponent is beyond ±{MAX_EXPONENT}, more than any exact number holds")
+        })?;
+        &plain
     } else {
         text
     };
