@@ -245,6 +245,7 @@ fn example(ty: &Type) -> String {
 /// (`quoted`) text with a unit, a percent sign or a printed form (`"4,00 kr."`).
 fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
+    let shown = text;
     let printed;
     let plain;
     let text: &str = if quoted {
@@ -268,8 +269,10 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
         Some(x) => (x, true),
         None => (num_part, false),
     };
-    let n = Num::parse(num_part).map_err(|e| format!("`{text}` is not read: {e}"))?;
-    let too_large = || format!("`{text}` is not read: {}", crate::eval::num::LIMIT);
+    // A number in exponent form is named as written (`1e400`), not its digits.
+    let shown = if quoted { text } else { shown };
+    let n = Num::parse(num_part).map_err(|e| format!("`{shown}` is not read: {e}"))?;
+    let too_large = || format!("`{shown}` is not read: {}", crate::eval::num::LIMIT);
     let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
         None if unit.is_time() => Err("write a duration with its unit, e.g. \"24 hours\", \"8 days\"".into()),
