@@ -202,12 +202,20 @@ fn agree_on(name: &str, book: Checked, cases: u32) -> (usize, usize) {
     let book: &'static Checked = Box::leak(Box::new(book));
     let p = &book.program;
     let v = validator(p);
+    // The schema of one ruling's inputs takes the rest of the rulebook's facts too.
+    let ruling = p.rulings().map(|(d, _)| d).next().expect("a ruling");
+    let narrow = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&discover::schema::schema(p, &[ruling]).to_value())
+        .expect("a valid schema");
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
     let (accepted, refused) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
     runner
         .run(&facts_file(p), |text| {
             let (r, s) = (reader(p, &text), schema_ok(&v, &text));
             prop_assert_eq!(r.is_ok(), s.is_ok(), "{}\nreader: {:?}\nschema: {:?}", text, r, s);
+            let n = schema_ok(&narrow, &text);
+            prop_assert_eq!(r.is_ok(), n.is_ok(), "{}\nreader: {:?}\none ruling's schema: {:?}", text, r, n);
             if r.is_ok() {
                 accepted.set(accepted.get() + 1);
             } else {
@@ -269,6 +277,14 @@ fn crafted_facts_get_one_verdict() {
     let p = &book.program;
     let v = validator(p);
     let player = |field: &str, value: &str| format!(r#"{{"player": {{"{field}": {value}}}}}"#);
+    // A key that names nothing of the rulebook, in the schema of any ruling.
+    let lots = r#"{"masterpoints": "lots"}"#;
+    assert!(reader(p, lots).is_err());
+    for (def, info) in p.rulings() {
+        let schema = discover::schema::schema(p, &[def]).to_value();
+        let v = jsonschema::validator_for(&schema).expect("valid");
+        assert!(!v.is_valid(&serde_json::from_str(lots).expect("json")), "{}", info.name);
+    }
     for (text, ok) in [
         (player("masterpoints", r#""lots""#), false),
         (player("masterpoints", r#""2,150""#), false),

@@ -1,6 +1,8 @@
 //! The JSON Schema (2020-12) of a facts file: one property per fact, decision and
-//! lot (restricted to what the named rulings can read), records and enums as
-//! `$defs`, with descriptions, enums and formats.
+//! lot (those the named rulings can read first, the others described as not read),
+//! each section's name as an object of its facts, records and enums as `$defs`, with
+//! descriptions. The text forms of values are the patterns of [`crate::facts::forms`],
+//! the description the reader parses with, so that schema and reader agree.
 
 use super::write;
 use crate::check::program::{DefId, Program, TypeKind};
@@ -31,7 +33,25 @@ pub fn schema(p: &Program, rulings: &[DefId]) -> J {
         describe(&mut s, info.doc.as_deref(), p.citation_of(info.clause), Some(&info.by));
         props.insert(info.name.clone(), s);
     }
-    sections(p, &mut props, !rulings.is_empty());
+    // The other facts and decisions of the rulebook, which a facts file may give too (a
+    // case's facts for several rulings): checked as the reader checks them, after those read.
+    if !rulings.is_empty() {
+        for info in &p.facts {
+            if props.get(&info.name).is_none() {
+                let mut s = nullable(type_schema(p, &info.ty, &mut defs));
+                describe(&mut s, Some(NOT_READ), None, None);
+                props.insert(info.name.clone(), s);
+            }
+        }
+        for info in &p.decisions {
+            if props.get(&info.name).is_none() {
+                let mut s = nullable(type_schema(p, &info.ty, &mut defs));
+                describe(&mut s, Some(NOT_READ), None, Some(&info.by));
+                props.insert(info.name.clone(), s);
+            }
+        }
+    }
+    sections(p, &mut props);
     let mut title = p.rulebook.title.clone();
     if title.is_empty() {
         title = p.rulebook.name.clone();
@@ -42,14 +62,17 @@ pub fn schema(p: &Program, rulings: &[DefId]) -> J {
         "description": "a facts file: each key a fact, decision or lot; a value left out (or null) is not yet known",
         "type": "object",
         "properties": props,
-        "additionalProperties": !rulings.is_empty(),
+        "additionalProperties": false,
         "$defs": defs,
     })
 }
 
+/// The description of a fact or decision the named rulings do not read.
+const NOT_READ: &str = "not read by these rulings";
+
 /// Each section's name as a key too: an object of its facts and decisions by their
 /// names in it (`{"s332": {"hold1": …}}`), as the reader takes them.
-fn sections(p: &Program, props: &mut J, open: bool) {
+fn sections(p: &Program, props: &mut J) {
     for name in p.sections.sections.keys() {
         if p.symbols.contains_key(name.as_str()) || props.get(name).is_some() {
             continue;
@@ -70,7 +93,7 @@ fn sections(p: &Program, props: &mut J, open: bool) {
             "type": "object",
             "description": format!("the facts of section `{name}` by their names in it"),
             "properties": inner,
-            "additionalProperties": open,
+            "additionalProperties": false,
         });
         props.insert(name.clone(), s);
     }
