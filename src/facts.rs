@@ -11,6 +11,7 @@ use crate::eval::num::Num;
 use crate::eval::value::Value;
 use serde_json::Value as J;
 
+pub mod forms;
 pub mod json;
 pub mod printed;
 pub mod read;
@@ -244,11 +245,19 @@ fn example(ty: &Type) -> String {
 /// (`quoted`) text with a unit, a percent sign or a printed form (`"4,00 kr."`).
 fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     let unit = ty.unit().unwrap_or_default();
+    let shown = text;
     let printed;
+    let plain;
     let text: &str = if quoted {
         let s = text.trim();
         printed = printed::normalise(s, None)?;
         printed.as_deref().unwrap_or(s)
+    } else if text.contains(['e', 'E']) {
+        // A JSON number in exponent form (`1e3`, `2.5e-1`), written out in digits.
+        plain = without_exponent(text).ok_or_else(|| {
+            format!("`{text}` is not read: its exponent is beyond ±{MAX_EXPONENT}, more than any exact number holds")
+        })?;
+        &plain
     } else {
         text
     };
@@ -260,8 +269,10 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
         Some(x) => (x, true),
         None => (num_part, false),
     };
-    let n = Num::parse(num_part).map_err(|e| format!("`{text}` is not read: {e}"))?;
-    let too_large = || format!("`{text}` is not read: {}", crate::eval::num::LIMIT);
+    // A number in exponent form is named as written (`1e400`), not its digits.
+    let shown = if quoted { text } else { shown };
+    let n = Num::parse(num_part).map_err(|e| format!("`{shown}` is not read: {e}"))?;
+    let too_large = || format!("`{shown}` is not read: {}", crate::eval::num::LIMIT);
     let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
         None if unit.is_time() => Err("write a duration with its unit, e.g. \"24 hours\", \"8 days\"".into()),

@@ -58,10 +58,14 @@ fn json_text_keeps_every_digit() {
     assert_eq!(from_text(&p, r#"{"due": "12.50 EUR"}"#, "due"), Ok(Some(num("12.5"))));
     let e = from_text(&p, r#"{"n": 2.5}"#, "n").expect_err("a fraction for an int");
     assert!(e.contains("`n` must be `int`") && e.contains("`2.5`"), "{e}");
-    // Written facts take one form a number: an exponent is refused, as docs/language.md says.
-    for t in [r#"{"mp": 2.5e3}"#, r#"{"mp": 1e400}"#, r#"{"xs": [1, 1E-2]}"#] {
-        let e = from_text(&p, t, "mp").expect_err("an exponent");
-        assert!(e.contains("not a number") && e.contains(['e', 'E']), "{e}");
+    // A JSON number in exponent form is the exact number it writes (docs/facts.md); one
+    // too large to hold is refused, named as written.
+    assert_eq!(from_text(&p, r#"{"mp": 2.5e3}"#, "mp"), Ok(Some(num("2500"))));
+    assert_eq!(from_text(&p, r#"{"mp": 2.5e-1}"#, "mp"), Ok(Some(num("1/4"))));
+    assert_eq!(from_text(&p, r#"{"xs": [1, 1E-2]}"#, "xs"), Ok(Some(Value::list(vec![num("1"), num("1/100")]))));
+    for t in [r#"{"mp": 1e400}"#, r#"{"mp": 1e-999}"#] {
+        let e = from_text(&p, t, "mp").expect_err("too large");
+        assert!(e.contains("`mp` must be") && e.contains(['e', 'E']), "{e}");
     }
 }
 

@@ -86,6 +86,10 @@ pub fn unit_word(word: &str) -> Option<(Unit, i128)> {
     })
 }
 
+/// Every word [`unit_word`] reads besides a currency's code.
+pub const UNIT_WORD_FORMS: &[&str] =
+    &["km", "minute", "minutes", "min", "hour", "hours", "day", "days", "week", "weeks"];
+
 pub const UNIT_WORDS: &[&str] = &["km", "minutes", "hours", "days", "weeks", "USD", "DKK"];
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

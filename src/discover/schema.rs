@@ -1,10 +1,13 @@
 //! The JSON Schema (2020-12) of a facts file: one property per fact, decision and
-//! lot (restricted to what the named rulings can read), records and enums as
-//! `$defs`, with descriptions, enums and formats.
+//! lot (those the named rulings can read first, the others described as not read),
+//! each section's name as an object of its facts, records and enums as `$defs`, with
+//! descriptions. The text forms of values are the patterns of [`crate::facts::forms`],
+//! the description the reader parses with, so that schema and reader agree.
 
 use super::write;
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
+use crate::facts::forms;
 use crate::json::Json as J;
 use crate::ojson as json;
 
@@ -30,6 +33,25 @@ pub fn schema(p: &Program, rulings: &[DefId]) -> J {
         describe(&mut s, info.doc.as_deref(), p.citation_of(info.clause), Some(&info.by));
         props.insert(info.name.clone(), s);
     }
+    // The other facts and decisions of the rulebook, which a facts file may give too (a
+    // case's facts for several rulings): checked as the reader checks them, after those read.
+    if !rulings.is_empty() {
+        for info in &p.facts {
+            if props.get(&info.name).is_none() {
+                let mut s = nullable(type_schema(p, &info.ty, &mut defs));
+                describe(&mut s, Some(NOT_READ), None, None);
+                props.insert(info.name.clone(), s);
+            }
+        }
+        for info in &p.decisions {
+            if props.get(&info.name).is_none() {
+                let mut s = nullable(type_schema(p, &info.ty, &mut defs));
+                describe(&mut s, Some(NOT_READ), None, Some(&info.by));
+                props.insert(info.name.clone(), s);
+            }
+        }
+    }
+    sections(p, &mut props);
     let mut title = p.rulebook.title.clone();
     if title.is_empty() {
         title = p.rulebook.name.clone();
@@ -40,9 +62,41 @@ pub fn schema(p: &Program, rulings: &[DefId]) -> J {
         "description": "a facts file: each key a fact, decision or lot; a value left out (or null) is not yet known",
         "type": "object",
         "properties": props,
-        "additionalProperties": !rulings.is_empty(),
+        "additionalProperties": false,
         "$defs": defs,
     })
+}
+
+/// The description of a fact or decision the named rulings do not read.
+const NOT_READ: &str = "not read by these rulings";
+
+/// Each section's name as a key too: an object of its facts and decisions by their
+/// names in it (`{"s332": {"hold1": …}}`), as the reader takes them.
+fn sections(p: &Program, props: &mut J) {
+    for name in p.sections.sections.keys() {
+        if p.symbols.contains_key(name.as_str()) || props.get(name).is_some() {
+            continue;
+        }
+        let prefix = format!("{name}.");
+        let mut inner = J::object();
+        if let J::Object(m) = &*props {
+            for (k, v) in m.iter() {
+                if let Some(short) = k.strip_prefix(&prefix) {
+                    inner.insert(short.to_string(), v.clone());
+                }
+            }
+        }
+        if matches!(&inner, J::Object(m) if m.is_empty()) {
+            continue;
+        }
+        let s = json!({
+            "type": "object",
+            "description": format!("the facts of section `{name}` by their names in it"),
+            "properties": inner,
+            "additionalProperties": false,
+        });
+        props.insert(name.clone(), s);
+    }
 }
 
 fn nullable(s: J) -> J {
@@ -63,34 +117,28 @@ fn describe(s: &mut J, doc: Option<&str>, clause: Option<&str>, by: Option<&str>
 }
 
 fn type_schema(p: &Program, ty: &Type, defs: &mut J) -> J {
+    let text = |ty: &Type| json!({ "type": "string", "pattern": forms::pattern(ty).unwrap_or_default() });
     match ty {
         Type::Bool => json!({ "type": "boolean" }),
         Type::Int => json!({
-            "anyOf": [{ "type": "integer" }, { "type": "string", "pattern": "^\\s*[+-]?[0-9][0-9., ]*\\s*$" }],
+            "anyOf": [{ "type": "integer" }, text(ty)],
             "description": write::how(p, ty),
         }),
-        Type::Quantity(u) if u.is_none() => json!({
-            "type": ["number", "string"],
+        Type::Quantity(_) if forms::takes_json_number(ty) => json!({
+            "anyOf": [{ "type": "number" }, text(ty)],
             "description": write::how(p, ty),
         }),
-        Type::Quantity(_) => json!({
-            "type": ["string", "number"],
-            "description": write::how(p, ty),
-        }),
+        Type::Quantity(_) | Type::Time | Type::DateTime => {
+            let mut s = text(ty);
+            s.insert("description", write::how(p, ty));
+            s
+        }
         Type::Text => json!({ "type": "string" }),
-        Type::Date => json!({ "type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }),
-        // `18:15`, or `18:15:00` (a TOML local time read as text).
-        Type::Time => json!({
-            "type": "string",
-            "pattern": "^([01]?[0-9]|2[0-3]):[0-5][0-9](:00)?$",
-            "description": write::how(p, ty),
-        }),
-        // `2008-09-06 22:00`, or `2008-09-06T22:00:00` (a TOML local date-time read as text).
-        Type::DateTime => json!({
-            "type": "string",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ]([01][0-9]|2[0-3]):[0-5][0-9](:00)?$",
-            "description": write::how(p, ty),
-        }),
+        Type::Date => {
+            let mut s = text(ty);
+            s.insert("format", "date");
+            s
+        }
         Type::Enum(t) | Type::Record(t) => {
             let name = p.type_name(*t);
             if defs.get(&name).is_none() {
@@ -129,22 +177,22 @@ fn named_schema(p: &Program, t: u32, defs: &mut J) -> J {
             json!({ "enum": names, "description": write::how(p, &Type::Enum(t)) })
         }
         TypeKind::Record(fs) => {
+            // Any field may be left out or `null`: not yet known, a question for the
+            // ruling (`rule --strict` asks for the required ones).
             let mut props = J::object();
-            let mut required = Vec::new();
             for f in fs {
-                let mut s = type_schema(p, &f.ty, defs);
-                if f.optional {
-                    s = nullable(s);
-                } else {
-                    required.push(json!(f.name.as_str()));
-                }
-                describe(&mut s, f.doc.as_deref(), None, None);
+                let mut s = nullable(type_schema(p, &f.ty, defs));
+                let doc = match (&f.doc, f.optional) {
+                    (d, true) => d.clone(),
+                    (Some(d), false) => Some(format!("{d} (required by `--strict`)")),
+                    (None, false) => Some("required by `--strict`".to_string()),
+                };
+                describe(&mut s, doc.as_deref(), None, None);
                 props.insert(f.name.clone(), s);
             }
             json!({
                 "type": "object",
                 "properties": props,
-                "required": required,
                 "additionalProperties": false,
             })
         }

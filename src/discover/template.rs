@@ -24,6 +24,10 @@ enum Shape {
     Array(Vec<Node>),
 }
 
+/// The TOML or YAML template of rulings that read no input: a comment, which the
+/// facts reader takes as a file of no facts.
+const NO_INPUT: &str = "# no input is needed: these rulings read no facts\n";
+
 /// A facts skeleton for `rulings`.
 pub fn template(p: &Program, rulings: &[DefId], format: Format) -> String {
     let reach = super::reach(p, rulings);
@@ -36,12 +40,12 @@ pub fn template(p: &Program, rulings: &[DefId], format: Format) -> String {
         Format::Toml => {
             let mut out = String::new();
             toml_table(&nodes, &[], false, &mut out);
-            out
+            if out.is_empty() { NO_INPUT.to_string() } else { out }
         }
         Format::Yaml => {
             let mut out = String::new();
             yaml(&nodes, 0, &mut out);
-            out
+            if out.is_empty() { NO_INPUT.to_string() } else { out }
         }
     }
 }

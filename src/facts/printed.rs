@@ -14,13 +14,14 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+/// How one language prints numbers with units (a section of `units.toml`).
 #[derive(Debug, Deserialize)]
-struct Style {
-    thousands: String,
-    decimal: String,
-    per: String,
-    prefix: BTreeMap<String, String>,
-    suffix: BTreeMap<String, String>,
+pub(crate) struct Style {
+    pub(crate) thousands: String,
+    pub(crate) decimal: String,
+    pub(crate) per: String,
+    pub(crate) prefix: BTreeMap<String, String>,
+    pub(crate) suffix: BTreeMap<String, String>,
 }
 
 /// The style of each language, by tag (a section of `units.toml` each).
@@ -32,6 +33,11 @@ fn units() -> &'static Units {
         let text = crate::explain::messages::file("units.toml").unwrap_or_default();
         toml::from_str(text).unwrap_or_else(|e| unreachable!("the bundled unit words are valid: {e}"))
     })
+}
+
+/// Every language's style, as `units.toml` has them.
+pub(crate) fn styles() -> impl Iterator<Item = &'static Style> {
+    units().values()
 }
 
 /// Whether `units.toml` has a style for `lang` or a shorter tag it falls back to.

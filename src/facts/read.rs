@@ -46,6 +46,10 @@ pub fn yaml(text: &str) -> Result<J, String> {
         ));
     }
     let v = serde_yaml::from_str::<serde_yaml::Value>(text).map_err(|e| e.to_string())?;
+    // A file of comments only (a template of rulings that read nothing) has no facts.
+    if v.is_null() && text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+        return Ok(J::Object(Map::new()));
+    }
     yaml_value(&v, &mut String::new())
 }
 

@@ -486,7 +486,9 @@ impl ValueSeed<'_, '_, '_> {
         let found = if quoted { Found::Text(text) } else { Found::Number(text) };
         match self.ty {
             Type::Int | Type::Quantity(_) => match number(text, quoted, self.ty) {
-                Ok(n) if *self.ty == Type::Int && !n.is_integer() => {
+                Ok(n)
+                    if *self.ty == Type::Int && (!n.is_integer() || (quoted && !super::forms::is_whole_text(text))) =>
+                {
                     self.fail(found, Some("a whole number is expected here".into()))
                 }
                 Ok(n) => Got::Value(Value::Num(n)),
