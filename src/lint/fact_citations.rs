@@ -139,7 +139,9 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
     if phrase.is_empty() {
         return false;
     }
-    text.match_indices(phrase).any(|(i, _)| {
+    // Every place the phrase starts, overlapping ones too: in `1§§§`, `§§` joined to the digit
+    // at the first place still stands alone at the second.
+    text.char_indices().map(|(i, _)| i).filter(|&i| text[i..].starts_with(phrase)).any(|i| {
         let before = text[..i].chars().next_back();
         let after = text[i + phrase.len()..].chars().next();
         !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
@@ -173,6 +175,7 @@ mod tests {
         assert_eq!(t.longest_in("x§ 304"), None, "joined to a letter");
         assert_eq!(t.longest_in("nothing here"), None);
         assert_eq!(t.longest_in(""), None);
+        assert_eq!(Citations::new(["§§"].into_iter()).longest_in("1§§§ "), Some("§§"));
     }
 
     proptest! {
@@ -194,5 +197,6 @@ mod tests {
         assert!(!contains_phrase("the value under ¶ 7B12", "¶ 7B1"));
         assert!(!contains_phrase("Part 12", "Part 1"));
         assert!(!contains_phrase("anything", ""));
+        assert!(contains_phrase("1§§§ ", "§§"), "the second, overlapping place stands alone");
     }
 }
