@@ -249,3 +249,79 @@ fn a_note_that_names_nothing_of_the_old_version_is_said_and_not_used() {
         ]
     );
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("scratch folder");
+    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).expect("readable");
+    let edited = text.replace(from, to);
+    assert_ne!(text, edited, "{}: `{from}`", file.display());
+    std::fs::write(file, edited).expect("write");
+}
+
+#[test]
+fn a_season_edit_of_gnt_with_a_rename_shows_only_the_threshold_changes() {
+    // The season's edit of docs/committee.md: Flight B raised from 2,000 to 2,500 masterpoints
+    // (rule, printed text and published document), and `substitutes_in_play` renamed
+    // `substitutes_in_use` with the note, in the rulebook and in every case file. The changes
+    // of answer are those of the Flight B edit alone (worked out by hand in tests/diff.rs: three
+    // case files with a player of 2,000–2,499 masterpoints); the ten case files of substitutions
+    // that write the renamed fact are compared, none changes.
+    let root = std::env::temp_dir().join(format!("conditions-diff-season-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let gnt = Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions/gnt");
+    let next = root.join("gnt");
+    copy_dir(&gnt, &next);
+    let b = "open to players with fewer than 2,";
+    edit(&next.join("stage1.cond"), &format!("{b}000 masterpoints"), &format!("{b}500 masterpoints"));
+    edit(&next.join("stage1.cond"), "cutoff_masterpoints < 2000", "cutoff_masterpoints < 2500");
+    edit(&next.join("source.txt"), &format!("{b}000 masterpoints"), &format!("{b}500 masterpoints"));
+    let mut renamed = 0;
+    for f in std::fs::read_dir(&next).expect("folder").chain(std::fs::read_dir(next.join("cases")).expect("cases")) {
+        let path = f.expect("entry").path();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if text.contains("substitutes_in_play") {
+            std::fs::write(&path, text.replace("substitutes_in_play", "substitutes_in_use")).expect("write");
+            renamed += 1;
+        }
+    }
+    assert!(renamed > 2, "the fact is written in the rulebook and in case files");
+    edit(
+        &next.join("players.cond"),
+        "fact substitutes_in_use:",
+        "fact substitutes_in_use renamed from substitutes_in_play:",
+    );
+    let args: Vec<String> = ["diff", &gnt.display().to_string(), &next.display().to_string(), "--format", "json"]
+        .map(String::from)
+        .to_vec();
+    let (code, out, err) = run(&args);
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(code, Some(0), "{err}");
+    let r: Value = serde_json::from_str(&out).expect("json");
+    let t = summary(&r);
+    let strings =
+        |k: &str| t[k].as_array().map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>()).unwrap_or_default();
+    assert_eq!(strings("renames"), ["fact substitutes_in_play → substitutes_in_use (renamed from)"]);
+    assert!(strings("not_compared").is_empty(), "{out}");
+    let mut changed: Vec<&str> = list(&r["rulings"]).iter().map(|c| s(&c["source"])).collect();
+    changed.sort();
+    assert_eq!(
+        changed,
+        [
+            "flight-masterpoints-stage2-same-as-stage1.toml",
+            "stage1-d-exactly-2000-masterpoints.toml",
+            "substitution-not-eligible-for-flight.toml"
+        ]
+    );
+    assert_eq!(strings("broken").len(), 3);
+}
