@@ -159,7 +159,8 @@ fn similar(a: &BTreeSet<String>, b: &BTreeSet<String>) -> bool {
     shared > 0 && 2 * shared >= all
 }
 
-/// The names of the new version's full name for `short` in the file's section.
+/// The `renamed from` notes of a version: (what, record of a field, old full name, new full
+/// name); a note's old name is in the section of the declaration it is written on.
 fn notes(c: &Checked) -> Vec<(&'static str, Option<String>, String, String)> {
     let mut out = Vec::new();
     for file in &c.files {
@@ -178,7 +179,7 @@ fn notes(c: &Checked) -> Vec<(&'static str, Option<String>, String, String)> {
                 }
                 Decl::Type(t) => {
                     if let TypeBody::Record(fs) = &t.body {
-                        let record = full_name(sec, &t.name.name);
+                        let record = full(sec, &t.name.name);
                         for f in fs {
                             if let Some(from) = &f.renamed_from {
                                 out.push(("field", Some(record.clone()), from.name.clone(), f.name.name.clone()));
@@ -190,11 +191,20 @@ fn notes(c: &Checked) -> Vec<(&'static str, Option<String>, String, String)> {
                 _ => continue,
             };
             if let Some(from) = from {
-                out.push((what, None, full_name(sec, &from.name), full_name(sec, &name.name)));
+                out.push((what, None, full_name(sec, &from.name), full(sec, &name.name)));
             }
         }
     }
     out
+}
+
+/// A declared name in full: the checked files hold names already resolved (`final.imps`),
+/// a note's old name as written (`imps`).
+fn full(sec: Option<&str>, name: &str) -> String {
+    match sec {
+        Some(s) if name.strip_prefix(s).is_some_and(|rest| rest.starts_with('.')) => name.to_string(),
+        _ => full_name(sec, name),
+    }
 }
 
 fn find<'a>(names: &'a [Name], name: &str, record: Option<&str>) -> Option<&'a Name> {
