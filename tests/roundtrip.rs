@@ -205,33 +205,60 @@ fn decl() -> impl Strategy<Value = Decl> {
             body: TypeBody::Enum(vs.into_iter().map(|(name, label)| Variant { name, label }).collect()),
             span: sp()
         })),
-        (type_name(), prop::collection::vec((ident(), any::<bool>(), type_expr(), doc(), doc()), 1..4)).prop_map(
-            |(name, fs)| {
+        (
+            type_name(),
+            prop::collection::vec((ident(), any::<bool>(), prop::option::of(ident()), type_expr(), doc(), doc()), 1..4)
+        )
+            .prop_map(|(name, fs)| {
                 Decl::Type(TypeDecl {
                     name,
                     body: TypeBody::Record(
                         fs.into_iter()
-                            .map(|(name, optional, ty, doc, says)| Field { name, optional, ty, doc, says })
+                            .map(|(name, optional, renamed_from, ty, doc, says)| Field {
+                                name,
+                                optional,
+                                renamed_from,
+                                ty,
+                                doc,
+                                says,
+                            })
                             .collect(),
                     ),
                     span: sp(),
                 })
-            }
+            }),
+        (ident(), prop::option::of(ident()), type_expr(), prop::option::of(range()), doc(), doc()).prop_map(
+            |(name, renamed_from, ty, bound, doc, says)| Decl::Fact(FactDecl {
+                name,
+                renamed_from,
+                ty,
+                bound,
+                doc,
+                says,
+                span: sp()
+            })
         ),
-        (ident(), type_expr(), prop::option::of(range()), doc(), doc())
-            .prop_map(|(name, ty, bound, doc, says)| Decl::Fact(FactDecl { name, ty, bound, doc, says, span: sp() })),
-        (any::<bool>(), ident(), type_expr(), prop::option::of(range()), short_text(), doc(), doc()).prop_map(
-            |(lot, name, ty, bound, by, doc, says)| Decl::Decision(DecisionDecl {
+        (
+            any::<bool>(),
+            ident(),
+            prop::option::of(ident()),
+            type_expr(),
+            prop::option::of(range()),
+            short_text(),
+            doc(),
+            doc()
+        )
+            .prop_map(|(lot, name, renamed_from, ty, bound, by, doc, says)| Decl::Decision(DecisionDecl {
                 kind: if lot { DecisionKind::Lot } else { DecisionKind::Decision },
                 name,
+                renamed_from,
                 ty,
                 bound,
                 by,
                 doc,
                 says,
                 span: sp(),
-            })
-        ),
+            })),
         (short_text(), short_text()).prop_map(|(of, gloss)| Decl::Gloss(GlossDecl { of, gloss, span: sp() })),
         (short_text(), doc()).prop_map(|(citation, title)| Decl::External(ExternalDecl {
             citation,
@@ -242,15 +269,17 @@ fn decl() -> impl Strategy<Value = Decl> {
             any::<bool>(),
             ident(),
             prop::collection::vec(param(), 0..3),
+            prop::option::of(ident()),
             type_expr(),
             doc(),
             doc(),
             prop::option::of(expr())
         )
-            .prop_map(|(ruling, name, params, ty, doc, says, body)| Decl::Def(DefDecl {
+            .prop_map(|(ruling, name, params, renamed_from, ty, doc, says, body)| Decl::Def(DefDecl {
                 kind: if ruling { DefKind::Ruling } else { DefKind::Def },
                 name,
                 params,
+                renamed_from,
                 ty,
                 doc,
                 says,

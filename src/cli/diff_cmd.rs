@@ -1,11 +1,12 @@
 //! `conditions diff OLD NEW`: what an edit changes. OLD and NEW are rulebook folders (or
 //! bundled names), or git revisions `REV:path`; the rulings are compared over the case
 //! files (`--cases DIR…`, default the `cases/` of NEW, else of OLD) and facts lines
-//! (`--facts FILE.jsonl…`). Exit 0, or 1 with `--fail-on-change` when anything changes;
+//! (`--facts FILE.jsonl…`); names renamed between them (`--rename OLD=NEW`, `renamed from`
+//! notes, the heuristic) are translated back for the old version. Exit 0, or 1 with `--fail-on-change` when anything changes;
 //! 2 when a version cannot be read or does not check.
 
 use conditions::diagnostic::{Diagnostic, render};
-use conditions::diff::{Inputs, Version, diff, render as show};
+use conditions::diff::{Inputs, Version, diff_renamed, renames::find_renames, render as show};
 use conditions::source::SourceMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -25,6 +26,8 @@ pub struct DiffArgs {
     pub facts: Vec<PathBuf>,
     pub format: DiffFormat,
     pub fail_on_change: bool,
+    /// `OLD=NEW` pairs, as written.
+    pub rename: Vec<String>,
 }
 
 fn git(args: &[&str]) -> Result<String, String> {
@@ -122,7 +125,24 @@ pub fn run(args: DiffArgs) -> ExitCode {
         cases: named_cases(&dirs),
         facts: args.facts.iter().map(|f| (f.display().to_string(), f.clone())).collect(),
     };
-    let report = diff(&old, &new, &inputs);
+    let mut asked = Vec::new();
+    for r in &args.rename {
+        match r.split_once('=').map(|(o, n)| (o.trim(), n.trim())) {
+            Some((o, n)) if !o.is_empty() && !n.is_empty() => asked.push((o.to_string(), n.to_string())),
+            _ => {
+                errln!("error: `--rename {r}`: write the old name, `=`, and the new name: `--rename member=present`");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let renames = match find_renames(&old.checked, &new.checked, &asked) {
+        Ok(r) => r,
+        Err(e) => {
+            errln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = diff_renamed(&old, &new, &inputs, &renames);
     let shown = match args.format {
         DiffFormat::Text => show::text(&report),
         DiffFormat::Markdown => show::markdown(&report),

@@ -373,6 +373,10 @@ enum Command {
         /// Exit 1 when anything changes.
         #[arg(long)]
         fail_on_change: bool,
+        /// A name renamed between the versions, `OLD=NEW` (a fact, decision, ruling, definition,
+        /// or a field as `Record.field`); repeatable.
+        #[arg(long, value_name = "OLD=NEW")]
+        rename: Vec<String>,
     },
 }
 
@@ -458,8 +462,8 @@ fn dispatch() -> ExitCode {
         #[cfg(feature = "serve")]
         Command::Site { rulebooks, out } => serve_cmd::site(&rulebooks, &out),
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
-        Command::Diff { old, new, cases, facts, format, fail_on_change } => {
-            diff_cmd::run(diff_cmd::DiffArgs { old, new, cases, facts, format, fail_on_change })
+        Command::Diff { old, new, cases, facts, format, fail_on_change, rename } => {
+            diff_cmd::run(diff_cmd::DiffArgs { old, new, cases, facts, format, fail_on_change, rename })
         }
         Command::Coverage { rulebook, source, format, strict } => {
             coverage_cmd::run(&rulebook, source.as_deref(), format, strict)

@@ -3,8 +3,12 @@
 //! definitions, facts and decisions added, removed or changed), then every case file
 //! and every facts line is ruled by both: the rulings whose answer, status or cited
 //! clauses change, with both explanations, and the case files whose expectations the
-//! new version breaks. Rendering is in [`render`].
+//! new version breaks. Names renamed between the versions ([`renames`]) are reported as
+//! renames, and the old version rules on the facts translated back into its names, so
+//! that only real changes of answer show; facts that no rename translates are counted apart.
+//! Rendering is in [`render`].
 
+pub mod renames;
 pub mod render;
 pub mod words;
 
@@ -16,6 +20,7 @@ use crate::explain::Explainer;
 use crate::source::SourceMap;
 use crate::syntax::ast::Span;
 use indexmap::IndexMap;
+use renames::{Ambiguous, Rename, Renames};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use words::Run;
@@ -47,11 +52,20 @@ pub struct Report {
     pub facts_lines_compared: usize,
     /// Inputs that could not be compared: unreadable case files, facts lines that are not JSON.
     pub problems: Vec<String>,
+    /// Names renamed between the versions.
+    pub renames: Vec<Rename>,
+    /// Names the heuristic could pair in more than one way: not renamed.
+    pub ambiguous_renames: Vec<Ambiguous>,
+    /// `renamed from` notes of the new version that name no rename between these versions.
+    pub unused_rename_notes: Vec<String>,
+    /// Case files and facts lines whose facts do not fit a version (no rename translates
+    /// them): not ruled, and not counted as changes.
+    pub not_compared: Vec<NotCompared>,
 }
 
 impl Report {
     pub fn changed(&self) -> bool {
-        !self.clauses.is_empty() || !self.rulings.is_empty() || !self.broken.is_empty()
+        !self.clauses.is_empty() || !self.rulings.is_empty() || !self.broken.is_empty() || !self.renames.is_empty()
     }
     /// The case files and facts lines with a changed ruling, in order, without repeats.
     pub fn changed_sources(&self) -> Vec<&str> {
@@ -85,11 +99,23 @@ pub struct PartChange {
 }
 
 #[derive(Debug, Serialize)]
+pub struct NotCompared {
+    /// The case file or facts line.
+    pub source: String,
+    /// Why, in words: which version the facts do not fit, and the first problems.
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize)]
 pub struct DeclChange {
     /// `rule`, `definition`, `fact`, `decision` or `type`.
     pub what: &'static str,
     pub name: String,
+    /// `added`, `removed`, `changed` or `renamed`.
     pub kind: &'static str,
+    /// The name in the old version, when renamed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_name: Option<String>,
     pub old: Option<String>,
     pub new: Option<String>,
 }
@@ -173,7 +199,23 @@ fn place(c: &Checked, citation: &str) -> (Option<String>, Option<usize>) {
 /// The clauses whose texts or declarations differ, in the new version's order (removed
 /// clauses after, in the old one's).
 pub fn clauses(old: &Checked, new: &Checked) -> Vec<ClauseChange> {
-    let (od, nd) = (declarations(old), declarations(new));
+    clauses_renamed(old, new, &Renames::default())
+}
+
+/// [`clauses`], a renamed declaration shown as renamed (under its new name, with its old one).
+pub fn clauses_renamed(old: &Checked, new: &Checked, renames: &Renames) -> Vec<ClauseChange> {
+    let (mut od, nd) = (declarations(old), declarations(new));
+    // The old declarations keyed by their new names; what each was called before.
+    let mut was: std::collections::HashMap<(&'static str, String), String> = Default::default();
+    for r in renames.renames.iter().filter(|r| r.record.is_none()) {
+        let what = if matches!(r.what, "ruling" | "definition") { "definition" } else { r.what };
+        for decls in od.values_mut() {
+            if let Some(text) = decls.shift_remove(&(what, r.old.clone())) {
+                decls.insert((what, r.new.clone()), text);
+                was.insert((what, r.new.clone()), r.old.clone());
+            }
+        }
+    }
     let mut citations: Vec<String> = new.program.clauses.iter().map(|c| c.citation.clone()).collect();
     for c in &old.program.clauses {
         if !citations.contains(&c.citation) {
@@ -203,13 +245,15 @@ pub fn clauses(old: &Checked, new: &Checked) -> Vec<ClauseChange> {
                     what: key.0,
                     name: key.1.clone(),
                     kind: "added",
+                    old_name: was.get(key).cloned(),
                     old: None,
                     new: Some(text.clone()),
                 }),
-                Some(o) if o != text => decls.push(DeclChange {
+                Some(o) if o != text || was.contains_key(key) => decls.push(DeclChange {
                     what: key.0,
                     name: key.1.clone(),
-                    kind: "changed",
+                    kind: if was.contains_key(key) { "renamed" } else { "changed" },
+                    old_name: was.get(key).cloned(),
                     old: Some(o.clone()),
                     new: Some(text.clone()),
                 }),
@@ -222,6 +266,7 @@ pub fn clauses(old: &Checked, new: &Checked) -> Vec<ClauseChange> {
                     what: key.0,
                     name: key.1.clone(),
                     kind: "removed",
+                    old_name: was.get(key).cloned(),
                     old: Some(text.clone()),
                     new: None,
                 });
@@ -270,51 +315,78 @@ fn inputs_for(c: &Checked, tree: &serde_json::Value, origin: &str) -> Result<cra
     })
 }
 
+/// The facts of one case file or facts line: as written (the new version's names) and as
+/// translated into the old version's names.
+struct Facts<'a> {
+    source: &'a str,
+    old: &'a serde_json::Value,
+    new: &'a serde_json::Value,
+}
+
 /// Rules the same facts by both versions; a change when status, answer or citations differ.
-fn compare(
-    old: &Checked,
-    new: &Checked,
-    source: &str,
-    tree: &serde_json::Value,
-    rulings: &[String],
-    out: &mut Vec<RulingChange>,
-) {
-    let fit = |c: &Checked| inputs_for(c, tree, source);
-    let (a, b) = (fit(old), fit(new));
+/// Facts that do not fit a version are not ruled: counted apart, with the reason in words.
+/// Each ruling is named as in the new version, and asked of the old one by its old name.
+fn compare(old: &Checked, new: &Checked, facts: Facts, rulings: &[String], renames: &Renames, report: &mut Report) {
+    let source = facts.source;
+    let (a, b) = (inputs_for(old, facts.old, source), inputs_for(new, facts.new, source));
+    let (a, b) = match (a, b) {
+        (Ok(a), Ok(b)) => (a, b),
+        (a, b) => {
+            let reason = match (a.err(), b.err()) {
+                (Some(e), None) => {
+                    format!("the facts do not fit the old version, and no rename translates them: {e}")
+                }
+                (None, Some(e)) => format!("the facts do not fit the new version: {e}"),
+                (x, y) => format!(
+                    "the facts fit neither version: old: {}; new: {}",
+                    x.unwrap_or_default(),
+                    y.unwrap_or_default()
+                ),
+            };
+            report.not_compared.push(NotCompared { source: source.to_string(), reason });
+            return;
+        }
+    };
     for ruling in rulings {
-        let get = |c: &Checked, i: &Result<crate::eval::interp::Inputs, String>| match i {
-            Ok(i) => side(c, i, ruling),
-            Err(e) => Side {
-                status: "invalid facts".into(),
-                answer: e.clone(),
-                cites: Vec::new(),
-                explanation: String::new(),
-            },
-        };
-        let (x, y) = (get(old, &a), get(new, &b));
+        let (x, y) = (side(old, &a, renames.old_def(ruling)), side(new, &b, ruling));
         if (&x.status, &x.answer, &x.cites) != (&y.status, &y.answer, &y.cites) {
-            out.push(RulingChange { source: source.to_string(), ruling: ruling.clone(), old: x, new: y });
+            report.rulings.push(RulingChange { source: source.to_string(), ruling: ruling.clone(), old: x, new: y });
         }
     }
 }
 
-fn failures(c: &Checked, case: &Path) -> Vec<crate::cases::Failure> {
+fn failures(c: &Checked, case: &Path, text: Option<&str>) -> Vec<crate::cases::Failure> {
     let mut s = Summary::default();
-    run_case(c, case, &mut s);
+    match text {
+        Some(t) => crate::cases::run_case_text(c, case, t, &mut s),
+        None => run_case(c, case, &mut s),
+    }
     s.failed
 }
 
-/// Compares two versions over the given case files and facts lines.
+/// Compares two versions over the given case files and facts lines, with the renames that
+/// the new version notes and the heuristic finds.
 pub fn diff(old: &Version, new: &Version, inputs: &Inputs) -> Report {
+    let renames = renames::find_renames(&old.checked, &new.checked, &[]).unwrap_or_default();
+    diff_renamed(old, new, inputs, &renames)
+}
+
+/// Compares two versions over the given case files and facts lines; `renames` (from
+/// [`renames::find_renames`]) translate facts and rulings back into the old version's names.
+pub fn diff_renamed(old: &Version, new: &Version, inputs: &Inputs, renames: &Renames) -> Report {
     let mut report = Report {
         old: old.label.clone(),
         new: new.label.clone(),
-        clauses: clauses(&old.checked, &new.checked),
+        clauses: clauses_renamed(&old.checked, &new.checked, renames),
         rulings: Vec::new(),
         broken: Vec::new(),
         cases_compared: 0,
         facts_lines_compared: 0,
         problems: Vec::new(),
+        renames: renames.renames.clone(),
+        ambiguous_renames: renames.ambiguous.clone(),
+        unused_rename_notes: renames.unused_notes.clone(),
+        not_compared: Vec::new(),
     };
     for (name, case) in &inputs.cases {
         let file = crate::cases::read_case(case)
@@ -337,10 +409,14 @@ pub fn diff(old: &Version, new: &Version, inputs: &Inputs) -> Report {
                 rulings.push(e.ruling.clone());
             }
         }
-        compare(&old.checked, &new.checked, name, &tree, &rulings, &mut report.rulings);
-        let before = failures(&old.checked, case);
-        for f in failures(&new.checked, case) {
-            if !before.iter().any(|b| b.ruling == f.ruling) {
+        let old_tree = renames.translate_json(&new.checked.program, &tree);
+        let facts = Facts { source: name, old: &old_tree, new: &tree };
+        compare(&old.checked, &new.checked, facts, &rulings, renames, &mut report);
+        let translated = renames.translate_case(&new.checked.program, &text, &tree);
+        let before = failures(&old.checked, case, translated.as_deref());
+        for f in failures(&new.checked, case, None) {
+            let old_ruling = f.ruling.as_deref().map(|r| renames.old_def(r));
+            if !before.iter().any(|b| b.ruling.as_deref() == old_ruling) {
                 report.broken.push(Broken { case: name.clone(), ruling: f.ruling, message: f.message });
             }
         }
@@ -364,7 +440,9 @@ pub fn diff(old: &Version, new: &Version, inputs: &Inputs) -> Report {
                     continue;
                 }
             };
-            compare(&old.checked, &new.checked, &source, &tree, &rulings, &mut report.rulings);
+            let old_tree = renames.translate_json(&new.checked.program, &tree);
+            let facts = Facts { source: &source, old: &old_tree, new: &tree };
+            compare(&old.checked, &new.checked, facts, &rulings, renames, &mut report);
             report.facts_lines_compared += 1;
         }
     }

@@ -1,8 +1,9 @@
 //! Rendering a [`Report`]: plain text for a terminal (explanations side by side),
 //! Markdown for a pull-request comment, JSON, and GitHub workflow annotations.
 
+use super::renames::{Ambiguous, BY_COMMAND, BY_HEURISTIC, BY_NOTE, Rename};
 use super::words::{Run, context};
-use super::{ClauseChange, Report, RulingChange};
+use super::{ClauseChange, DeclChange, Report, RulingChange};
 use std::fmt::Write;
 
 const CONTEXT: usize = 6;
@@ -24,7 +25,64 @@ fn summary(r: &Report) -> String {
         let _ = write!(s, " and {} facts lines", r.facts_lines_compared);
     }
     let _ = write!(s, "; {} broken", plural(r.broken.len(), "case expectation", "case expectations"));
+    if !r.renames.is_empty() {
+        let _ = write!(s, "; {}", plural(r.renames.len(), "name renamed", "names renamed"));
+    }
+    if !r.not_compared.is_empty() {
+        let _ = write!(
+            s,
+            "; {} not compared (facts that fit only one version)",
+            plural(r.not_compared.len(), "case file or facts line", "case files or facts lines")
+        );
+    }
     s
+}
+
+/// `fact `member` → `present``, and how the rename was found.
+fn rename_line(r: &Rename) -> String {
+    let how = match r.how {
+        BY_COMMAND => "given by `--rename`".to_string(),
+        BY_NOTE => "noted `renamed from` in the new version".to_string(),
+        BY_HEURISTIC => {
+            let place = if r.record.is_some() { "same record" } else { "same clause" };
+            format!("probably renamed: {place}, same type, similar description")
+        }
+        other => other.to_string(),
+    };
+    format!("{} `{}` → `{}` ({how})", r.what, r.shown(&r.old), r.shown(&r.new))
+}
+
+fn ambiguous_line(a: &Ambiguous) -> String {
+    let names = |xs: &[String]| {
+        xs.iter()
+            .map(|x| format!("`{}`", a.record.as_ref().map_or_else(|| x.clone(), |r| format!("{r}.{x}"))))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "{} {} → {}: more than one way to pair these names, so none is taken as renamed; say which with `--rename OLD=NEW` or a `renamed from` note",
+        a.what,
+        names(&a.old),
+        names(&a.new)
+    )
+}
+
+/// The lines about renames: those taken, those not taken and why.
+fn rename_lines(r: &Report) -> Vec<String> {
+    let mut out: Vec<String> = r.renames.iter().map(rename_line).collect();
+    out.extend(r.ambiguous_renames.iter().map(|a| format!("not renamed: {}", ambiguous_line(a))));
+    out.extend(r.unused_rename_notes.iter().map(|n| format!("not renamed: {n}")));
+    out
+}
+
+/// `fact changed `x`` (`fact `x` changed` with `kind_last`), or `fact renamed `old` → `new``.
+fn decl_title(d: &DeclChange, kind_last: bool) -> String {
+    match &d.old_name {
+        Some(o) if d.kind == "renamed" => format!("{} renamed `{o}` → `{}`", d.what, d.name),
+        Some(o) => format!("{} {} `{}` (renamed from `{o}`)", d.what, d.kind, d.name),
+        None if kind_last => format!("{} `{}` {}", d.what, d.name, d.kind),
+        None => format!("{} {} `{}`", d.what, d.kind, d.name),
+    }
 }
 
 fn runs_text(runs: &[Run]) -> String {
@@ -49,6 +107,11 @@ fn runs_markdown(runs: &[Run]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A line whose names are in backticks: the names kept as code, the rest escaped.
+fn md_code(s: &str) -> String {
+    s.split('`').enumerate().map(|(i, part)| if i % 2 == 1 { format!("`{part}`") } else { md_escape(part) }).collect()
 }
 
 fn md_escape(s: &str) -> String {
@@ -89,13 +152,20 @@ pub fn text(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "conditions diff {} → {}", r.old, r.new);
     let _ = writeln!(out, "{}", summary(r));
+    let renamed = rename_lines(r);
+    if !renamed.is_empty() {
+        let _ = writeln!(out, "\nrenames:");
+        for l in renamed {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
     for c in &r.clauses {
         let _ = writeln!(out, "\n{} clause `{}`", c.kind, c.citation);
         for p in &c.parts {
             let _ = writeln!(out, "  {}: {}", p.part, runs_text(&p.runs));
         }
         for d in &c.declarations {
-            let _ = writeln!(out, "  {} {} `{}`", d.what, d.kind, d.name);
+            let _ = writeln!(out, "  {}", decl_title(d, false));
             if let Some(o) = &d.old {
                 let _ = writeln!(out, "    - {o}");
             }
@@ -120,6 +190,9 @@ pub fn text(r: &Report) -> String {
             );
         }
     }
+    for n in &r.not_compared {
+        let _ = writeln!(out, "\nnot compared: {}: {}", n.source, n.reason);
+    }
     for p in &r.problems {
         let _ = writeln!(out, "\nnot compared: {p}");
     }
@@ -132,7 +205,7 @@ fn clause_markdown(out: &mut String, c: &ClauseChange) {
         let _ = writeln!(out, "- {}: {}", p.part, runs_markdown(&p.runs));
     }
     for d in &c.declarations {
-        let _ = writeln!(out, "- {} `{}` {}", d.what, d.name, d.kind);
+        let _ = writeln!(out, "- {}", decl_title(d, true));
         let _ = writeln!(out, "  ```diff");
         if let Some(o) = &d.old {
             let _ = writeln!(out, "  - {o}");
@@ -159,6 +232,13 @@ pub fn markdown(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "## `conditions diff` {} → {}\n", md_escape(&r.old), md_escape(&r.new));
     let _ = writeln!(out, "{}.", summary(r));
+    let renamed = rename_lines(r);
+    if !renamed.is_empty() {
+        let _ = writeln!(out, "\n### Renames\n");
+        for l in renamed {
+            let _ = writeln!(out, "- {}", md_code(&l));
+        }
+    }
     if !r.clauses.is_empty() {
         let _ = writeln!(out, "\n### Clauses");
         for c in &r.clauses {
@@ -190,8 +270,11 @@ pub fn markdown(r: &Report) -> String {
             let _ = writeln!(out, "- {}{ruling}: {}", md_escape(&b.case), md_escape(first));
         }
     }
-    if !r.problems.is_empty() {
+    if !r.problems.is_empty() || !r.not_compared.is_empty() {
         let _ = writeln!(out, "\n### Not compared\n");
+        for n in &r.not_compared {
+            let _ = writeln!(out, "- {}: {}", md_escape(&n.source), md_escape(&n.reason));
+        }
         for p in &r.problems {
             let _ = writeln!(out, "- {}", md_escape(p));
         }
@@ -220,9 +303,17 @@ pub fn github(r: &Report) -> String {
             .parts
             .iter()
             .map(|p| format!("{}: {}", p.part, runs_text(&p.runs)))
-            .chain(c.declarations.iter().map(|d| format!("{} `{}` {}", d.what, d.name, d.kind)))
+            .chain(c.declarations.iter().map(|d| decl_title(d, true)))
             .collect();
         let _ = writeln!(out, "::notice{at},title=clause {} {}::{}", c.citation, c.kind, gh(&what.join("\n")));
+    }
+    for l in rename_lines(r) {
+        let _ = writeln!(out, "::notice title=rename::{}", gh(&l));
+    }
+    for n in &r.not_compared {
+        let file =
+            n.source.rsplit_once(':').filter(|(_, x)| x.parse::<usize>().is_ok()).map_or(n.source.as_str(), |(f, _)| f);
+        let _ = writeln!(out, "::warning file={file},title=not compared::{}", gh(&n.reason));
     }
     for ch in &r.rulings {
         let file = ch

@@ -242,6 +242,8 @@ pub struct Variant {
 pub struct Field {
     pub name: Ident,
     pub optional: bool,
+    /// `renamed from old`: the name it had in the previous version (read by `conditions diff`).
+    pub renamed_from: Option<Ident>,
     pub ty: TypeExpr,
     pub doc: Option<Str>,
     /// `says "…"`: the short phrase naming the field in an explanation.
@@ -268,6 +270,8 @@ impl TypeExpr {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FactDecl {
     pub name: Ident,
+    /// `renamed from old`: the name it had in the previous version (read by `conditions diff`).
+    pub renamed_from: Option<Ident>,
     pub ty: TypeExpr,
     /// `in 0..`: the values the fact may take (a [`PatternAtom::Range`]), checked on input.
     pub bound: Option<PatternAtom>,
@@ -289,6 +293,8 @@ pub enum DecisionKind {
 pub struct DecisionDecl {
     pub kind: DecisionKind,
     pub name: Ident,
+    /// `renamed from old`: the name it had in the previous version (read by `conditions diff`).
+    pub renamed_from: Option<Ident>,
     pub ty: TypeExpr,
     /// `in 0..=1`: the values the decision may take (a [`PatternAtom::Range`]), checked on input.
     pub bound: Option<PatternAtom>,
@@ -328,6 +334,8 @@ pub struct DefDecl {
     pub kind: DefKind,
     pub name: Ident,
     pub params: Vec<Param>,
+    /// `renamed from old`: the name it had in the previous version (read by `conditions diff`).
+    pub renamed_from: Option<Ident>,
     pub ty: TypeExpr,
     pub doc: Option<Str>,
     /// `says "…"`: the phrase naming this step in an explanation.

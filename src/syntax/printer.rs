@@ -214,6 +214,11 @@ struct Printer<'l> {
 }
 
 /// A string literal for `s`: escaped short form, or a long `"""` form for prose.
+/// ` renamed from old`, or nothing.
+fn renamed(from: &Option<Ident>) -> String {
+    from.as_ref().map(|i| format!(" renamed from {}", i.name)).unwrap_or_default()
+}
+
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -402,7 +407,13 @@ impl Printer<'_> {
                     TypeBody::Record(fs) => {
                         self.out.push_str("record {\n");
                         for f in fs {
-                            let _ = write!(self.out, "{pad}  {}{}: ", f.name.name, if f.optional { "?" } else { "" });
+                            let _ = write!(
+                                self.out,
+                                "{pad}  {}{}{}: ",
+                                f.name.name,
+                                if f.optional { "?" } else { "" },
+                                renamed(&f.renamed_from)
+                            );
                             self.ty(&f.ty);
                             self.doc(&f.doc);
                             self.says(&f.says);
@@ -413,7 +424,7 @@ impl Printer<'_> {
                 let _ = write!(self.out, "{pad}}}");
             }
             Decl::Fact(f) => {
-                let _ = write!(self.out, "fact {}: ", f.name.name);
+                let _ = write!(self.out, "fact {}{}: ", f.name.name, renamed(&f.renamed_from));
                 self.ty(&f.ty);
                 self.bound(&f.bound);
                 self.doc(&f.doc);
@@ -424,7 +435,7 @@ impl Printer<'_> {
                     DecisionKind::Decision => "decision",
                     DecisionKind::Lot => "lot",
                 };
-                let _ = write!(self.out, "{kw} {}: ", dd.name.name);
+                let _ = write!(self.out, "{kw} {}{}: ", dd.name.name, renamed(&dd.renamed_from));
                 self.ty(&dd.ty);
                 self.bound(&dd.bound);
                 let _ = write!(self.out, " by {}", quote(&dd.by.value));
@@ -442,6 +453,7 @@ impl Printer<'_> {
                 };
                 let _ = write!(self.out, "{kw} {}", def.name.name);
                 self.params(&def.params);
+                self.out.push_str(&renamed(&def.renamed_from));
                 self.out.push_str(": ");
                 self.ty(&def.ty);
                 self.doc(&def.doc);

@@ -152,9 +152,10 @@ impl Builder<'_> {
                                 if optional {
                                     fi.next();
                                 }
+                                let renamed_from = self.renamed_from(&mut fi);
                                 let ty = self.type_expr(next(&mut fi));
                                 let (doc, says) = self.doc_says(fi);
-                                Field { name, optional, ty, doc, says }
+                                Field { name, optional, renamed_from, ty, doc, says }
                             })
                             .collect(),
                     )
@@ -164,10 +165,11 @@ impl Builder<'_> {
             Rule::fact_decl => {
                 it.next();
                 let name = self.ident(next(&mut it));
+                let renamed_from = self.renamed_from(&mut it);
                 let ty = self.type_expr(next(&mut it));
                 let bound = self.bound(&mut it);
                 let (doc, says) = self.doc_says(it);
-                Decl::Fact(FactDecl { name, ty, bound, doc, says, span })
+                Decl::Fact(FactDecl { name, renamed_from, ty, bound, doc, says, span })
             }
             Rule::decision_decl => {
                 let kind = match first(next(&mut it)).as_rule() {
@@ -175,11 +177,12 @@ impl Builder<'_> {
                     _ => DecisionKind::Decision,
                 };
                 let name = self.ident(next(&mut it));
+                let renamed_from = self.renamed_from(&mut it);
                 let ty = self.type_expr(next(&mut it));
                 let bound = self.bound(&mut it);
                 let by = self.string(next(&mut it));
                 let (doc, says) = self.doc_says(it);
-                Decl::Decision(DecisionDecl { kind, name, ty, bound, by, doc, says, span })
+                Decl::Decision(DecisionDecl { kind, name, renamed_from, ty, bound, by, doc, says, span })
             }
             Rule::external_decl => {
                 it.next();
@@ -197,6 +200,7 @@ impl Builder<'_> {
                 } else {
                     Vec::new()
                 };
+                let renamed_from = self.renamed_from(&mut it);
                 let ty = self.type_expr(next(&mut it));
                 let mut doc = None;
                 let mut says = None;
@@ -209,7 +213,7 @@ impl Builder<'_> {
                         _ => body = Some(self.expr(q)),
                     }
                 }
-                Decl::Def(DefDecl { kind, name, params, ty, doc, says, body, span })
+                Decl::Def(DefDecl { kind, name, params, renamed_from, ty, doc, says, body, span })
             }
             Rule::gloss_decl => {
                 it.next();
@@ -280,6 +284,12 @@ impl Builder<'_> {
                 Param { name, ty, doc: qi.next().map(|s| self.string(s)) }
             })
             .collect()
+    }
+
+    /// `renamed from old`, when it comes next: the old name.
+    fn renamed_from(&self, it: &mut std::iter::Peekable<pest::iterators::Pairs<'_, Rule>>) -> Option<Ident> {
+        let r = it.next_if(|x| x.as_rule() == Rule::renamed_part)?;
+        r.into_inner().find(|x| x.as_rule() == Rule::ident).map(|x| self.ident(x))
     }
 
     /// The optional description and `says` phrase that end a fact, decision or field.

@@ -322,6 +322,9 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::guard => "`when`",
         Rule::overrides => "`overrides`",
         Rule::says_part => "`says`",
+        // After a declared name: the `:` of its type, or a `renamed from` note before it.
+        Rule::kw_renamed | Rule::renamed_part => "`:`",
+        Rule::kw_from => "`from` (`renamed from old_name`)",
         Rule::setting => "a setting (`title \"…\"`)",
         Rule::variant => "a variant",
         Rule::field | Rule::field_init => "a field",
