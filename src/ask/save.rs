@@ -60,7 +60,7 @@ pub fn set(tree: &mut J, path: &str, value: J) {
 }
 
 /// JSON to TOML: numbers stay exact (a whole number as an integer, any other as text).
-fn to_toml(v: &J) -> Option<toml::Value> {
+pub(crate) fn to_toml(v: &J) -> Option<toml::Value> {
     Some(match v {
         J::Null => return None,
         J::Bool(b) => toml::Value::Boolean(*b),

@@ -423,19 +423,18 @@ impl Renames {
 
     /// A case file written in the new version's names, in the old one's: its facts moved as
     /// [`Renames::translate_json`] moves them, its rulings and needed names renamed. `None`
-    /// when nothing is to be changed (the text is then used as it is). A translated file is
-    /// written anew, so a fractional number of more digits than a binary float holds is read
-    /// as that float.
+    /// when nothing is to be changed (the text is then used as it is). The facts of a
+    /// translated file are written from `tree`, the facts read exactly: a number with a
+    /// fraction is written as its digits in quotes, which the facts reader reads exactly.
     pub fn translate_case(&self, new: &Program, text: &str, tree: &serde_json::Value) -> Option<String> {
         let mut table: toml::Table = toml::from_str(text).ok()?;
         let moves = self.moves(new, tree);
         let mut changed = false;
-        if let Some(toml::Value::Table(facts)) = table.get_mut("facts") {
-            for m in &moves {
-                if let Some(v) = take_toml(facts, &m.from) {
-                    put_toml(facts, &m.to, v);
-                    changed = true;
-                }
+        if table.contains_key("facts") && !moves.is_empty() {
+            let old = self.translate_json(new, tree);
+            if let Some(facts) = crate::ask::save::to_toml(&old) {
+                table.insert("facts".into(), facts);
+                changed = true;
             }
         }
         if let Some(toml::Value::Array(expects)) = table.get_mut("expect") {
@@ -542,43 +541,5 @@ fn put_json(t: &mut serde_json::Value, path: &[Step], v: serde_json::Value) {
     }
     if let (Step::Key(k), Some(m)) = (last, at.as_object_mut()) {
         m.insert(k.clone(), v);
-    }
-}
-
-fn take_toml(t: &mut toml::Table, path: &[Step]) -> Option<toml::Value> {
-    let (last, up) = path.split_last()?;
-    let Step::Key(last) = last else { return None };
-    let Some((first, rest)) = up.split_first() else { return t.remove(last) };
-    let Step::Key(first) = first else { return None };
-    let mut at = t.get_mut(first)?;
-    for s in rest {
-        at = match s {
-            Step::Key(k) => at.get_mut(k.as_str())?,
-            Step::Index(i) => at.get_mut(*i)?,
-        };
-    }
-    at.as_table_mut()?.remove(last)
-}
-
-fn put_toml(t: &mut toml::Table, path: &[Step], v: toml::Value) {
-    let Some((Step::Key(last), up)) = path.split_last() else { return };
-    let Some((first, rest)) = up.split_first() else {
-        t.insert(last.clone(), v);
-        return;
-    };
-    let Step::Key(first) = first else { return };
-    let mut at = t.entry(first.clone()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
-    for s in rest {
-        let next = match s {
-            Step::Key(k) => {
-                at.as_table_mut().map(|m| m.entry(k.clone()).or_insert_with(|| toml::Value::Table(toml::Table::new())))
-            }
-            Step::Index(i) => at.get_mut(*i),
-        };
-        let Some(n) = next else { return };
-        at = n;
-    }
-    if let Some(m) = at.as_table_mut() {
-        m.insert(last.clone(), v);
     }
 }
