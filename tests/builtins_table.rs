@@ -170,3 +170,137 @@ fn the_table_is_consistent() {
         }
     }
 }
+
+// ------------------------------------------------------------------ the two evaluators
+
+use conditions::eval::fast::{self, Scratch, Stop};
+use conditions::eval::{Outcome, rule};
+use proptest::prelude::*;
+use serde_json::{Value as J, json};
+
+/// The builtins the compiled evaluator hands over to the interpreter, one by one and why.
+const HANDED_OVER: &[(Builtin, &str)] = &[(Builtin::Apportion, "its ties, lots and their wording")];
+
+fn test_book() -> &'static conditions::check::Checked {
+    static BOOK: std::sync::OnceLock<conditions::check::Checked> = std::sync::OnceLock::new();
+    BOOK.get_or_init(|| {
+        conditions::loader::load("tests/rulebooks/builtins").unwrap_or_else(|e| panic!("{:?}", e.diagnostics))
+    })
+}
+
+/// Every definition without parameters of the test rulebook, with the builtins it reaches.
+fn compared() -> Vec<(DefId, BTreeSet<&'static str>)> {
+    let p = &test_book().program;
+    (0..p.defs.len() as DefId)
+        .filter(|&d| p.defs[d as usize].params.is_empty())
+        .map(|d| {
+            let mut used = BTreeSet::new();
+            reached(p, d, &mut BTreeSet::new(), &mut used);
+            (d, used)
+        })
+        .collect()
+}
+
+#[test]
+fn the_test_rulebook_reaches_every_builtin() {
+    let mut all = BTreeSet::new();
+    for (_, used) in compared() {
+        all.extend(used);
+    }
+    assert_eq!(missing(&all), Vec::<&str>::new(), "builtins tests/rulebooks/builtins does not call");
+}
+
+const NAMES: [&str; 5] = ["Ash", "Birch", "Cedar", "Dogwood", "Elm"];
+
+fn a_date() -> impl Strategy<Value = J> {
+    (1896i64..2104, 1u32..=12, 1u32..=31).prop_map(|(y, m, d)| {
+        let d = d.min(match m {
+            2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        });
+        json!(format!("{y:04}-{m:02}-{d:02}"))
+    })
+}
+
+fn a_name() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(NAMES.to_vec())
+}
+
+/// `q` quarters, written as a decimal.
+fn quarter(q: i64) -> String {
+    let sign = if q < 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", q.abs() / 4, (q.abs() % 4) * 25)
+}
+
+prop_compose! {
+    fn facts()(
+        start in a_date(),
+        born in a_date(),
+        meeting_day in -1i64..9,
+        months_on in -40i64..40,
+        scores in prop::collection::vec(-5i64..20, 0..7),
+        par in -3i64..15,
+        places in -1i64..6,
+        quarters in -41i64..41,
+        members in prop::collection::vec(0i64..6, 0..5),
+        seats in -1i64..7,
+        guests in prop::collection::vec(a_name(), 0..3),
+        at_place in -1i64..6,
+        team in a_name(),
+        host in prop::option::of(a_name()),
+        opening in prop::option::of(a_name()),
+        tie in prop::option::of(prop::collection::vec(0usize..5, 0..3)),
+    ) -> J {
+        let teams: Vec<J> = members.iter().zip(NAMES).map(|(m, n)| json!({ "name": n, "members": m })).collect();
+        let mut f = json!({
+            "start": start, "born": born, "meeting_day": meeting_day, "months_on": months_on,
+            "scores": scores, "par": par, "places": places,
+            "amount": quarter(quarters),
+            "teams": teams.clone(), "seats": seats, "guests": guests, "at_place": at_place, "team": team,
+        });
+        if let Some(h) = host {
+            f["host_lot"] = json!(h);
+        }
+        if let Some(o) = opening {
+            f["opening"] = json!(o);
+        }
+        if let Some(t) = tie {
+            let won: Vec<J> = t.iter().filter_map(|&i| teams.get(i).cloned()).collect();
+            f["seat_tie"] = json!(won);
+        }
+        f
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// On generated facts, the compiled evaluator decides every definition of the test
+    /// rulebook the interpreter decides, with the same value (but those that reach a builtin
+    /// it hands over), and stops where the interpreter does not decide; ruled through the
+    /// compiled evaluator, the outcome is the interpreter's.
+    #[test]
+    fn the_compiled_evaluator_agrees_with_the_interpreter_on_every_builtin(tree in facts()) {
+        let p = &test_book().program;
+        let inputs = conditions::facts::validate(p, &tree, "generated")
+            .unwrap_or_else(|e| panic!("generated facts are valid: {e:?}\n{tree}"));
+        let mut scratch = Scratch::default();
+        for (def, used) in compared() {
+            let name = &p.defs[def as usize].name;
+            let handed = HANDED_OVER.iter().any(|(b, _)| used.contains(b.name()));
+            let slow = rule(p, &inputs, def, false).outcome;
+            let own = fast::evaluate(p, &inputs, def, &mut scratch);
+            match (&own, &slow) {
+                (Ok(v), Outcome::Decided(w)) => prop_assert_eq!(v, w, "`{}` on {}", name, tree),
+                (Err(Stop::Halt), Outcome::Decided(_)) if handed => {}
+                (Err(Stop::Unknown), Outcome::Undetermined(_)) => {}
+                (Err(Stop::Halt), Outcome::Error(_) | Outcome::Undetermined(_)) => {}
+                (own, slow) => prop_assert!(false, "`{}` on {}: compiled {:?}, interpreter {:?}", name, tree, own, slow),
+            }
+            let both = fast::rule(p, &inputs, def, &mut scratch).outcome;
+            prop_assert_eq!(format!("{both:?}"), format!("{slow:?}"), "`{}` on {}", name, tree);
+        }
+    }
+}
