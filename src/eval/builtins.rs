@@ -1,5 +1,6 @@
-//! Evaluation of the builtin functions: aggregates (three-valued where a
-//! condition is unknown), ranking with ties, exact rounding, ages,
+//! Evaluation of the builtin functions by the interpreter: a plain builtin by its one
+//! function (`super::plain`, as the table of builtins names it); the special forms by hand:
+//! aggregates (three-valued where a condition is unknown), ranking with ties,
 //! largest-remainder apportionment with ties drawn by lot.
 
 use super::interp::{Halt, Interp, R, compare, error, merge};

@@ -1,5 +1,8 @@
 //! The builtin functions of compiled code, with the interpreter's semantics
-//! (`crate::eval::builtins`): every item evaluated in order, a halt ends it at once, a
+//! (`crate::eval::builtins`): a plain builtin calls its one function (`crate::eval::plain`,
+//! named by the table of builtins), its arguments worked out in order and lent to it without
+//! an allocation; a special form is matched by hand, every one of them named (the one
+//! handed over to the interpreter, `apportion`, with why). Every item evaluated in order, a halt ends it at once, a
 //! missing item makes it unknown once all are evaluated, except where one decided item
 //! settles the answer (`all` with a false item, `any` with a true one).
 //!
