@@ -252,6 +252,8 @@ prop_compose! {
         host in prop::option::of(a_name()),
         opening in prop::option::of(a_name()),
         tie in prop::option::of(prop::collection::vec(0usize..5, 0..3)),
+        doors in (0u32..24, 0u32..60),
+        start_hour in -1i64..26,
     ) -> J {
         let teams: Vec<J> = members.iter().zip(NAMES).map(|(m, n)| json!({ "name": n, "members": m })).collect();
         let mut f = json!({
@@ -259,6 +261,7 @@ prop_compose! {
             "scores": scores, "par": par, "places": places,
             "amount": quarter(quarters),
             "teams": teams.clone(), "seats": seats, "guests": guests, "at_place": at_place, "team": team,
+            "doors": format!("{:02}:{:02}", doors.0, doors.1), "start_hour": start_hour,
         });
         if let Some(h) = host {
             f["host_lot"] = json!(h);

@@ -236,7 +236,10 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
         | Builtin::Day
         | Builtin::Weekday
         | Builtin::AddMonths
-        | Builtin::AddYears => fixed(l, b, &a, span),
+        | Builtin::AddYears
+        | Builtin::Hour
+        | Builtin::Minute
+        | Builtin::Time => fixed(l, b, &a, span),
         Builtin::Contains => {
             if a.positional.len() != 2 || a.lambda.is_some() {
                 return bad(l, b, span, "expected a list and a value");

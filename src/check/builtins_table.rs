@@ -40,6 +40,7 @@ pub enum Kind {
 pub enum Param {
     Int,
     Date,
+    Time,
 }
 
 impl Param {
@@ -47,6 +48,7 @@ impl Param {
         match self {
             Param::Int => Type::Int,
             Param::Date => Type::Date,
+            Param::Time => Type::Time,
         }
     }
 }
@@ -281,6 +283,15 @@ builtins! {
     AddYears "add_years", values(plain::add_years), [Date "the date", Int "the number of months or years" => Date, "expected a date and a whole number"],
         usage "add_years(date, n): the same day n years later (28 February for 29 February)",
         docs (with AddMonths);
+    Hour "hour", values(plain::hour), [Time "the time" => Int, "expected a time of day"],
+        usage "hour(time): 0 to 23",
+        docs "`hour(t)`, `minute(t)` | a time of day's parts: `hour(18:15)` is 18, `minute(18:15)` is 15";
+    Minute "minute", values(plain::minute), [Time "the time" => Int, "expected a time of day"],
+        usage "minute(time): 0 to 59",
+        docs (with Hour);
+    Time "time", values(plain::make_time), [Int "the hour", Int "the minute" => Time, "expected an hour and a minute"],
+        usage "time(hour, minute): the time of day of an hour and a minute",
+        docs "`time(h, m)` | the time of day of its parts: `time(start_hour, 30)` (an error if there is no such time: `h` is 0 to 23, `m` 0 to 59)";
 }
 
 impl Builtin {

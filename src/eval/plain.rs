@@ -10,6 +10,7 @@
 
 use super::date::Date;
 use super::num::Num;
+use super::time::Time;
 use super::value::Value;
 use std::borrow::Cow;
 
@@ -132,4 +133,28 @@ pub fn add_months(args: &[Value]) -> Result<Value, Fault> {
 /// `add_years(d, n)`: the same day `n` years later.
 pub fn add_years(args: &[Value]) -> Result<Value, Fault> {
     months_later(args, 12)
+}
+
+fn time(v: Option<&Value>) -> Result<Time, Fault> {
+    match v {
+        Some(Value::Time(t)) => Ok(*t),
+        _ => Err("not a time of day".into()),
+    }
+}
+
+/// `hour(t)`: a time of day's hour, 0 to 23.
+pub fn hour(args: &[Value]) -> Result<Value, Fault> {
+    Ok(Value::int(time(args.first())?.hm().0 as i128))
+}
+
+/// `minute(t)`: a time of day's minute past the hour, 0 to 59.
+pub fn minute(args: &[Value]) -> Result<Value, Fault> {
+    Ok(Value::int(time(args.first())?.hm().1 as i128))
+}
+
+/// `time(hour, minute)`: the time of day of an hour and a minute.
+pub fn make_time(args: &[Value]) -> Result<Value, Fault> {
+    let (h, m) = (whole(args.first())?, whole(args.get(1))?);
+    let t = u32::try_from(h).ok().zip(u32::try_from(m).ok()).and_then(|(h, m)| Time::from_hm(h, m));
+    t.map(Value::Time).ok_or_else(|| format!("there is no time of day {h}:{m:02}").into())
 }
