@@ -137,6 +137,14 @@ macro_rules! builtins {
                 match self { $(Builtin::$V => $name),* }
             }
 
+            /// The builtin of a name.
+            pub fn from_name(s: &str) -> Option<Builtin> {
+                match s {
+                    $($name => Some(Builtin::$V),)*
+                    _ => None,
+                }
+            }
+
             /// How to call it, for a wrong call's help.
             pub fn usage(self) -> &'static str {
                 match self { $(Builtin::$V => $usage),* }
@@ -292,13 +300,6 @@ builtins! {
     Time "time", values(plain::make_time), [Int "the hour", Int "the minute" => Time, "expected an hour and a minute"],
         usage "time(hour, minute): the time of day of an hour and a minute",
         docs "`time(h, m)` | the time of day of its parts: `time(start_hour, 30)` (an error if there is no such time: `h` is 0 to 23, `m` 0 to 59)";
-}
-
-impl Builtin {
-    /// The builtin of a name.
-    pub fn from_name(s: &str) -> Option<Builtin> {
-        Builtin::ALL.iter().copied().find(|b| b.name() == s)
-    }
 }
 
 /// The builtins table of docs/language.md, as it must read there: its header and one
