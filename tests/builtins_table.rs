@@ -105,7 +105,8 @@ fn every_builtin_is_used_by_a_case_file() {
         let mut seen = BTreeSet::new();
         for case in find_cases(&dir.join("cases")) {
             let text = std::fs::read_to_string(&case).expect("a readable case file");
-            let Ok(file) = toml::from_str::<CaseFile>(&text) else { continue };
+            let file: CaseFile =
+                toml::from_str(&text).unwrap_or_else(|e| panic!("{}: not a case file: {e}", case.display()));
             for e in &file.expect {
                 if let Some(d) = p.def_by_name(&e.ruling) {
                     reached(p, d, &mut seen, &mut used);
