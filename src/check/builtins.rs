@@ -2,6 +2,7 @@
 //! general (aggregates, ranking with ties, rounding, ages, apportionment, lots);
 //! they know nothing of any rulebook.
 
+use super::builtins_table::Sig;
 use super::expr::Lowerer;
 use super::program::*;
 use super::types::Type;
@@ -27,57 +28,11 @@ fn split(args: &[Arg]) -> Args<'_> {
     out
 }
 
-fn usage(b: Builtin) -> &'static str {
-    match b {
-        Builtin::Count => "count(list) or count(list, x => condition)",
-        Builtin::Sum => "sum(list) or sum(list, x => amount)",
-        Builtin::All => "all(list, x => condition)",
-        Builtin::Any => "any(list, x => condition)",
-        Builtin::Filter => "filter(list, x => condition)",
-        Builtin::Map => "map(list, x => value)",
-        Builtin::Most => "most(list, x => key): the items with the greatest key, ties included",
-        Builtin::Least => "least(list, x => key): the items with the smallest key, ties included",
-        Builtin::Top => "top(list, x => key, n): the items ranked n or better, ties at the cut included",
-        Builtin::Min => "min(a, b, …) or min(list)",
-        Builtin::Max => "max(a, b, …) or max(list)",
-        Builtin::Ceil => "ceil(number)",
-        Builtin::Floor => "floor(number)",
-        Builtin::Round => "round(number)",
-        Builtin::Abs => "abs(number)",
-        Builtin::Age => "age(birth_date, on_date)",
-        Builtin::Apportion => "apportion(seats, list, x => weight, tie: lot)",
-        Builtin::Draw => "draw(lot, candidates) or draw(lot, candidates, how_many)",
-        Builtin::Choose => "choose(decision, candidates) or choose(decision, candidates, how_many)",
-        Builtin::Distinct => "distinct(list)",
-        Builtin::Contains => "contains(list, value)",
-        Builtin::First => "first(list): its first item",
-        Builtin::Only => "only(list): its one item (an error unless there is exactly one)",
-        Builtin::Concat => "concat(list, list, …)",
-        Builtin::At => "at(list, n): the n-th item, counting from 1",
-        Builtin::Position => "position(list, value): where the value stands, counting from 1",
-        Builtin::Place => "place(ranking, value): 1 + the number ranked ahead of the value in a `rank …`",
-        Builtin::Quotient => "quotient(a, b, if_zero: value): a / b, or the value when b is 0",
-        Builtin::Date => "date(year, month, day): the date of a year, month and day",
-        Builtin::Year => "year(date)",
-        Builtin::Month => "month(date): 1 (January) to 12",
-        Builtin::Day => "day(date): the day of the month",
-        Builtin::Weekday => "weekday(date): 1 (Monday) to 7 (Sunday)",
-        Builtin::NextWeekday => {
-            "next_weekday(date, weekday): the first such weekday after the date; the weekday is 1 (Monday) to 7 (Sunday) or a variant of a 7-day enum"
-        }
-        Builtin::PreviousWeekday => {
-            "previous_weekday(date, weekday): the last such weekday before the date; the weekday is 1 (Monday) to 7 (Sunday) or a variant of a 7-day enum"
-        }
-        Builtin::AddMonths => "add_months(date, n): the same day n months later (the month's last day if it has fewer)",
-        Builtin::AddYears => "add_years(date, n): the same day n years later (28 February for 29 February)",
-    }
-}
-
 fn bad(l: &mut Lowerer, b: Builtin, span: Span, what: &str) -> Ir {
     l.diags.push(
         Diagnostic::error("conditions::bad_argument", format!("wrong arguments to `{}`: {what}", b.name()))
             .at(span, what.to_string())
-            .help(format!("use it as `{}`", usage(b))),
+            .help(format!("use it as `{}`", b.usage())),
     );
     Ir { kind: IrKind::Const(crate::eval::value::Value::Bool(false)), ty: Type::Error, span }
 }
@@ -244,7 +199,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                         format!("`{}` needs numbers, dates or times, found `{d}`", b.name()),
                     )
                     .at(span, "not ordered")
-                    .help(format!("use it as `{}`", usage(b))),
+                    .help(format!("use it as `{}`", b.usage())),
                 );
             }
             super::midnight::check(l, super::midnight::Use::Extreme, &irs.iter().collect::<Vec<_>>(), span);
@@ -274,14 +229,17 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             let ty = if b == Builtin::Abs { x.ty.clone() } else { Type::Int };
             mk(IrKind::Builtin(b, vec![x], None), ty)
         }
-        Builtin::Age => {
-            if a.positional.len() != 2 || a.lambda.is_some() {
-                return bad(l, b, span, "expected a birth date and a date");
-            }
-            let born = l.lower_as(a.positional[0], &Type::Date, "the birth date");
-            let on = l.lower_as(a.positional[1], &Type::Date, "the date");
-            mk(IrKind::Builtin(b, vec![born, on], None), Type::Int)
-        }
+        Builtin::Age
+        | Builtin::Date
+        | Builtin::Year
+        | Builtin::Month
+        | Builtin::Day
+        | Builtin::Weekday
+        | Builtin::AddMonths
+        | Builtin::AddYears
+        | Builtin::Hour
+        | Builtin::Minute
+        | Builtin::Time => fixed(l, b, &a, span),
         Builtin::Contains => {
             if a.positional.len() != 2 || a.lambda.is_some() {
                 return bad(l, b, span, "expected a list and a value");
@@ -345,24 +303,6 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             let z = l.lower_as(value, &ty, "the value when the divisor is 0");
             mk(IrKind::Builtin(b, vec![x, y, z], None), ty)
         }
-        Builtin::Date => {
-            if a.positional.len() != 3 || a.lambda.is_some() || !a.named.is_empty() {
-                return bad(l, b, span, "expected a year, a month and a day");
-            }
-            let parts: Vec<Ir> = ["the year", "the month", "the day"]
-                .iter()
-                .zip(&a.positional)
-                .map(|(what, e)| l.lower_as(e, &Type::Int, what))
-                .collect();
-            mk(IrKind::Builtin(b, parts, None), Type::Date)
-        }
-        Builtin::Year | Builtin::Month | Builtin::Day | Builtin::Weekday => {
-            if a.positional.len() != 1 || a.lambda.is_some() || !a.named.is_empty() {
-                return bad(l, b, span, "expected a date");
-            }
-            let d = l.lower_as(a.positional[0], &Type::Date, "the date");
-            mk(IrKind::Builtin(b, vec![d], None), Type::Int)
-        }
         Builtin::NextWeekday | Builtin::PreviousWeekday => {
             if a.positional.len() != 2 || a.lambda.is_some() || !a.named.is_empty() {
                 return bad(l, b, span, "expected a date and a weekday");
@@ -385,14 +325,6 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                 );
             }
             mk(IrKind::Builtin(b, vec![d, w], None), Type::Date)
-        }
-        Builtin::AddMonths | Builtin::AddYears => {
-            if a.positional.len() != 2 || a.lambda.is_some() || !a.named.is_empty() {
-                return bad(l, b, span, "expected a date and a whole number");
-            }
-            let d = l.lower_as(a.positional[0], &Type::Date, "the date");
-            let n = l.lower_as(a.positional[1], &Type::Int, "the number of months or years");
-            mk(IrKind::Builtin(b, vec![d, n], None), Type::Date)
         }
         Builtin::Concat => {
             if a.positional.is_empty() || a.lambda.is_some() || !a.named.is_empty() {
@@ -473,6 +405,19 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             mk(IrKind::Draw(id, Box::new(cands), count), result_ty)
         }
     }
+}
+
+/// A call of a builtin with a fixed signature (see [`Sig::Fixed`]): each argument lowered as
+/// its type.
+fn fixed(l: &mut Lowerer, b: Builtin, a: &Args, span: Span) -> Ir {
+    let Sig::Fixed { params, result, expected } = b.sig() else {
+        return bad(l, b, span, "no fixed signature");
+    };
+    if a.positional.len() != params.len() || a.lambda.is_some() || !a.named.is_empty() {
+        return bad(l, b, span, expected);
+    }
+    let irs: Vec<Ir> = params.iter().zip(&a.positional).map(|((p, what), e)| l.lower_as(e, &p.ty(), what)).collect();
+    Ir { kind: IrKind::Builtin(b, irs, None), ty: result.ty(), span }
 }
 
 /// Resolves a name that must be a `lot` of the given type.

@@ -587,12 +587,12 @@ impl<'p> Lowerer<'p> {
                         },
                     )
                     .at(func.span, if known { "not callable" } else { "not declared" })
-                    .help(did_you_mean(&func.name, candidates.iter().copied()).unwrap_or_else(|| {
-                        "functions are definitions with parameters and the builtins (count, sum, all, any, filter, \
-                         map, most, least, top, min, max, ceil, floor, round, abs, age, apportion, draw, choose, distinct, first, only, concat, at, position, \
-                         contains, place, quotient, date, year, month, day, weekday, next_weekday, previous_weekday, add_months, add_years)"
-                            .into()
-                    })),
+                    .help(did_you_mean(&func.name, candidates.iter().copied()).unwrap_or_else(
+                        || {
+                            let names: Vec<&str> = Builtin::ALL.iter().map(|b| b.name()).collect();
+                            format!("functions are definitions with parameters and the builtins ({})", names.join(", "))
+                        },
+                    )),
                 );
                 err(span)
             }

@@ -8,6 +8,7 @@
 //! and cycles ([`rules`]).
 
 pub mod builtins;
+pub mod builtins_table;
 pub mod collect;
 pub mod expr;
 pub mod glosses;

@@ -1,12 +1,13 @@
-//! Evaluation of the builtin functions: aggregates (three-valued where a
-//! condition is unknown), ranking with ties, exact rounding, ages,
+//! Evaluation of the builtin functions by the interpreter: a plain builtin by its one
+//! function (`super::plain`, as the table of builtins names it); the special forms by hand:
+//! aggregates (three-valued where a condition is unknown), ranking with ties,
 //! largest-remainder apportionment with ties drawn by lot.
 
-use super::date::Date;
 use super::interp::{Halt, Interp, R, compare, error, merge};
 use super::num::Num;
 use super::trace::Need;
 use super::value::Value;
+use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, Lambda};
 use std::cmp::Ordering;
 
@@ -74,35 +75,64 @@ fn keep(me: &mut Interp, xs: &std::sync::Arc<[Value]>, vals: Vec<Option<Value>>)
 
 pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame: &mut Vec<Value>) -> R {
     let span = ir.span;
-    match b {
-        Builtin::Count | Builtin::Filter | Builtin::All | Builtin::Any => {
+    match b.kind() {
+        // A plain builtin: its arguments evaluated in order (the first that stops ends it),
+        // then its one function.
+        Kind::Values(f) => {
+            let mut vals = Vec::with_capacity(args.len());
+            for a in args {
+                vals.push(me.eval(a, frame)?);
+            }
+            f(&vals).map_err(|m| error(m, span))
+        }
+        Kind::Number(f) => {
+            let [x] = args else { return Err(error(format!("`{}` takes one number", b.name()), span)) };
+            let n = num(&me.eval(x, frame)?, span)?;
+            f(n).map(Value::Num).map_err(|m| error(m, span))
+        }
+        Kind::Special(s) => special(me, s, b, args, lam, ir, frame),
+    }
+}
+
+/// A special form, by hand.
+fn special(
+    me: &mut Interp,
+    s: Special,
+    b: Builtin,
+    args: &[Ir],
+    lam: Option<&Lambda>,
+    ir: &Ir,
+    frame: &mut Vec<Value>,
+) -> R {
+    let span = ir.span;
+    match s {
+        Special::Count | Special::Filter | Special::All | Special::Any => {
             let xs = list(me, &args[0], frame)?;
             let Some(lam) = lam else {
                 return Ok(Value::int(xs.len() as i128));
             };
             let (vals, needs) = each(me, lam, &xs, frame)?;
             let truth = |v: &Option<Value>| v.as_ref().and_then(Value::as_bool);
-            let out = match b {
-                Builtin::All if vals.iter().any(|v| truth(v) == Some(false)) => Ok(Value::Bool(false)),
-                Builtin::Any if vals.iter().any(|v| truth(v) == Some(true)) => Ok(Value::Bool(true)),
-                _ if !needs.is_empty() => Err(Halt::Undetermined(needs)),
-                Builtin::All => Ok(Value::Bool(true)),
-                Builtin::Any => Ok(Value::Bool(false)),
-                _ => {
-                    let n = vals.iter().filter(|v| truth(v) == Some(true)).count();
-                    Ok(match b {
-                        Builtin::Count => Value::int(n as i128),
-                        _ => exactly(
-                            n,
-                            xs.iter().zip(&vals).filter(|(_, v)| truth(v) == Some(true)).map(|(x, _)| x.clone()),
-                        ),
-                    })
-                }
+            let out = if s == Special::All && vals.iter().any(|v| truth(v) == Some(false)) {
+                Ok(Value::Bool(false))
+            } else if s == Special::Any && vals.iter().any(|v| truth(v) == Some(true)) {
+                Ok(Value::Bool(true))
+            } else if !needs.is_empty() {
+                Err(Halt::Undetermined(needs))
+            } else if s == Special::All || s == Special::Any {
+                Ok(Value::Bool(s == Special::All))
+            } else {
+                let n = vals.iter().filter(|v| truth(v) == Some(true)).count();
+                Ok(if s == Special::Count {
+                    Value::int(n as i128)
+                } else {
+                    exactly(n, xs.iter().zip(&vals).filter(|(_, v)| truth(v) == Some(true)).map(|(x, _)| x.clone()))
+                })
             };
             keep(me, &xs, vals);
             out
         }
-        Builtin::Map => {
+        Special::Map => {
             let xs = list(me, &args[0], frame)?;
             let lam = lam.ok_or_else(|| error("missing `x => …`", span))?;
             let (vals, needs) = each(me, lam, &xs, frame)?;
@@ -111,7 +141,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             }
             Ok(exactly(vals.len(), vals.into_iter().flatten()))
         }
-        Builtin::Sum => {
+        Special::Sum => {
             let xs = list(me, &args[0], frame)?;
             let vals: Vec<Option<Value>> = match lam {
                 Some(lam) => {
@@ -133,7 +163,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             }
             Ok(Value::Num(total))
         }
-        Builtin::Most | Builtin::Least | Builtin::Top => {
+        Special::Most | Special::Least | Special::Top => {
             let xs = list(me, &args[0], frame)?;
             let lam = lam.ok_or_else(|| error("missing `x => …`", span))?;
             let (keys, needs) = each(me, lam, &xs, frame)?;
@@ -178,7 +208,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 xs.iter().zip(&keys).filter(|(_, k)| cmp(k, &best) == Ordering::Equal).map(|(x, _)| x.clone()),
             ))
         }
-        Builtin::Distinct => {
+        Special::Distinct => {
             let xs = list(me, &args[0], frame)?;
             let mut out: Vec<Value> = Vec::new();
             for x in xs.iter() {
@@ -188,15 +218,17 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             }
             Ok(Value::list(out))
         }
-        Builtin::First | Builtin::Only => {
+        Special::First | Special::Only => {
             let xs = list(me, &args[0], frame)?;
-            match (b, xs.len()) {
-                (_, 0) => Err(error(format!("`{}` of an empty list", b.name()), span)),
-                (Builtin::Only, n) if n > 1 => Err(error(format!("`only` needs exactly one item, found {n}"), span)),
-                _ => Ok(xs[0].clone()),
+            match xs.first() {
+                None => Err(error(format!("`{}` of an empty list", b.name()), span)),
+                Some(_) if s == Special::Only && xs.len() > 1 => {
+                    Err(error(format!("`only` needs exactly one item, found {}", xs.len()), span))
+                }
+                Some(x) => Ok(x.clone()),
             }
         }
-        Builtin::At => {
+        Special::At => {
             let xs = list(me, &args[0], frame)?;
             let n = num(&me.eval(&args[1], frame)?, span)?;
             n.as_i64()
@@ -204,7 +236,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 .map(|i| xs[i as usize - 1].clone())
                 .ok_or_else(|| error(format!("position {n} is outside a list of {}", xs.len()), span))
         }
-        Builtin::Position => {
+        Special::Position => {
             let xs = list(me, &args[0], frame)?;
             let x = me.eval(&args[1], frame)?;
             xs.iter()
@@ -212,7 +244,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 .map(|i| Value::int(i as i128 + 1))
                 .ok_or_else(|| error("the value is not in the list", span))
         }
-        Builtin::Place => {
+        Special::Place => {
             let groups = list(me, &args[0], frame)?;
             let x = me.eval(&args[1], frame)?;
             let mut ahead = 0usize;
@@ -225,7 +257,7 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             }
             Err(error("the value is not in the ranking", span))
         }
-        Builtin::Quotient => {
+        Special::Quotient => {
             let a = num(&me.eval(&args[0], frame)?, span)?;
             let b = num(&me.eval(&args[1], frame)?, span)?;
             if b == Num::ZERO {
@@ -233,57 +265,19 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
             }
             a.div(b).map(Value::Num).ok_or_else(|| error("number too large for exact arithmetic", span))
         }
-        Builtin::Date => {
-            let mut parts = Vec::new();
-            for a in args {
-                parts.push(num(&me.eval(a, frame)?, span)?.as_i64().ok_or_else(|| error("not a whole number", span))?);
-            }
-            let (y, m, d) = (parts[0], parts[1], parts[2]);
-            let day = u32::try_from(m).ok().zip(u32::try_from(d).ok()).and_then(|(m, d)| Date::from_ymd(y, m, d));
-            day.map(Value::Date).ok_or_else(|| error(format!("there is no day {d} of month {m} of year {y}"), span))
-        }
-        Builtin::Year | Builtin::Month | Builtin::Day | Builtin::Weekday => {
-            let Value::Date(d) = me.eval(&args[0], frame)? else { return Err(error("not a date", span)) };
-            let (y, m, day) = d.ymd();
-            Ok(Value::int(match b {
-                Builtin::Year => y as i128,
-                Builtin::Month => m as i128,
-                Builtin::Day => day as i128,
-                _ => d.weekday() as i128,
-            }))
-        }
-        Builtin::NextWeekday | Builtin::PreviousWeekday => {
-            let Value::Date(d) = me.eval(&args[0], frame)? else { return Err(error("not a date", span)) };
-            let w = match me.eval(&args[1], frame)? {
-                Value::Enum(_, i) => i + 1,
-                v => num(&v, span)?
-                    .as_i64()
-                    .filter(|w| (1..=7).contains(w))
-                    .ok_or_else(|| error("the weekday is 1 (Monday) to 7 (Sunday)", span))? as u32,
-            };
-            d.next_weekday(w, b == Builtin::PreviousWeekday)
-                .map(Value::Date)
-                .ok_or_else(|| error("date out of range", span))
-        }
-        Builtin::AddMonths | Builtin::AddYears => {
-            let Value::Date(d) = me.eval(&args[0], frame)? else { return Err(error("not a date", span)) };
-            let n = num(&me.eval(&args[1], frame)?, span)?.as_i64().ok_or_else(|| error("not a whole number", span))?;
-            let months = if b == Builtin::AddYears { n.checked_mul(12) } else { Some(n) };
-            months.and_then(|n| d.add_months(n)).map(Value::Date).ok_or_else(|| error("date out of range", span))
-        }
-        Builtin::Concat => {
+        Special::Concat => {
             let mut out = Vec::new();
             for a in args {
                 out.extend(list(me, a, frame)?.iter().cloned());
             }
             Ok(Value::list(out))
         }
-        Builtin::Contains => {
+        Special::Contains => {
             let xs = list(me, &args[0], frame)?;
             let x = me.eval(&args[1], frame)?;
             Ok(Value::Bool(xs.contains(&x)))
         }
-        Builtin::Min | Builtin::Max => {
+        Special::Min | Special::Max => {
             let vals: Vec<Value> = if args.len() == 1 {
                 list(me, &args[0], frame)?.to_vec()
             } else {
@@ -306,29 +300,8 @@ pub fn eval(me: &mut Interp, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: 
                 .reduce(|a, c| if compare(&c, &a) == Some(want) { c } else { a })
                 .ok_or_else(|| error(format!("`{}` of an empty list", b.name()), span))
         }
-        Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs => {
-            let n = num(&me.eval(&args[0], frame)?, span)?;
-            Ok(Value::Num(match b {
-                Builtin::Ceil => n.ceil(),
-                Builtin::Floor => n.floor(),
-                Builtin::Round => n.round(),
-                _ => {
-                    if n.is_negative() {
-                        n.neg().ok_or_else(|| error("number too large", span))?
-                    } else {
-                        n
-                    }
-                }
-            }))
-        }
-        Builtin::Age => {
-            let (Value::Date(born), Value::Date(on)) = (me.eval(&args[0], frame)?, me.eval(&args[1], frame)?) else {
-                return Err(error("not a date", span));
-            };
-            Ok(Value::int(born.age_on(on) as i128))
-        }
-        Builtin::Apportion => apportion(me, args, lam, ir, frame),
-        Builtin::Draw | Builtin::Choose => Err(error("draw is evaluated on its own", span)),
+        Special::Apportion => apportion(me, args, lam, ir, frame),
+        Special::Draw | Special::Choose => Err(error("draw is evaluated on its own", span)),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod interp;
 pub mod needed;
 pub mod num;
 pub mod order;
+pub mod plain;
 pub mod reads;
 pub mod show;
 pub mod slots;

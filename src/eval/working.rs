@@ -8,6 +8,7 @@ use super::interp::{Halt, Interp, MAX_STEPS, R, compare};
 use super::num::Num;
 use super::trace::{KeyName, Work, WorkKind};
 use super::value::Value;
+use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, OrderIr, RuleId};
 use crate::check::types::Type;
 use crate::syntax::ast::BinaryOp;
@@ -50,7 +51,6 @@ fn key_name(key: &Ir, k: usize) -> KeyName {
 /// working does not take apart are shown by their value alone (their working's sentences are
 /// none), so their working is not worked out for a rule's value.
 fn shows_working(ir: &Ir) -> bool {
-    use Builtin::*;
     match &ir.kind {
         IrKind::Const(_)
         | IrKind::Local(_)
@@ -60,20 +60,26 @@ fn shows_working(ir: &Ir) -> bool {
         | IrKind::Call(..)
         | IrKind::List(_)
         | IrKind::Draw(..) => false,
-        IrKind::Builtin(b, args, lam) => {
-            matches!(
-                (b, args.as_slice(), lam),
-                (Ceil | Floor | Round | Abs, [_], _)
-                    | (Count, [_], None)
-                    | (Count | Filter | All | Any, [_, ..], Some(_))
-                    | (Filter | All | Any, [_, ..], None)
-                    | (Sum, [_, ..], _)
-                    | (Top | Most | Least, [_, ..], Some(_))
-                    | (Apportion, [_, _, ..], Some(_))
-                    | (Map, [_, ..], _)
-            ) || (matches!(b, Min | Max) && args.len() > 1)
-        }
+        IrKind::Builtin(b, args, lam) => match b.kind() {
+            Kind::Number(_) => args.len() == 1,
+            // Shown by its value: its function's result.
+            Kind::Values(_) => false,
+            Kind::Special(s) => special_shows_working(s, args, lam.is_some()),
+        },
         _ => true,
+    }
+}
+
+/// [`shows_working`] for a special form's call.
+fn special_shows_working(s: Special, args: &[Ir], lam: bool) -> bool {
+    use Special::*;
+    match s {
+        Count => !args.is_empty() && (lam || args.len() == 1),
+        Filter | All | Any | Sum | Map => !args.is_empty(),
+        Top | Most | Least => !args.is_empty() && lam,
+        Apportion => args.len() >= 2 && lam,
+        Min | Max => args.len() > 1,
+        Draw | Choose | Distinct | Contains | First | Only | Concat | At | Position | Place | Quotient => false,
     }
 }
 
@@ -222,11 +228,12 @@ impl Interp<'_> {
         }
         if let IrKind::Builtin(b, args, lam) = &ir.kind {
             // What the ruling found for it, unless its working works its value out alone.
-            let mut seen = match (b, args.len()) {
-                (Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs, 1) => None,
-                (Builtin::Min | Builtin::Max, n) if n > 1 => None,
-                _ => self.seen_at(ir),
+            let alone = match b.kind() {
+                Kind::Number(_) => args.len() == 1,
+                Kind::Values(_) => false,
+                Kind::Special(s) => (s == Special::Min || s == Special::Max) && args.len() > 1,
             };
+            let mut seen = if alone { None } else { self.seen_at(ir) };
             let (kind, value) = self.builtin_work(*b, args, lam.as_ref(), frame, &mut seen);
             let value = match (value, seen) {
                 (Some(v), _) => v,
@@ -362,22 +369,22 @@ impl Interp<'_> {
         frame: &mut Vec<Value>,
         seen: &mut Option<Seen>,
     ) -> (WorkKind, Option<Option<Value>>) {
-        use Builtin::*;
-        match (b, args, lam) {
-            (Ceil | Floor | Round | Abs, [x], _) => {
+        use Special::*;
+        let form = match b.kind() {
+            Kind::Number(f) => {
+                let [x] = args else { return (WorkKind::Leaf, None) };
                 let x = self.work_inner(x, frame);
-                let value = x.value.as_ref().and_then(Value::as_num).and_then(|n| match b {
-                    Ceil => Some(n.ceil()),
-                    Floor => Some(n.floor()),
-                    Round => Some(n.round()),
-                    _ if n.is_negative() => n.neg(),
-                    _ => Some(n),
-                });
-                (WorkKind::Round(b, self.spare.boxed(x)), Some(value.map(Value::Num)))
+                let value = x.value.as_ref().and_then(Value::as_num).and_then(|n| f(n).ok());
+                return (WorkKind::Round(b, self.spare.boxed(x)), Some(value.map(Value::Num)));
             }
+            // Shown by its value, which the interpreter gives by the same function.
+            Kind::Values(_) => return (WorkKind::Leaf, None),
+            Kind::Special(form) => form,
+        };
+        match (form, args, lam) {
             (Min | Max, xs, _) if xs.len() > 1 => {
                 let xs: Vec<Work> = xs.iter().map(|x| self.work_inner(x, frame)).collect();
-                let want = if b == Min { Ordering::Less } else { Ordering::Greater };
+                let want = if form == Min { Ordering::Less } else { Ordering::Greater };
                 let value = xs
                     .iter()
                     .map(|x| x.value.as_ref())
@@ -444,7 +451,7 @@ impl Interp<'_> {
                 (WorkKind::Sum { items: xs.into_iter().zip(vals).collect(), elem: elem(&list.ty), of }, Some(value))
             }
             (Top | Most | Least, [list, rest @ ..], Some(l)) => {
-                if let (Most | Least, Some(s)) = (b, seen.as_mut())
+                if let (Most | Least, Some(s)) = (form, seen.as_mut())
                     && let Some((xs, keys)) = s.items.take()
                 {
                     // As the ruling found them: its value is the builtin's.
@@ -467,7 +474,7 @@ impl Interp<'_> {
                     return (WorkKind::Leaf, None);
                 }
                 let keys: Vec<Value> = keys.into_iter().flatten().collect();
-                let value = match (b, known) {
+                let value = match (form, known) {
                     (Most | Least, true) => Some(Some(best_of(b, &xs, &keys))),
                     _ => None,
                 };
@@ -499,7 +506,16 @@ impl Interp<'_> {
                 let w = self.work_inner(list, frame);
                 (WorkKind::Map(self.spare.boxed(w)), None)
             }
-            _ => (WorkKind::Leaf, None),
+            // Shown by their value alone, as are the forms the checker does not let through.
+            (Min | Max, _, _)
+            | (Count | Filter | All | Any | Sum | Map, [], _)
+            | (Top | Most | Least, _, None)
+            | (Top | Most | Least, [], Some(_))
+            | (Apportion, [] | [_], _)
+            | (Apportion, _, None)
+            | (Draw | Choose | Distinct | Contains | First | Only | Concat | At | Position | Place | Quotient, _, _) => {
+                (WorkKind::Leaf, None)
+            }
         }
     }
 }
@@ -547,19 +563,21 @@ fn truth_value(b: Builtin, xs: &[Value], results: &[Item]) -> Option<Value> {
             Item::Failed => return None,
         }
     }
-    match b {
-        Builtin::All if truth.contains(&Some(false)) => return Some(Value::Bool(false)),
-        Builtin::Any if truth.contains(&Some(true)) => return Some(Value::Bool(true)),
-        _ => {}
+    if b == Builtin::All && truth.contains(&Some(false)) {
+        return Some(Value::Bool(false));
+    }
+    if b == Builtin::Any && truth.contains(&Some(true)) {
+        return Some(Value::Bool(true));
     }
     if open {
         return None;
     }
-    Some(match b {
-        Builtin::All => Value::Bool(true),
-        Builtin::Any => Value::Bool(false),
-        Builtin::Count => Value::int(truth.iter().filter(|t| **t == Some(true)).count() as i128),
-        _ => Value::list(xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect()),
+    Some(if b == Builtin::All || b == Builtin::Any {
+        Value::Bool(b == Builtin::All)
+    } else if b == Builtin::Count {
+        Value::int(truth.iter().filter(|t| **t == Some(true)).count() as i128)
+    } else {
+        Value::list(xs.iter().zip(&truth).filter(|(_, t)| **t == Some(true)).map(|(x, _)| x.clone()).collect())
     })
 }
 

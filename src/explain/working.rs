@@ -263,7 +263,7 @@ impl<'a> Explainer<'a> {
                     from.push_str(" = ");
                     self.val_into(&mut from, x);
                 }
-                Some(self.m(round_id(b.name()), &[("from", Arg::Text(&from)), ("to", Arg::Text(&self.val(w)))]))
+                Some(self.m(round_id(*b), &[("from", Arg::Text(&from)), ("to", Arg::Text(&self.val(w)))]))
             }
             WorkKind::Clamp(b, xs) => self.clamp(w, *b == crate::check::program::Builtin::Max, xs, &mut notes),
             WorkKind::If(c, taken) => {
@@ -707,13 +707,9 @@ fn op_id(op: BinaryOp) -> &'static str {
     }
 }
 
-fn round_id(name: &str) -> &'static str {
-    match name {
-        "ceil" => "rounded-up",
-        "floor" => "rounded-down",
-        "round" => "rounded",
-        _ => "without-sign",
-    }
+/// The message of a rounding builtin's working, as the table of builtins names it.
+fn round_id(b: crate::check::program::Builtin) -> &'static str {
+    b.message().unwrap_or("rounded")
 }
 
 /// The comparison that holds exactly when `op` does not.

@@ -1,5 +1,8 @@
 //! The builtin functions of compiled code, with the interpreter's semantics
-//! (`crate::eval::builtins`): every item evaluated in order, a halt ends it at once, a
+//! (`crate::eval::builtins`): a plain builtin calls its one function (`crate::eval::plain`,
+//! named by the table of builtins), its arguments worked out in order and lent to it without
+//! an allocation; a special form is matched by hand, every one of them named (the one
+//! handed over to the interpreter, `apportion`, with why). Every item evaluated in order, a halt ends it at once, a
 //! missing item makes it unknown once all are evaluated, except where one decided item
 //! settles the answer (`all` with a false item, `any` with a true one).
 //!
@@ -12,9 +15,11 @@
 use super::code::{Bool, Items, NumC, Val, boolean, follow, items, number, val};
 use super::cx::{Cx, R, Stop, truth_value};
 use super::lower::Lower;
+use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
 use crate::eval::interp::compare;
 use crate::eval::num::Num;
+use crate::eval::plain::{NumberFn, ValuesFn};
 use crate::eval::value::Value;
 use std::cmp::Ordering;
 use std::sync::OnceLock;
@@ -32,6 +37,9 @@ pub(crate) struct Unrolled {
 
 /// How many keys of `most` / `least` by a number are kept on the Rust stack.
 const KEYS: usize = 16;
+
+/// The most arguments of a plain builtin passed without an allocation.
+const PLAIN_ARGS: usize = 3;
 
 /// The longest list whose results [`Unrolled`] keeps.
 const UNROLLED_CACHED: usize = 6;
@@ -243,40 +251,92 @@ impl Lower<'_> {
         Some((all.len() as u32 - 1, self.cost(&lam.body)))
     }
 
-    /// Code giving the value of a builtin's call.
+    /// Code giving the value of a builtin's call: a plain builtin's function, or a special
+    /// form by hand.
     pub(crate) fn builtin(&self, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: &Ir) -> Val {
-        match (b, lam) {
-            (Builtin::Filter, Some(lam)) if let Some((u, each)) = self.unrolled(&args[0], lam) => {
-                val(move |cx| unrolled(cx, u, each))
+        match b.kind() {
+            Kind::Values(f) => self.plain(f, args),
+            Kind::Number(f) => kept_number(self.plain_number(f, args)),
+            Kind::Special(s) => self.special(s, b, args, lam, ir),
+        }
+    }
+
+    /// A plain builtin over values: its arguments worked out in order (the first that stops
+    /// ends it), then its function; a fault is a halt (the interpreter words it).
+    fn plain(&self, f: ValuesFn, args: &[Ir]) -> Val {
+        let xs = self.boxed_vals(args);
+        if xs.len() > PLAIN_ARGS {
+            return val(move |cx| {
+                let mut vals = Vec::with_capacity(xs.len());
+                for x in xs.iter() {
+                    vals.push(x(cx)?.clone());
+                }
+                let v = f(&vals).map_err(|_| Stop::Halt)?;
+                Ok(cx.keep_value(v))
+            });
+        }
+        val(move |cx| {
+            let mut vals = [const { Value::Bool(false) }; PLAIN_ARGS];
+            for (x, v) in xs.iter().zip(vals.iter_mut()) {
+                *v = x(cx)?.clone();
             }
-            (Builtin::Map | Builtin::Filter, Some(_)) | (Builtin::Distinct, None) => {
-                let src = self.items(ir);
-                val(move |cx| over(cx, &src, |cx, start| Ok(listed(cx, start))))
-            }
-            (Builtin::All | Builtin::Any, Some(_)) => {
-                let t = self.boolean(ir);
-                val(move |cx| Ok(truth_value(t(cx)?)))
-            }
-            (Builtin::Count | Builtin::Sum | Builtin::Quotient, _)
-            | (Builtin::Ceil | Builtin::Floor | Builtin::Round | Builtin::Abs, _) => {
-                let n = self.number_of(b, args, lam);
-                val(move |cx| {
-                    let n = n(cx)?;
-                    Ok(cx.keep_value(Value::Num(n)))
-                })
-            }
-            (Builtin::Most | Builtin::Least | Builtin::Top, Some(lam)) => self.best(b, args, lam),
-            (Builtin::First | Builtin::Only, _) => {
+            let v = f(&vals[..xs.len()]).map_err(|_| Stop::Halt)?;
+            Ok(cx.keep_value(v))
+        })
+    }
+
+    /// A plain builtin of one number.
+    pub(crate) fn plain_number(&self, f: NumberFn, args: &[Ir]) -> NumC {
+        let [x] = args else { return super::code::num(|_| Err(Stop::Halt)) };
+        let x = self.num(x);
+        super::code::num(move |cx| f(x(cx)?).map_err(|_| Stop::Halt))
+    }
+
+    /// A special form: every one of them by hand, each form the checker lets through.
+    fn special(&self, s: Special, b: Builtin, args: &[Ir], lam: Option<&Lambda>, ir: &Ir) -> Val {
+        // A form the checker does not let through (a lambda missing or given where none
+        // is taken) is left to the interpreter, which words it.
+        let refused = || val(|_| Err(Stop::Halt));
+        match s {
+            Special::Filter => match lam {
+                Some(lam) if let Some((u, each)) = self.unrolled(&args[0], lam) => val(move |cx| unrolled(cx, u, each)),
+                Some(_) => self.listed(ir),
+                None => refused(),
+            },
+            Special::Map => match lam {
+                Some(_) => self.listed(ir),
+                None => refused(),
+            },
+            Special::Distinct => match lam {
+                None => self.listed(ir),
+                Some(_) => refused(),
+            },
+            Special::All | Special::Any => match lam {
+                Some(_) => {
+                    let t = self.boolean(ir);
+                    val(move |cx| Ok(truth_value(t(cx)?)))
+                }
+                None => refused(),
+            },
+            Special::Count => kept_number(self.count(&args[0], lam)),
+            Special::Sum => kept_number(self.sum(&args[0], lam)),
+            Special::Quotient => kept_number(self.quotient(args)),
+            Special::Most | Special::Least | Special::Top => match lam {
+                Some(lam) => self.best(b, args, lam),
+                None => refused(),
+            },
+            Special::First | Special::Only => {
                 let src = self.items(&args[0]);
+                let only = s == Special::Only;
                 val(move |cx| {
-                    over(cx, &src, |cx, start| match (b, cx.locals.len() - start) {
-                        (_, 0) => Err(Stop::Halt),
-                        (Builtin::Only, n) if n > 1 => Err(Stop::Halt),
+                    over(cx, &src, |cx, start| match cx.locals.len() - start {
+                        0 => Err(Stop::Halt),
+                        n if only && n > 1 => Err(Stop::Halt),
                         _ => Ok(cx.locals[start]),
                     })
                 })
             }
-            (Builtin::At, _) => {
+            Special::At => {
                 let (src, n) = (self.items(&args[0]), self.num(&args[1]));
                 val(move |cx| {
                     over(cx, &src, |cx, start| {
@@ -290,7 +350,7 @@ impl Lower<'_> {
                     })
                 })
             }
-            (Builtin::Position, _) => {
+            Special::Position => {
                 let (src, x) = (self.items(&args[0]), self.val(&args[1]));
                 val(move |cx| {
                     over(cx, &src, |cx, start| {
@@ -302,7 +362,7 @@ impl Lower<'_> {
                     })
                 })
             }
-            (Builtin::Place, _) => {
+            Special::Place => {
                 let (src, x) = (self.items(&args[0]), self.val(&args[1]));
                 val(move |cx| {
                     over(cx, &src, |cx, start| {
@@ -319,7 +379,7 @@ impl Lower<'_> {
                     })
                 })
             }
-            (Builtin::Concat, _) => {
+            Special::Concat => {
                 let srcs: Box<[Items]> = args.iter().map(|a| self.items(a)).collect();
                 val(move |cx| {
                     let mut out = Vec::new();
@@ -332,7 +392,7 @@ impl Lower<'_> {
                     Ok(cx.keep_value(Value::list(out)))
                 })
             }
-            (Builtin::Contains, _) => {
+            Special::Contains => {
                 let (src, x) = (self.items(&args[0]), self.val(&args[1]));
                 val(move |cx| {
                     over(cx, &src, |cx, start| {
@@ -341,23 +401,19 @@ impl Lower<'_> {
                     })
                 })
             }
-            (Builtin::Min | Builtin::Max, _) => self.min_max(b, args),
-            (Builtin::Age, _) => {
-                let (a, o) = (self.val(&args[0]), self.val(&args[1]));
-                val(move |cx| {
-                    let (born, on) = (a(cx)?, o(cx)?);
-                    match (born, on) {
-                        (Value::Date(born), Value::Date(on)) => Ok(cx.keep_value(Value::int(born.age_on(*on) as i128))),
-                        _ => Err(Stop::Halt),
-                    }
-                })
-            }
-            // Left to the interpreter: apportionments (ties, lots and their wording), dates
-            // built and taken apart (rare, never on a hot path), and forms the checker
-            // does not let through (a lambda missing or given where none is taken); draws
-            // are their own expression.
-            _ => val(|_| Err(Stop::Halt)),
+            Special::Min | Special::Max => self.min_max(b, args),
+            // Handed over to the interpreter: an apportionment (its ties, lots and their
+            // wording).
+            Special::Apportion => val(|_| Err(Stop::Halt)),
+            // Never a builtin call: the checker lowers a draw or a choice to `IrKind::Draw`.
+            Special::Draw | Special::Choose => val(|_| Err(Stop::Halt)),
         }
+    }
+
+    /// A list the items of `ir` make (`map`, `filter`, `distinct`).
+    fn listed(&self, ir: &Ir) -> Val {
+        let src = self.items(ir);
+        val(move |cx| over(cx, &src, |cx, start| Ok(listed(cx, start))))
     }
 
     /// `all` / `any` with a lambda: every item evaluated; a false item (`all`) or a true
@@ -413,69 +469,54 @@ impl Lower<'_> {
         })
     }
 
-    /// The builtins that give a number.
-    fn number_of(&self, b: Builtin, args: &[Ir], lam: Option<&Lambda>) -> NumC {
-        match b {
-            Builtin::Count => self.count(&args[0], lam),
-            Builtin::Sum => {
-                let src = self.items(&args[0]);
-                match lam {
-                    Some(lam) => {
-                        let (slot, body, cost) = (lam.slot, self.val(&lam.body), self.cost(&lam.body));
-                        super::code::num(move |cx| {
-                            over(cx, &src, |cx, start| {
-                                // As the interpreter: every item evaluated, then summed.
-                                let mut total = Some(Num::ZERO);
-                                apply_each(
-                                    cx,
-                                    start,
-                                    slot,
-                                    cost,
-                                    |cx| body(cx),
-                                    |_, _, v| {
-                                        total = total.and_then(|t| v.as_num().and_then(|n| t.add(n)));
-                                    },
-                                )?;
-                                total.ok_or(Stop::Halt)
-                            })
-                        })
-                    }
-                    None => super::code::num(move |cx| {
-                        over(cx, &src, |cx, start| {
-                            let mut total = Num::ZERO;
-                            for x in cx.locals[start..].iter() {
-                                total = total.add(number(x)?).ok_or(Stop::Halt)?;
-                            }
-                            Ok(total)
-                        })
-                    }),
-                }
-            }
-            Builtin::Quotient => {
-                let (a, d, z) = (self.num(&args[0]), self.num(&args[1]), self.num(&args[2]));
+    /// `sum` of a list, or of each item's amount.
+    fn sum(&self, list: &Ir, lam: Option<&Lambda>) -> NumC {
+        let src = self.items(list);
+        match lam {
+            Some(lam) => {
+                let (slot, body, cost) = (lam.slot, self.val(&lam.body), self.cost(&lam.body));
                 super::code::num(move |cx| {
-                    let a = a(cx)?;
-                    let d = d(cx)?;
-                    if d == Num::ZERO {
-                        return z(cx);
-                    }
-                    a.div(d).ok_or(Stop::Halt)
-                })
-            }
-            _ => {
-                let x = self.num(&args[0]);
-                super::code::num(move |cx| {
-                    let n = x(cx)?;
-                    Ok(match b {
-                        Builtin::Ceil => n.ceil(),
-                        Builtin::Floor => n.floor(),
-                        Builtin::Round => n.round(),
-                        _ if n.is_negative() => n.neg().ok_or(Stop::Halt)?,
-                        _ => n,
+                    over(cx, &src, |cx, start| {
+                        // As the interpreter: every item evaluated, then summed.
+                        let mut total = Some(Num::ZERO);
+                        apply_each(
+                            cx,
+                            start,
+                            slot,
+                            cost,
+                            |cx| body(cx),
+                            |_, _, v| {
+                                total = total.and_then(|t| v.as_num().and_then(|n| t.add(n)));
+                            },
+                        )?;
+                        total.ok_or(Stop::Halt)
                     })
                 })
             }
+            None => super::code::num(move |cx| {
+                over(cx, &src, |cx, start| {
+                    let mut total = Num::ZERO;
+                    for x in cx.locals[start..].iter() {
+                        total = total.add(number(x)?).ok_or(Stop::Halt)?;
+                    }
+                    Ok(total)
+                })
+            }),
         }
+    }
+
+    /// `quotient(a, b, if_zero: v)`: `v` worked out only when `b` is 0.
+    fn quotient(&self, args: &[Ir]) -> NumC {
+        let [a, d, z] = args else { return super::code::num(|_| Err(Stop::Halt)) };
+        let (a, d, z) = (self.num(a), self.num(d), self.num(z));
+        super::code::num(move |cx| {
+            let a = a(cx)?;
+            let d = d(cx)?;
+            if d == Num::ZERO {
+                return z(cx);
+            }
+            a.div(d).ok_or(Stop::Halt)
+        })
     }
 
     /// `most`, `least` and `top`: every item's key worked out, then the items with the best
@@ -630,6 +671,14 @@ pub(crate) fn best_of<'r, X, T: Copy>(
         return Err(Stop::Unknown);
     }
     best.ok_or(Stop::Halt)
+}
+
+/// A number kept for the ruling as a value.
+fn kept_number(n: NumC) -> Val {
+    val(move |cx| {
+        let n = n(cx)?;
+        Ok(cx.keep_value(Value::Num(n)))
+    })
 }
 
 /// [`Unrolled`] run: each item's rule in turn, the result list lent from those kept.

@@ -10,6 +10,7 @@ use super::arith::{self, Arith};
 use super::code::{self, Bool, NumC, boolean, both, number, truth};
 use super::cx::{R, Stop};
 use super::lower::{Lower, numeric};
+use crate::check::builtins_table::Kind;
 use crate::check::program::{Builtin, Ir, IrKind};
 use crate::check::types::Type;
 use crate::eval::datetime::DateTime;
@@ -132,6 +133,7 @@ impl Lower<'_> {
                 code::num(move |cx| x(cx)?.neg().ok_or(Stop::Halt))
             }
             IrKind::Builtin(Builtin::Count, args, lam) => self.count(&args[0], lam.as_ref()),
+            IrKind::Builtin(b, args, None) if let Kind::Number(f) = b.kind() => self.plain_number(f, args),
             IrKind::Builtin(b @ (Builtin::Min | Builtin::Max), args, None)
                 if let [list] = args.as_slice()
                     && let Type::List(item) = &list.ty
