@@ -136,3 +136,169 @@ fn junit_counts_failures_errors_and_names_each_case_file() {
         assert!(out.contains(&format!("<system-out>tests/test_command/book/cases/{case}.toml</system-out>")), "{out}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// SARIF
+
+/// The OASIS SARIF 2.1.0 schema (`tests/schemas/`), as a validator.
+fn sarif_schema() -> jsonschema::Validator {
+    let mut schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/schemas/sarif-schema-2.1.0.json").expect("schema"))
+            .expect("json");
+    // The published schema's `language` patterns have a stray `]` a strict regex engine
+    // rejects; they are replaced by the pattern they mean (tests/sarif.rs does the same).
+    for def in ["run", "toolComponent"] {
+        schema["definitions"][def]["properties"]["language"]["pattern"] =
+            serde_json::json!("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+    }
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft7)
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("a valid schema")
+}
+
+fn sarif_of(args: &[&str], dir: Option<&Path>) -> serde_json::Value {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_conditions"));
+    cmd.args(["check", "--format", "sarif"]).args(args);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let out = cmd.output().expect("conditions runs");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn assert_valid_sarif(log: &serde_json::Value) {
+    let errors: Vec<String> =
+        sarif_schema().iter_errors(log).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "invalid SARIF:\n{}\n{log:#}", errors.join("\n"));
+}
+
+/// A rulebook with an unknown name after `§` and `æ` on its line, in a scratch folder.
+fn columns_book(tag: &str) -> PathBuf {
+    let dir = scratch(tag);
+    write(
+        &dir.join("book/rulebook.cond"),
+        "rulebook \"col\" {\n  title \"Columns\"\n  language \"en\"\n}\n\nclause \"§ 1\" {\n  text \"Fee.\"\n  \
+         ruling fee: int \"§æ fee\" = nope\n}\n",
+    );
+    dir
+}
+
+fn locations(log: &serde_json::Value) -> Vec<&serde_json::Value> {
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    results.iter().map(|r| &r["locations"][0]["physicalLocation"]["artifactLocation"]).collect()
+}
+
+/// Every URI in the log is absolute, or relative under `%SRCROOT%`, which is an absolute
+/// folder URI (SARIF 2.1.0 §3.4.4, §3.14.14; the Multitool's SARIF1004).
+fn assert_uri_rules(log: &serde_json::Value) {
+    let base = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().expect("%SRCROOT%");
+    assert!(base.starts_with("file:///") && base.ends_with('/'), "{base}");
+    for loc in locations(log) {
+        let uri = loc["uri"].as_str().expect("uri");
+        match loc["uriBaseId"].as_str() {
+            Some(id) => {
+                assert_eq!(id, "%SRCROOT%");
+                assert!(!uri.contains(':') && !uri.starts_with('/') && !uri.starts_with(".."), "{uri}");
+            }
+            None => assert!(uri.starts_with("file:///"), "{uri}"),
+        }
+    }
+}
+
+/// The file and anchor a documentation link points to exist.
+fn assert_doc_link(uri: &str) {
+    let (file, anchor) = uri.split_once('#').map_or((uri, None), |(f, a)| (f, Some(a)));
+    let path = file.strip_prefix("file://").expect("a file: URI");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{uri}: {e}"));
+    if let Some(anchor) = anchor {
+        let found = text.lines().filter_map(|l| l.strip_prefix("## ")).any(|h| conditions::sarif::slug(h) == anchor);
+        assert!(found, "{uri}: no heading with the anchor `{anchor}`");
+    }
+}
+
+#[test]
+fn sarif_locations_are_relative_to_the_working_directory_or_source_root() {
+    let here = std::env::current_dir().expect("cwd");
+    let dir = columns_book("sarif-root");
+    // An absolute input under the working directory: relative to it.
+    let abs = here.join("tests/diagnostics/adding_currencies.cond");
+    let log = sarif_of(&[abs.to_str().expect("utf-8")], None);
+    assert_valid_sarif(&log);
+    assert_uri_rules(&log);
+    assert_eq!(locations(&log)[0]["uri"], "tests/diagnostics/adding_currencies.cond", "{log:#}");
+    let root = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().expect("root");
+    assert_eq!(root, conditions::sarif::file_uri(&here.canonicalize().expect("real"), true));
+    // `--source-root`, relative or absolute, and a relative input.
+    for root in [dir.display().to_string(), "..".to_string()] {
+        let log = sarif_of(&["book", "--source-root", &root], Some(&dir));
+        assert_valid_sarif(&log);
+        assert_uri_rules(&log);
+        let want = if root == ".." {
+            format!("{}/book/rulebook.cond", dir.file_name().unwrap().to_string_lossy())
+        } else {
+            "book/rulebook.cond".into()
+        };
+        assert_eq!(locations(&log)[0]["uri"], want.as_str(), "{log:#}");
+    }
+    // A file outside the source root keeps an absolute URI, without a base.
+    let log = sarif_of(&[dir.join("book").to_str().expect("utf-8")], None);
+    assert_valid_sarif(&log);
+    assert_uri_rules(&log);
+    assert!(locations(&log)[0]["uriBaseId"].is_null(), "{log:#}");
+}
+
+#[test]
+fn sarif_names_the_tool_s_documentation_and_each_rule_s_page() {
+    let log = sarif_of(&["tests/diagnostics/adding_currencies.cond", "tests/lints/table_gap.fail.cond"], None);
+    assert_valid_sarif(&log);
+    let driver = &log["runs"][0]["tool"]["driver"];
+    assert_doc_link(driver["informationUri"].as_str().expect("informationUri"));
+    let rules = driver["rules"].as_array().expect("rules");
+    assert!(rules.len() >= 2, "{log:#}");
+    for rule in rules {
+        let uri = rule["helpUri"].as_str().expect("helpUri");
+        assert!(uri.contains('#'), "{uri}");
+        assert_doc_link(uri);
+    }
+}
+
+/// Every lint and every code the tables of docs/diagnostics.md list links to a heading that exists.
+#[test]
+fn every_code_s_documentation_anchor_exists() {
+    let here = std::env::current_dir().expect("cwd");
+    let docs = conditions::sarif::file_uri(&here.join("docs"), true);
+    for (code, _, _) in conditions::lint::LINTS {
+        assert_doc_link(&format!("{docs}{}", conditions::sarif::doc_path(code).trim_start_matches("docs/")));
+    }
+    let page = std::fs::read_to_string("docs/diagnostics.md").expect("docs/diagnostics.md");
+    let mut seen = 0;
+    let rows: Vec<&str> = page.lines().filter(|l| l.starts_with('|')).collect();
+    for part in rows.iter().flat_map(|r| r.split('`').skip(1).step_by(2)).filter(|p| p.starts_with("conditions::")) {
+        let path = conditions::sarif::doc_path(part);
+        assert!(path.contains('#'), "{part}: {path}");
+        assert_doc_link(&format!("{docs}{}", path.trim_start_matches("docs/")));
+        seen += 1;
+    }
+    assert!(seen > 40, "{seen}");
+}
+
+/// A column after `§` and `æ` counts characters, in SARIF and in the human output alike.
+#[test]
+fn columns_count_characters_in_sarif_and_human_output() {
+    let dir = columns_book("columns");
+    let book = dir.join("book");
+    let log = sarif_of(&[book.to_str().expect("utf-8")], None);
+    assert_valid_sarif(&log);
+    assert_eq!(log["runs"][0]["columnKind"], "unicodeCodePoints");
+    let region = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (&region["startLine"], &region["startColumn"], &region["endColumn"]),
+        (&8.into(), &30.into(), &34.into())
+    );
+    let (_, _, err) = conditions(&["check", book.to_str().expect("utf-8")]);
+    assert!(err.contains("rulebook.cond:8:30]"), "{err}");
+    let (_, out, _) = conditions(&["check", "--format", "github", book.to_str().expect("utf-8")]);
+    assert!(out.contains(",line=8,col=30,"), "{out}");
+}
