@@ -63,9 +63,22 @@ pub async fn index() -> Json<J> {
     Json(json!({ "routes": routes, "openapi": "/api/openapi.json", "docs": "docs/api.md" }))
 }
 
-/// `GET /api/openapi.json`: the OpenAPI 3.1 description of this API.
-pub async fn openapi() -> Json<J> {
-    Json(super::openapi::document())
+/// `GET /api/openapi.json`: the OpenAPI 3.1 description of this API, with the facts of the
+/// rulebooks served that check.
+pub async fn openapi(Ext(shelf): Shared) -> Json<J> {
+    let books: Vec<Book> = shelf
+        .all()
+        .iter()
+        .filter_map(|(_, s)| match s.as_ref() {
+            State::Ready(b) => Some(b.clone()),
+            State::Broken(_) => None,
+        })
+        .collect();
+    let served: Vec<super::openapi::Served> = books
+        .iter()
+        .map(|b| super::openapi::Served { name: b.name(), program: &b.checked().program, language: b.language() })
+        .collect();
+    Json(super::openapi::document(&served))
 }
 
 fn summary(name: &str, state: &State) -> J {
