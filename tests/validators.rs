@@ -302,3 +302,38 @@ fn columns_count_characters_in_sarif_and_human_output() {
     let (_, out, _) = conditions(&["check", "--format", "github", book.to_str().expect("utf-8")]);
     assert!(out.contains(",line=8,col=30,"), "{out}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Man page
+
+#[test]
+fn the_man_page_passes_mandoc_lint_and_names_only_pages_that_exist() {
+    let (code, page, err) = conditions(&["man"]);
+    assert_eq!(code, Some(0), "{err}");
+    // `conditions man` writes one page, conditions(1); the commands are its sections.
+    let mut named = Vec::new();
+    for (i, _) in page.match_indices("(1)") {
+        let before = &page[..i];
+        let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\\')).map_or(0, |s| s + 1);
+        named.push(before[start..].replace("\\-", "-"));
+    }
+    assert!(named.iter().all(|n| n == "conditions"), "pages that do not exist: {named:?}");
+    for command in ["list", "check", "rule", "test", "completions", "man"] {
+        assert!(page.contains(&format!("\\fBconditions {command}\\fR")), "`{command}` not listed");
+        assert!(page.contains(&format!(".SH \"CONDITIONS {}\"", command.to_uppercase())), "no section for `{command}`");
+    }
+    let Some(mandoc) = tool("mandoc", "the_man_page_passes_mandoc_lint_and_names_only_pages_that_exist") else {
+        return;
+    };
+    let dir = scratch("man");
+    let file = dir.join("conditions.1");
+    std::fs::write(&file, &page).expect("written");
+    let out = Command::new(&mandoc).args(["-Tlint", "-W", "warning"]).arg(&file).output().expect("mandoc runs");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && said.trim().is_empty(), "mandoc -Tlint:\n{said}");
+    // Of mandoc's style remarks, only the long lines of the commands' help are left.
+    let out = Command::new(&mandoc).arg("-Tlint").arg(&file).output().expect("mandoc runs");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let other: Vec<&str> = said.lines().filter(|l| !l.contains("input text line longer than 80 bytes")).collect();
+    assert!(other.is_empty(), "mandoc -Tlint:\n{}", other.join("\n"));
+}
