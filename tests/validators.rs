@@ -337,3 +337,148 @@ fn the_man_page_passes_mandoc_lint_and_names_only_pages_that_exist() {
     let other: Vec<&str> = said.lines().filter(|l| !l.contains("input text line longer than 80 bytes")).collect();
     assert!(other.is_empty(), "mandoc -Tlint:\n{}", other.join("\n"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shell completion
+
+/// The completion script of `shell`, written to a scratch file.
+fn script(shell: &str, dir: &Path) -> PathBuf {
+    let (code, text, err) = conditions(&["completions", shell]);
+    assert_eq!(code, Some(0), "{err}");
+    let file = dir.join(format!("conditions.{shell}"));
+    std::fs::write(&file, text).expect("written");
+    file
+}
+
+/// A `PATH` with the built `conditions` first, as the scripts call it by name.
+fn path_with_binary() -> std::ffi::OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_conditions")).parent().expect("a folder").to_path_buf();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).expect("a PATH")
+}
+
+fn lines(out: &Output) -> Vec<String> {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().map(|l| l.split('\t').next().unwrap_or(l).to_string()).collect()
+}
+
+#[test]
+fn the_hidden_values_command_lists_rulings_and_languages() {
+    let (code, out, _) = conditions(&["complete-values", "ruling", "--", "conditions", "rule", "gnt", "--ruling"]);
+    assert_eq!(code, Some(0));
+    assert!(out.lines().any(|l| l == "flights"), "{out}");
+    // From the subcommand on (as zsh gives the words), a folder, and `--ruling=`.
+    let (_, out, _) = conditions(&["complete-values", "ruling", "--", "template", "conditions/dbf", "--ruling", "="]);
+    assert!(out.lines().any(|l| l.starts_with("s301.")), "{out}");
+    let (_, out, _) = conditions(&["complete-values", "lang", "--", "conditions", "rule", "dbf", "--lang"]);
+    assert!(out.lines().any(|l| l == "da") && out.lines().any(|l| l == "en"), "{out}");
+    // No rulebook, or one that does not load: nothing, and no error.
+    for words in [&["conditions", "rule", "--ruling"][..], &["conditions", "rule", "no/such/book", "--ruling"]] {
+        let mut args = vec!["complete-values", "ruling", "--"];
+        args.extend(words);
+        assert_eq!(conditions(&args), (Some(0), String::new(), String::new()));
+    }
+    // It is no command of help, the man page or the scripts.
+    let (_, help, _) = conditions(&["--help"]);
+    assert!(!help.contains("complete-values"), "{help}");
+}
+
+#[test]
+fn bash_completes_rulings_and_languages() {
+    let Some(bash) = tool("bash", "bash_completes_rulings_and_languages") else { return };
+    let dir = scratch("bash");
+    let file = script("bash", &dir);
+    let bin = env!("CARGO_BIN_EXE_conditions");
+    let complete = |words: &[&str]| -> Vec<String> {
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        let program = format!(
+            "source '{}'\nCOMP_WORDS=('{bin}' {})\nCOMP_CWORD={}\nCOMP_LINE=\"${{COMP_WORDS[*]}}\"\nCOMP_POINT=${{#COMP_LINE}}\n\
+             _conditions_values \"${{COMP_WORDS[0]}}\" \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"\n\
+             printf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+            file.display(),
+            quoted.join(" "),
+            words.len()
+        );
+        lines(&Command::new(&bash).arg("-c").arg(program).output().expect("bash runs"))
+    };
+    let rulings = complete(&["rule", "gnt", "--ruling", ""]);
+    assert!(rulings.contains(&"flights".to_string()), "{rulings:?}");
+    let some = complete(&["rule", "gnt", "--facts", "f.json", "--ruling", "fl"]);
+    assert!(!some.is_empty() && some.iter().all(|r| r.starts_with("fl")), "{some:?}");
+    let eq = complete(&["rule", "gnt", "--ruling", "=", "fl"]);
+    assert_eq!(eq, some);
+    let langs = complete(&["rule", "dbf", "--lang", ""]);
+    assert!(langs.contains(&"da".to_string()) && langs.contains(&"en".to_string()), "{langs:?}");
+    // Other words still go to clap's completion.
+    let commands = complete(&["ru"]);
+    assert_eq!(commands, ["rule"]);
+}
+
+#[test]
+fn zsh_completes_rulings_and_languages() {
+    let Some(zsh) = tool("zsh", "zsh_completes_rulings_and_languages") else { return };
+    let dir = scratch("zsh");
+    let file = script("zsh", &dir);
+    let text = std::fs::read_to_string(&file).expect("script");
+    assert!(text.contains(":RULINGS:_conditions_values ruling' \\"), "--ruling is not completed");
+    assert!(text.contains(":LANG:_conditions_values lang' \\"), "--lang is not completed");
+    // The script loads, and its value function offers what `compadd` is given.
+    let complete = |words: &[&str]| -> Vec<String> {
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        let program = format!(
+            "compdef() {{ : }}\nsource '{}'\ncompadd() {{ [[ $1 == -a ]] && print -rl -- ${{(P)2}} }}\n\
+             words=({})\nCURRENT={}\n_conditions_values {}\n",
+            file.display(),
+            quoted.join(" "),
+            words.len(),
+            if words.iter().any(|w| *w == "--lang") { "lang" } else { "ruling" }
+        );
+        lines(
+            &Command::new(&zsh)
+                .args(["-f", "-c"])
+                .arg(program)
+                .env("PATH", path_with_binary())
+                .output()
+                .expect("zsh runs"),
+        )
+    };
+    // As `_arguments` gives them: the words from the subcommand on.
+    let rulings = complete(&["rule", "gnt", "--ruling", ""]);
+    assert!(rulings.contains(&"flights".to_string()), "{rulings:?}");
+    let langs = complete(&["ask", "dbf", "x", "--lang", ""]);
+    assert!(langs.contains(&"da".to_string()), "{langs:?}");
+}
+
+#[test]
+fn fish_completes_rulings_and_languages_and_no_files_after_completions() {
+    let Some(fish) = tool("fish", "fish_completes_rulings_and_languages_and_no_files_after_completions") else {
+        return;
+    };
+    let dir = scratch("fish");
+    let file = script("fish", &dir);
+    std::fs::write(dir.join("a-file.txt"), "").expect("a file");
+    let complete = |line: &str| -> Vec<String> {
+        let program = format!("source '{}'\ncomplete -C '{line}'\n", file.display());
+        let out = Command::new(&fish)
+            .args(["--no-config", "-c"])
+            .arg(program)
+            .current_dir(&dir)
+            .env("PATH", path_with_binary())
+            .env("HOME", &dir)
+            .output()
+            .expect("fish runs");
+        lines(&out)
+    };
+    let here = std::env::current_dir().expect("cwd");
+    let gnt = here.join("conditions/gnt");
+    let rulings = complete(&format!("conditions rule {} --ruling ", gnt.display()));
+    assert!(rulings.contains(&"flights".to_string()), "{rulings:?}");
+    assert!(!rulings.iter().any(|r| r.contains("a-file")), "{rulings:?}");
+    let langs = complete("conditions rule dbf --lang ");
+    assert!(langs.contains(&"da".to_string()) && langs.contains(&"en".to_string()), "{langs:?}");
+    let shells = complete("conditions completions ");
+    assert!(shells.contains(&"fish".to_string()) && shells.contains(&"bash".to_string()), "{shells:?}");
+    assert!(!shells.iter().any(|s| s.contains("a-file")), "files offered after `completions`: {shells:?}");
+    let nothing = complete("conditions man ");
+    assert!(!nothing.iter().any(|s| s.contains("a-file")), "files offered after `man`: {nothing:?}");
+}

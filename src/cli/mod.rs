@@ -387,6 +387,12 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch() -> ExitCode {
+    // Called by the completion scripts; kept out of the commands, so out of help, man page
+    // and the scripts themselves.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == complete_cmd::VALUES) {
+        return complete_cmd::values(&args[1..]);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
