@@ -202,3 +202,30 @@ fn every_4xx_is_the_described_json_error() {
         );
     }
 }
+
+/// The description follows the rulebooks served: a ruling added to a watched folder is in
+/// it once the folder reloads (it is kept between requests only while nothing changes).
+#[test]
+fn the_description_follows_a_reloaded_rulebook() {
+    let dir = std::env::temp_dir().join(format!("conditions-openapi-reload-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("folder");
+    let book = "rulebook \"reload\" {\n  title \"Reload\"\n  language \"en\"\n}\n\nclause \"R 1\" {\n  text \"The fee is 10.\"\n  ruling fee: int \"the fee\" = 10\n}\n";
+    std::fs::write(dir.join("rulebook.cond"), book).expect("written");
+    let addr = http::start(vec![conditions::serve::Source::Folder(dir.clone())], true);
+    let rulings = |addr| {
+        let doc = get(addr, "/api/openapi.json").json();
+        strings(&doc["paths"]["/api/rulebooks/{rulebook}/rulings/{ruling}"]["post"]["parameters"][1]["schema"]["enum"])
+    };
+    assert_eq!(rulings(addr), ["fee"]);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let more = book
+        .replace("The fee is 10.", "The fee is 10, the deposit 5.")
+        .replace("= 10\n}", "= 10\n  ruling deposit: int \"the deposit\" = 5\n}");
+    std::fs::write(dir.join("rulebook.cond"), more).expect("written");
+    let start = std::time::Instant::now();
+    while rulings(addr).len() < 2 && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    assert_eq!(rulings(addr), ["deposit", "fee"]);
+}
