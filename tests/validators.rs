@@ -412,6 +412,10 @@ fn bash_completes_rulings_and_languages() {
     // Other words still go to clap's completion.
     let commands = complete(&["ru"]);
     assert_eq!(commands, ["rule"]);
+    // The script registers the function that answers for the values.
+    let program = format!("source '{}'\ncomplete -p conditions\n", file.display());
+    let registered = lines(&Command::new(&bash).arg("-c").arg(program).output().expect("bash runs"));
+    assert!(registered.iter().any(|l| l.contains("-F _conditions_values")), "{registered:?}");
 }
 
 #[test]

@@ -50,7 +50,11 @@ _conditions_values() {
     esac
     _conditions "$@"
 }
-complete -F _conditions_values -o bashdefault -o default conditions
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -F _conditions_values -o nosort -o bashdefault -o default conditions
+else
+    complete -F _conditions_values -o bashdefault -o default conditions
+fi
 "#,
     );
     s
