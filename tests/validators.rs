@@ -418,39 +418,52 @@ fn bash_completes_rulings_and_languages() {
     assert!(registered.iter().any(|l| l.contains("-F _conditions_values")), "{registered:?}");
 }
 
+/// Drives zsh's completion system in a pseudo-terminal (`zsh/zpty`): types LINE and a tab,
+/// and reads the screen until it shows WANT (or 10 seconds pass).
+const ZSH_DRIVER: &str = r#"
+zmodload zsh/zpty
+zpty z 'zsh -f -i'
+zpty -w z "PS1='> '; autoload -U compinit; compinit -u -D; source ${0:h}/conditions.zsh; LISTMAX=10000"
+zpty -w -n z $1$'\t'
+out=""
+for i in {1..100}; do
+  if zpty -rt z chunk; then out+=$chunk; else sleep 0.1; fi
+  [[ $out == *$2* ]] && break
+done
+zpty -d z
+print -r -- $out
+"#;
+
 #[test]
 fn zsh_completes_rulings_and_languages() {
     let Some(zsh) = tool("zsh", "zsh_completes_rulings_and_languages") else { return };
     let dir = scratch("zsh");
-    let file = script("zsh", &dir);
-    let text = std::fs::read_to_string(&file).expect("script");
-    assert!(text.contains(":RULINGS:_conditions_values ruling' \\"), "--ruling is not completed");
-    assert!(text.contains(":LANG:_conditions_values lang' \\"), "--lang is not completed");
-    // The script loads, and its value function offers what `compadd` is given.
-    let complete = |words: &[&str]| -> Vec<String> {
-        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
-        let program = format!(
-            "compdef() {{ : }}\nsource '{}'\ncompadd() {{ [[ $1 == -a ]] && print -rl -- ${{(P)2}} }}\n\
-             words=({})\nCURRENT={}\n_conditions_values {}\n",
-            file.display(),
-            quoted.join(" "),
-            words.len(),
-            if words.iter().any(|w| *w == "--lang") { "lang" } else { "ruling" }
-        );
-        lines(
-            &Command::new(&zsh)
-                .args(["-f", "-c"])
-                .arg(program)
-                .env("PATH", path_with_binary())
-                .output()
-                .expect("zsh runs"),
-        )
+    script("zsh", &dir);
+    let driver = dir.join("drive.zsh");
+    std::fs::write(&driver, ZSH_DRIVER).expect("written");
+    let screen = |line: &str, want: &str| -> String {
+        let out = Command::new(&zsh)
+            .arg("-f")
+            .arg(&driver)
+            .args([line, want])
+            .current_dir(&dir)
+            .env("PATH", path_with_binary())
+            .env("HOME", &dir)
+            .output()
+            .expect("zsh runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    // As `_arguments` gives them: the words from the subcommand on.
-    let rulings = complete(&["rule", "gnt", "--ruling", ""]);
-    assert!(rulings.contains(&"flights".to_string()), "{rulings:?}");
-    let langs = complete(&["ask", "dbf", "x", "--lang", ""]);
-    assert!(langs.contains(&"da".to_string()), "{langs:?}");
+    // `fl` completed to the one ruling of GNT that starts so.
+    let s = screen("conditions rule gnt --ruling fl", "flights");
+    assert!(s.contains("--ruling flights"), "{s}");
+    let s = screen("conditions template gnt --ruling=fl", "flights");
+    assert!(s.contains("--ruling=flights"), "{s}");
+    // Every language listed.
+    let s = screen("conditions rule dbf --lang ", "sv");
+    assert!(["da", "en", "nb", "sv"].iter().all(|l| s.contains(l)), "{s}");
+    // Other words still go to clap's completion.
+    let s = screen("conditions ru", "rule");
+    assert!(s.contains("conditions rule"), "{s}");
 }
 
 #[test]

@@ -77,9 +77,10 @@ fn zsh(script: &str) -> String {
     let helper = r#"
 (( $+functions[_conditions_values] )) ||
 _conditions_values() {
+    # `_arguments` puts its options for `compadd` first: what to complete comes last.
     local -a values
-    values=("${(@f)$(conditions complete-values $1 -- ${words[1,CURRENT-1]} 2>/dev/null)}")
-    compadd -a values
+    values=("${(@f)$(conditions complete-values ${@[-1]} -- ${words[1,CURRENT-1]} 2>/dev/null)}")
+    compadd "${@[1,-2]}" -a values
 }
 "#;
     // Before the lines that register the function, so that it is defined when they run.
