@@ -419,14 +419,14 @@ fn bash_completes_rulings_and_languages() {
 }
 
 /// Drives zsh's completion system in a pseudo-terminal (`zsh/zpty`): types LINE and a tab,
-/// and reads the screen until it shows WANT (or 10 seconds pass).
+/// and reads the screen until it shows WANT (or 30 seconds pass).
 const ZSH_DRIVER: &str = r#"
 zmodload zsh/zpty
 zpty z 'zsh -f -i'
 zpty -w z "PS1='> '; autoload -U compinit; compinit -u -D; source ${0:h}/conditions.zsh; LISTMAX=10000"
 zpty -w -n z $1$'\t'
 out=""
-for i in {1..100}; do
+for i in {1..300}; do
   if zpty -rt z chunk; then out+=$chunk; else sleep 0.1; fi
   [[ $out == *$2* ]] && break
 done
