@@ -186,6 +186,8 @@ fn every_4xx_is_the_described_json_error() {
             "a query that does not parse",
         ),
         (request(server(), "POST", "/api/rulebooks/gnt/rulings/flights", Some(b"{}"), "text/plain"), 415, "not JSON"),
+        (get(server(), "/api/no/such/route"), 404, "no such route"),
+        (request(server(), "DELETE", "/api/rulebooks/gnt", None, "application/json"), 405, "a method not allowed"),
     ];
     for (r, status, what) in &cases {
         assert_error(r, *status, what);
