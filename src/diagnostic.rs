@@ -226,12 +226,18 @@ impl miette::SourceCode for Window<'_> {
     ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
         let off = span.offset().checked_sub(self.base).ok_or(MietteError::OutOfBounds)?;
         let c = self.text.read_span(&SourceSpan::new(off.into(), span.len()), before, after)?;
+        // Miette counts the column in bytes; SARIF, the JSON output and editors count characters
+        // (Unicode scalar values), so the header's `file:line:column` does too.
+        let column = off
+            .checked_sub(c.column())
+            .and_then(|line_start| self.text.get(line_start..off))
+            .map_or(c.column(), |before| before.chars().count());
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.to_string(),
             c.data(),
             SourceSpan::new((c.span().offset() + self.base).into(), c.span().len()),
             c.line() + self.base_line,
-            c.column(),
+            column,
             c.line_count(),
         )))
     }

@@ -219,7 +219,9 @@ fn gnt_typo_hover_definition_completion_formatting() {
     assert!(d["message"].as_str().unwrap().contains(&format!("`Player` has no field `{wrong}`")), "{d}");
     assert!(d["message"].as_str().unwrap().contains(&format!("did you mean `{field}`?")), "{d}");
     assert_eq!(d["range"]["start"], offset_pos(&typo, dot));
-    assert!(d["codeDescription"]["href"].as_str().unwrap().ends_with("docs/diagnostics.md"), "{d}");
+    let href = d["codeDescription"]["href"].as_str().unwrap();
+    assert!(href.ends_with("docs/diagnostics.md#names-and-types"), "{d}");
+    assert_anchor_exists(href);
     let actions = c.request(
         "textDocument/codeAction",
         json!({ "textDocument": { "uri": u }, "range": d["range"], "context": { "diagnostics": [d] } }),
@@ -575,5 +577,48 @@ fn a_file_with_many_problems_shows_the_first_and_counts_the_rest() {
     assert_eq!(diags[0]["code"], "conditions::unknown_name");
     assert_eq!(diags[0]["range"]["start"]["line"], 1);
     assert_eq!(diags[199]["range"]["start"]["line"], 200, "each placed on its own line");
+    shutdown(c);
+}
+
+/// A `codeDescription` link's page exists and has a heading with its anchor.
+fn assert_anchor_exists(href: &str) {
+    let (file, anchor) = href.split_once('#').unwrap_or_else(|| panic!("{href}: no anchor"));
+    let path = file.strip_prefix("file://").unwrap_or_else(|| panic!("{href}: not a file URI"));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{href}: {e}"));
+    let found = text.lines().filter_map(|l| l.strip_prefix("## ")).any(|h| conditions::sarif::slug(h) == anchor);
+    assert!(found, "{href}: no heading with the anchor `{anchor}`");
+}
+
+/// Errors and lints link to their explanation: the section of docs/diagnostics.md that
+/// lists the code, or the lint's heading in docs/lints.md.
+#[test]
+fn diagnostics_link_to_the_heading_that_explains_their_code() {
+    let mut c = Client::start();
+    initialize(&mut c);
+    // Each in a folder of its own (a folder is a rulebook), under the checkout's docs/.
+    let alone = |name: &str| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lsp_links").join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let from = repo().join("tests").join(name);
+        let to = dir.join(from.file_name().unwrap());
+        std::fs::copy(&from, &to).unwrap();
+        to
+    };
+    let path = alone("lints/table_gap.fail.cond");
+    let (u, _) = open(&mut c, &path);
+    let diags = c.diagnostics(&u, |d| d.iter().any(|x| x["code"] == "lint::table_gap"));
+    let d = diags.iter().find(|x| x["code"] == "lint::table_gap").unwrap();
+    let href = d["codeDescription"]["href"].as_str().unwrap_or_else(|| panic!("no link: {d}"));
+    assert!(href.ends_with("docs/lints.md#table-gap"), "{href}");
+    assert_anchor_exists(href);
+    let path = alone("diagnostics/adding_currencies.cond");
+    let (u, _) = open(&mut c, &path);
+    let diags = c.diagnostics(&u, |d| !d.is_empty());
+    for d in &diags {
+        let href = d["codeDescription"]["href"].as_str().unwrap_or_else(|| panic!("no link: {d}"));
+        assert!(href.contains("docs/diagnostics.md#"), "{href}");
+        assert_anchor_exists(href);
+    }
     shutdown(c);
 }

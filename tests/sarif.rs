@@ -34,7 +34,7 @@ fn sarif_output_is_valid_sarif_2_1_0() {
         diagnostics_of("tests/lints/source_missing.fail"),
     ];
     assert!(all.iter().map(|(_, d)| d.len()).sum::<usize>() >= 4);
-    let log = conditions::sarif::sarif(&all).to_value();
+    let log = conditions::sarif::sarif(&all, &Default::default()).to_value();
     let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(
         errors.is_empty(),

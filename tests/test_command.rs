@@ -74,7 +74,7 @@ fn junit_has_one_test_case_per_case_file() {
     assert_eq!(code, Some(1));
     assert!(
         out.starts_with(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conditions\" tests=\"3\" failures=\"1\">"
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conditions\" tests=\"3\" failures=\"1\" errors=\"0\" time=\""
         ),
         "{out}"
     );

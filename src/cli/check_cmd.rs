@@ -19,6 +19,7 @@ pub struct CheckArgs {
     pub warn: Vec<String>,
     pub allow: Vec<String>,
     pub source: Option<PathBuf>,
+    pub source_root: Option<PathBuf>,
 }
 
 fn config(args: &CheckArgs) -> Result<Config, String> {
@@ -108,7 +109,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
             );
         }
         CheckFormat::Sarif => {
-            outln!("{}", conditions::sarif::sarif(&all).to_pretty())
+            // The documentation linked from the log: the checkout's `docs/` above the source
+            // root, the working directory or the command itself.
+            let exe = std::env::current_exe().ok();
+            let docs = [args.source_root.as_deref(), Some(std::path::Path::new(".")), exe.as_deref()]
+                .into_iter()
+                .flatten()
+                .find_map(conditions::sarif::docs_dir)
+                .map(|d| conditions::sarif::file_uri(&d, true));
+            let places = conditions::sarif::Places { source_root: args.source_root.clone(), docs };
+            outln!("{}", conditions::sarif::sarif(&all, &places).to_pretty())
         }
         CheckFormat::Github => {
             for (sources, diags) in &all {

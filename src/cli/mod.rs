@@ -234,6 +234,10 @@ enum Command {
         /// The published document to check the clause texts against (default: the rulebook's `source`).
         #[arg(long)]
         source: Option<PathBuf>,
+        /// With `--format sarif`: the folder the files' locations are relative to (`%SRCROOT%`;
+        /// default: the working directory).
+        #[arg(long, value_name = "DIR")]
+        source_root: Option<PathBuf>,
     },
     /// Rule on the facts of a case, with cited, quoted explanations.
     Rule {
@@ -387,6 +391,12 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch() -> ExitCode {
+    // Called by the completion scripts; kept out of the commands, so out of help, man page
+    // and the scripts themselves.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == complete_cmd::VALUES) {
+        return complete_cmd::values(&args[1..]);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -414,8 +424,8 @@ fn dispatch() -> ExitCode {
         Command::Template { rulebook, rulings, format } => {
             schema_cmd::run_template(&rulebook, &rulings, format.facts())
         }
-        Command::Check { paths, format, deny, warn, allow, source } => {
-            check_cmd::run(check_cmd::CheckArgs { paths, format, deny, warn, allow, source })
+        Command::Check { paths, format, deny, warn, allow, source, source_root } => {
+            check_cmd::run(check_cmd::CheckArgs { paths, format, deny, warn, allow, source, source_root })
         }
         Command::Rule {
             rulebook,

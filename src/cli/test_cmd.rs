@@ -109,6 +109,8 @@ struct CaseResult {
     case: PathBuf,
     passed: usize,
     failures: Vec<conditions::cases::Failure>,
+    /// How long the case file took to run.
+    time: std::time::Duration,
 }
 
 /// A rulebook's results.
@@ -117,6 +119,8 @@ struct BookResult {
     checked: Option<Checked>,
     cases: Vec<CaseResult>,
     summary: Summary,
+    /// How long loading the rulebook and running its case files took.
+    time: std::time::Duration,
 }
 
 pub fn run(args: TestArgs) -> ExitCode {
@@ -196,19 +200,25 @@ pub fn run(args: TestArgs) -> ExitCode {
 }
 
 fn run_group(g: Group) -> BookResult {
+    let start = std::time::Instant::now();
     let spec = g.bundled.clone().unwrap_or_else(|| g.root.display().to_string());
     let checked = match conditions::loader::load(&spec) {
         Ok(c) => c,
         Err(e) => {
             err!("{}", render(&e.diagnostics, &e.sources, super::plain_stderr()));
-            let cases = g.cases.into_iter().map(|case| CaseResult { case, passed: 0, failures: Vec::new() }).collect();
-            return BookResult { name: spec, checked: None, cases, summary: Summary::default() };
+            let cases = g
+                .cases
+                .into_iter()
+                .map(|case| CaseResult { case, passed: 0, failures: Vec::new(), time: Default::default() })
+                .collect();
+            return BookResult { name: spec, checked: None, cases, summary: Summary::default(), time: start.elapsed() };
         }
     };
     let mut summary = Summary::default();
     let mut cases = Vec::new();
     for case in g.cases {
         let mut one = Summary::default();
+        let case_start = std::time::Instant::now();
         match g.bundled.as_ref().and(bundled_case(&case)) {
             Some(text) => conditions::cases::run_case_text(&checked, &case, text, &mut one),
             None => run_case(&checked, &case, &mut one),
@@ -218,9 +228,10 @@ fn run_group(g: Group) -> BookResult {
         summary.defs_evaluated.extend(one.defs_evaluated);
         let failures: Vec<_> = one.failed.iter().map(clone_failure).collect();
         summary.failed.extend(one.failed);
-        cases.push(CaseResult { case, passed: one.passed, failures });
+        cases.push(CaseResult { case, passed: one.passed, failures, time: case_start.elapsed() });
     }
-    BookResult { name: checked.program.rulebook.name.clone(), checked: Some(checked), cases, summary }
+    let name = checked.program.rulebook.name.clone();
+    BookResult { name, checked: Some(checked), cases, summary, time: start.elapsed() }
 }
 
 fn clone_failure(f: &conditions::cases::Failure) -> conditions::cases::Failure {
@@ -260,48 +271,69 @@ fn report_text(b: &BookResult, verbose: bool) {
 }
 
 fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    // XML 1.0 allows no control character but tab, line feed and carriage return, even escaped.
+    s.chars()
+        .filter(|&c| !c.is_control() || matches!(c, '\t' | '\n' | '\r'))
+        .collect::<String>()
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
-/// JUnit XML: one test suite per rulebook, one test case per case file.
+/// Seconds with millisecond precision, as JUnit's `time` attributes write them (`0.012`).
+fn seconds(d: std::time::Duration) -> String {
+    format!("{}.{:03}", d.as_secs(), d.subsec_millis())
+}
+
+/// JUnit XML valid against the common `junit-10.xsd` (Jenkins, GitLab, Ant): one test suite per
+/// rulebook, one test case per case file. A case file's path is its test case's `system-out`
+/// (the schema has no `file` attribute on a test case); a rulebook that does not check makes an
+/// `error` of each of its case files, a wrong expectation a `failure`.
 fn junit(books: &[BookResult]) -> String {
     let tests: usize = books.iter().map(|b| b.cases.len()).sum();
-    let failing = |b: &BookResult| b.cases.iter().filter(|c| b.checked.is_none() || !c.failures.is_empty()).count();
+    let failing = |b: &BookResult| {
+        if b.checked.is_none() { 0 } else { b.cases.iter().filter(|c| !c.failures.is_empty()).count() }
+    };
+    let erring = |b: &BookResult| if b.checked.is_none() { b.cases.len() } else { 0 };
     let failures: usize = books.iter().map(failing).sum();
+    let errors: usize = books.iter().map(erring).sum();
+    let time = seconds(books.iter().map(|b| b.time).sum());
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    out.push_str(&format!("<testsuites name=\"conditions\" tests=\"{tests}\" failures=\"{failures}\">\n"));
+    out.push_str(&format!(
+        "<testsuites name=\"conditions\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time}\">\n"
+    ));
     for b in books {
         out.push_str(&format!(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\">\n",
             xml(&b.name),
             b.cases.len(),
-            failing(b)
+            failing(b),
+            erring(b),
+            seconds(b.time)
         ));
         for c in &b.cases {
             let name = c.case.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
             out.push_str(&format!(
-                "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"{}\">\n",
                 xml(&b.name),
                 xml(&name),
-                xml(&c.case.display().to_string())
+                seconds(c.time)
             ));
             if b.checked.is_none() {
-                out.push_str(">\n      <failure message=\"the rulebook does not check\"/>\n    </testcase>\n");
-            } else if c.failures.is_empty() {
-                out.push_str("/>\n");
-            } else {
-                out.push_str(">\n");
-                for f in &c.failures {
-                    let first = f.message.lines().next().unwrap_or_default();
-                    let head = f.ruling.as_ref().map(|r| format!("{r}: ")).unwrap_or_default();
-                    out.push_str(&format!(
-                        "      <failure message=\"{}\">{}</failure>\n",
-                        xml(&format!("{head}{first}")),
-                        xml(&f.message)
-                    ));
-                }
-                out.push_str("    </testcase>\n");
+                out.push_str("      <error message=\"the rulebook does not check\"/>\n");
             }
+            for f in &c.failures {
+                let first = f.message.lines().next().unwrap_or_default();
+                let head = f.ruling.as_ref().map(|r| format!("{r}: ")).unwrap_or_default();
+                out.push_str(&format!(
+                    "      <failure message=\"{}\">{}</failure>\n",
+                    xml(&format!("{head}{first}")),
+                    xml(&f.message)
+                ));
+            }
+            out.push_str(&format!("      <system-out>{}</system-out>\n", xml(&c.case.display().to_string())));
+            out.push_str("    </testcase>\n");
         }
         out.push_str("  </testsuite>\n");
     }

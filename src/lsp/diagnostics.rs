@@ -117,19 +117,22 @@ fn publish(
 
 /// The project's `docs/` folder above a rulebook, for links to the explanation of each code.
 fn docs_dir(root: &Path) -> Option<PathBuf> {
-    let abs = std::path::absolute(root).ok()?;
-    abs.ancestors().map(|a| a.join("docs")).find(|d| d.join("lints.md").is_file())
+    crate::sarif::docs_dir(root)
 }
 
+/// The link to a code's explanation: its heading in `docs/lints.md` or the section of
+/// `docs/diagnostics.md` that lists it ([`crate::sarif::doc_path`]).
 fn code_link(code: &str, docs: Option<&Path>) -> Option<lt::CodeDescription> {
     let docs = docs?;
-    let uri = if code.starts_with("lint::") {
-        let anchor = crate::lint::doc_anchor(code);
-        let anchor = anchor.rsplit_once('#').map_or(String::new(), |(_, a)| a.to_string());
-        format!("{}#{anchor}", path_to_uri(&docs.join("lints.md"))?.as_str())
-    } else {
-        path_to_uri(&docs.join("diagnostics.md"))?.as_str().to_string()
-    };
+    let doc = crate::sarif::doc_path(code);
+    let (page, anchor) =
+        doc.trim_start_matches("docs/").split_once('#').map_or((doc.as_str(), None), |(p, a)| (p, Some(a)));
+    let page = page.trim_start_matches("docs/");
+    let mut uri = path_to_uri(&docs.join(page))?.as_str().to_string();
+    if let Some(anchor) = anchor {
+        uri.push('#');
+        uri.push_str(anchor);
+    }
     Some(lt::CodeDescription { href: uri.parse().ok()? })
 }
 

@@ -63,9 +63,39 @@ pub async fn index() -> Json<J> {
     Json(json!({ "routes": routes, "openapi": "/api/openapi.json", "docs": "docs/api.md" }))
 }
 
-/// `GET /api/openapi.json`: the OpenAPI 3.1 description of this API.
-pub async fn openapi() -> Json<J> {
-    Json(super::openapi::document())
+/// `GET /api/openapi.json`: the OpenAPI 3.1 description of this API, with the facts of the
+/// rulebooks served that check. It is built once for each set of rulebook versions (a
+/// rulebook's facts schema is large work) and kept until one of them changes.
+pub async fn openapi(Ext(shelf): Shared) -> Response {
+    static KEPT: std::sync::Mutex<Option<(Vec<(String, String)>, Arc<str>)>> = std::sync::Mutex::new(None);
+    let books: Vec<Book> = shelf
+        .all()
+        .iter()
+        .filter_map(|(_, s)| match s.as_ref() {
+            State::Ready(b) => Some(b.clone()),
+            State::Broken(_) => None,
+        })
+        .collect();
+    let key: Vec<(String, String)> = books.iter().map(|b| (b.name().to_string(), b.version().hash.clone())).collect();
+    let kept =
+        KEPT.lock().unwrap_or_else(|e| e.into_inner()).as_ref().filter(|(k, _)| *k == key).map(|(_, t)| t.clone());
+    let text = match kept {
+        Some(text) => text,
+        None => {
+            let served: Vec<super::openapi::Served> = books
+                .iter()
+                .map(|b| super::openapi::Served {
+                    name: b.name(),
+                    program: &b.checked().program,
+                    language: b.language(),
+                })
+                .collect();
+            let text: Arc<str> = super::openapi::document(&served).to_text().into();
+            *KEPT.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, text.clone()));
+            text
+        }
+    };
+    ([(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"))], text.to_string()).into_response()
 }
 
 fn summary(name: &str, state: &State) -> J {

@@ -1,11 +1,23 @@
 //! The OpenAPI 3.1 description of the JSON API, served at `GET /api/openapi.json`. It
 //! is written here beside the routes of [`super::router`] (a test asks the live server
 //! for every operation it lists, and checks every API route is listed): the bodies'
-//! shapes are those of `docs/json.md`, and the facts a ruling takes are described per
-//! ruling by the JSON Schema of `GET …/schema`, which no static description could hold.
+//! shapes are those of `docs/json.md`. The facts a ruling takes are the JSON Schema of
+//! `conditions schema` (generated from the facts reader's own description of the forms it
+//! accepts), one component per rulebook served (`gnt.Facts`, its records and enums beside it),
+//! and the request body of a ruling is any of them; `GET …/schema` narrows it to the facts
+//! one ruling reads. `lang` and `explain` list the values the server accepts.
 
+use crate::check::program::Program;
+use crate::eval::show::Lang;
 use crate::json::Json as J;
 use crate::ojson as json;
+
+/// A rulebook served that checks: its name, program and language.
+pub struct Served<'a> {
+    pub name: &'a str,
+    pub program: &'a Program,
+    pub language: Lang,
+}
 
 /// Every operation of the JSON API: method, path (OpenAPI's `{name}` for a parameter),
 /// and a one-line summary. `GET /api` lists these.
@@ -38,13 +50,108 @@ fn errors() -> J {
     })
 }
 
-fn operation(method: &str, path: &str, summary: &str) -> J {
+/// The values of a string parameter: an `enum` when they are known.
+fn one_of(values: &[String]) -> J {
+    if values.is_empty() { json!({ "type": "string" }) } else { json!({ "type": "string", "enum": values }) }
+}
+
+/// A component name: OpenAPI allows letters, digits, `.`, `-` and `_`; any other character
+/// is written as `_` and the hexadecimal of each of its UTF-8 bytes (`å` as `_C3_A5`).
+fn component(name: &str) -> String {
+    let mut out = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("_{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A URI fragment's JSON Pointer token as the name it stands for: percent-decoded, then
+/// `~1` and `~0` unescaped; `None` when the decoded bytes are not UTF-8.
+fn pointer_token(token: &str) -> Option<String> {
+    let bytes = token.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = token.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(String::from_utf8(out).ok()?.replace("~1", "/").replace("~0", "~"))
+}
+
+/// Moves a facts schema's `$defs` into the components as `{book}.{name}` and points its
+/// `$ref`s at them, so that every reference resolves from the document's root.
+fn rebase(j: &mut J, book: &str) {
+    match j {
+        J::Object(fields) => {
+            for (k, v) in fields.iter_mut() {
+                if k == "$ref"
+                    && let J::String(r) = v
+                    && let Some(name) = r.strip_prefix("#/$defs/").and_then(pointer_token)
+                {
+                    *r = format!("#/components/schemas/{}", component(&format!("{book}.{name}")));
+                } else {
+                    rebase(v, book);
+                }
+            }
+        }
+        J::Array(items) => items.iter_mut().for_each(|i| rebase(i, book)),
+        _ => {}
+    }
+}
+
+/// The facts schema of each rulebook served, and its records and enums, as components.
+fn facts_components(books: &[Served], schemas: &mut J) -> Vec<J> {
+    let mut refs = Vec::new();
+    for b in books {
+        let mut s = crate::discover::schema::schema(b.program, &[]);
+        rebase(&mut s, b.name);
+        let J::Object(fields) = s else { continue };
+        let mut facts = J::object();
+        for (k, v) in fields {
+            match (k.as_str(), v) {
+                ("$schema", _) => {}
+                ("$defs", J::Object(defs)) => {
+                    for (name, d) in defs {
+                        schemas.insert(component(&format!("{}.{name}", b.name)), d);
+                    }
+                }
+                (_, v) => facts.insert(k, v),
+            }
+        }
+        let name = component(&format!("{}.Facts", b.name));
+        refs.push(json!({ "$ref": format!("#/components/schemas/{name}") }));
+        schemas.insert(name, facts);
+    }
+    refs
+}
+
+/// What the parameters and bodies of the operations take, from the rulebooks served.
+struct Takes {
+    rulebooks: Vec<String>,
+    rulings: Vec<String>,
+    langs: Vec<String>,
+    facts: J,
+}
+
+fn operation(method: &str, path: &str, summary: &str, takes: &Takes) -> J {
     let mut params = Vec::new();
     if path.contains("{rulebook}") {
-        params.push(param("rulebook", "path", true, json!({ "type": "string" }), "The rulebook's name (`gnt`)"));
+        params.push(param("rulebook", "path", true, one_of(&takes.rulebooks), "The rulebook's name (`gnt`)"));
     }
     if path.contains("{ruling}") {
-        params.push(param("ruling", "path", true, json!({ "type": "string" }), "The ruling's name (`flights`)"));
+        params.push(param("ruling", "path", true, one_of(&takes.rulings), "The ruling's name (`flights`)"));
     }
     let json_ok = |description: &str, schema: J| json!({ "description": description, "content": { "application/json": { "schema": schema } } });
     let mut op = json!({ "summary": summary, "operationId": operation_id(method, path) });
@@ -67,14 +174,14 @@ fn operation(method: &str, path: &str, summary: &str) -> J {
                 "lang",
                 "query",
                 false,
-                json!({ "type": "string" }),
+                one_of(&takes.langs),
                 "The language of the explanation's frame (a BCP-47 tag: `da`, `en`); the rulebook's by default",
             ));
             params.push(param(
                 "explain",
                 "query",
                 false,
-                json!({ "enum": ["brief", "full"] }),
+                json!({ "type": "string", "enum": super::api::EXPLAIN.to_vec() }),
                 "`full`: every repeated sub-step too",
             ));
             params.push(param(
@@ -93,8 +200,8 @@ fn operation(method: &str, path: &str, summary: &str) -> J {
             ));
             op.insert("requestBody", json!({
                 "required": true,
-                "description": "One JSON object of facts, as a facts file writes them; its JSON Schema is at `…/schema`",
-                "content": { "application/json": { "schema": { "type": "object" } } }
+                "description": "One JSON object of facts, as a facts file writes them: the facts of one of the rulebooks served (`{rulebook}.Facts`); the JSON Schema of the facts the ruling reads is at `…/schema`",
+                "content": { "application/json": { "schema": takes.facts.clone() } }
             }));
             json_ok("The report of docs/json.md", json!({ "$ref": "#/components/schemas/Report" }))
         }
@@ -140,18 +247,39 @@ fn operation_id(method: &str, path: &str) -> String {
     id
 }
 
-/// The description, as JSON.
-pub fn document() -> J {
+/// The description, as JSON, for the rulebooks served (those that check).
+pub fn document(books: &[Served]) -> J {
+    let mut schemas = J::object();
+    let refs = facts_components(books, &mut schemas);
+    let mut rulebooks: Vec<String> = books.iter().map(|b| b.name.to_string()).collect();
+    rulebooks.sort();
+    rulebooks.dedup();
+    let mut rulings: Vec<String> =
+        books.iter().flat_map(|b| b.program.rulings().map(|(_, info)| info.name.clone())).collect();
+    rulings.sort();
+    rulings.dedup();
+    let mut langs: Vec<Lang> = Lang::framed();
+    for b in books {
+        if !langs.contains(&b.language) {
+            langs.push(b.language);
+        }
+    }
+    let facts = match refs.len() {
+        0 => json!({ "type": "object" }),
+        1 => refs.into_iter().next().unwrap_or_default(),
+        _ => json!({ "anyOf": refs }),
+    };
+    let takes = Takes { rulebooks, rulings, langs: langs.iter().map(|l| l.code().to_string()).collect(), facts };
     let mut paths = J::object();
     for (method, path, summary) in OPERATIONS {
         if paths.get(path).is_none() {
             paths.insert(*path, J::object());
         }
         if let Some(entry) = paths.get_mut(path) {
-            entry.insert(*method, operation(method, path, summary));
+            entry.insert(*method, operation(method, path, summary, &takes));
         }
     }
-    json!({
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "conditions serve",
@@ -196,5 +324,11 @@ pub fn document() -> J {
                 }
             }
         } }
-    })
+    });
+    if let Some(J::Object(all)) = doc.get_mut("components").and_then(|c| c.get_mut("schemas"))
+        && let J::Object(more) = schemas
+    {
+        all.extend(more);
+    }
+    doc
 }
