@@ -71,8 +71,21 @@ fn dechunk(mut body: &[u8]) -> Vec<u8> {
 }
 
 /// One request; `body` is sent with its length.
+///
+/// The tests of one binary share a server and run at once, so a large request may find the
+/// server's slots for large work taken by another test's: it is then refused at once with 503
+/// and `Retry-After`, and is sent again, as a client is asked to (a bounded number of times).
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>, content_type: &str) -> Response {
-    try_request(addr, method, path, body, content_type).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    let mut tries = 0;
+    loop {
+        let r = try_request(addr, method, path, body, content_type).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let busy = r.status == 503 && r.header("retry-after").is_some() && r.body.contains("large requests already");
+        tries += 1;
+        if !busy || tries == 200 {
+            return r;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// One request, or why there was no answer (no connection, or closed before a response head).
