@@ -175,7 +175,8 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
                 input #site-q type="search" aria-label=(w.get("search")) placeholder=(w.get("search"));
                 button type="submit" { (w.get("search_button")) }
             }
-            section.results aria-live="polite" { h2 #site-results-heading {} ul.plain #site-results {} }
+            // The heading stays hidden until a search fills it (an empty heading reads as nothing).
+            section.results aria-live="polite" { h2 #site-results-heading hidden {} ul.plain #site-results {} }
             script src="search-index.js" defer {}
             script src=(format!("{}search.js", ctx.root())) defer {}
         }
