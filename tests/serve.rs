@@ -48,7 +48,14 @@ fn every_page_kind_of_both_rulebooks() {
     let dbf_en = ok_html("/dbf?lang=en");
     assert!(dbf_en.contains("Rulings") && dbf_en.contains("English gloss"));
     let c = ok_html("/dbf/clause/304b1");
-    assert!(c.contains("s304.transportgodtgørelse"), "{c}");
+    // A ruling it decides, linked by the question it answers (its name is not shown).
+    assert!(
+        c.contains(
+            "href=\"/dbf/ruling/s304.transportgodtg%C3%B8relse?lang=da\">Holdets transportgodtgørelse efter § 304"
+        ),
+        "{c}"
+    );
+    assert!(!c.contains(">s304.transportgodtgørelse<"), "{c}");
     let r = ok_html(&format!("/dbf/ruling/{}", enc("s304.transportgodtgørelse")));
     assert!(r.contains("Mangler") && r.contains("<form"), "{r}");
     // In English, the question heading the page and each input are the glosses

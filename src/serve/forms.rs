@@ -239,10 +239,7 @@ fn render(b: &Book, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Opti
     // gloss when the rulebook is in another), begun with a capital as a heading is; a
     // ruling without one by its name in words. The name itself (what `--ruling` and the
     // API take) is only in the note for programs at the bottom.
-    let title = match r.question() {
-        Some(q) => heading_case(p.gloss(q, lang.code())),
-        None => heading_case(&r.name().replace('_', " ")),
-    };
+    let title = super::pages::ruling_title(&ctx, p, r.name());
     let body = html! {
         p { a href=(ctx.rulebook(b.name(), lang)) { "← " (b.title()) } }
         h1 { (title) }
@@ -324,12 +321,12 @@ fn widget_for_hole(ctx: &Ctx, p: &Program, s: &Session, h: &needed::Hole, k: usi
     }
 }
 
-/// A field's label: what it is in words (its description), else its name.
+/// A field's label: what it is in words (its description), else its name in words.
 fn field_label(ctx: &Ctx, p: &Program, name: &str, doc: Option<&String>) -> Markup {
     html! {
         @match doc {
             Some(d) => (heading_case(p.gloss(d, ctx.lang.code()))),
-            None => code { (name) },
+            None => (heading_case(&name.replace('_', " "))),
         }
     }
 }
