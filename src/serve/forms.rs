@@ -456,13 +456,15 @@ fn list_rows(ctx: &Ctx, p: &Program, path: &str, elem: &Type, form: &Form, legen
                 @for (f, ty, doc) in &fields {
                     @let name = format!("l.{path}|{i}|{f}");
                     @let value = form.get(&name).unwrap_or("");
-                    // A field is named by its label; a single value by the list and the row.
-                    @let by = f.is_empty().then(|| format!("{legend} {rowno}"));
+                    // A field is named by its label and its row ("Name, row 2"); a single value
+                    // by the list and the row.
+                    @let label_id = format!("{name}-label");
+                    @let by = if f.is_empty() { format!("{legend} {rowno}") } else { format!("{label_id} {rowno}") };
                     div.field {
-                        @if !f.is_empty() { label for=(name) { (field_label(ctx, p, f, doc.as_ref())) } }
+                        @if !f.is_empty() { label for=(name) id=(label_id) { (field_label(ctx, p, f, doc.as_ref())) } }
                         @match ty {
-                            Type::Record(_) | Type::List(_) => textarea name=(name) id=(name) rows="2" aria-labelledby=[by.as_deref()] { (value) },
-                            _ => (scalar(ctx, p, &name, &name, by.as_deref(), ty, value, &crate::discover::write::how_in(p, ty, ctx.lang), w)),
+                            Type::Record(_) | Type::List(_) => textarea name=(name) id=(name) rows="2" aria-labelledby=(by) { (value) },
+                            _ => (scalar(ctx, p, &name, &name, Some(&by), ty, value, &crate::discover::write::how_in(p, ty, ctx.lang), w)),
                         }
                     }
                 }
