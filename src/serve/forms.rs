@@ -224,8 +224,9 @@ fn render(b: &Book, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Opti
     let session = Session::new(p, r.def(), facts.inputs().clone(), tree.clone(), lang);
     let page_opts = crate::api::Page { id_prefix: "x-".into(), ..Default::default() };
     // The answer once, as the explanation says it (a list paired with what it is about),
-    // and the explanation below without its own title and answer.
-    let (answer, explanation) = crate::api::html_answer_and_explanation(&outcome, lang, &page_opts);
+    // and the explanation below without its own title and answer, and without what is
+    // still needed when the form asks for it.
+    let (answer, explanation) = crate::api::html_answer_and_explanation(&outcome, lang, &page_opts, holes.is_empty());
     let status = match outcome.status() {
         Status::Decided => "decided",
         Status::Undetermined => "undetermined",

@@ -194,9 +194,18 @@ fn needs(out: &mut String, ns: &[NeedView]) {
     out.push_str("</ul>\n");
 }
 
+/// What a section shows besides its working, facts and clauses: its title and answer
+/// (`head`) and what it still needs (`needs`); a page around it may show them itself.
+#[derive(Clone, Copy)]
+pub(crate) struct Shown {
+    pub head: bool,
+    pub needs: bool,
+}
+
 /// One ruling: the answer, the working, the facts, the clauses, and the full derivation;
-/// without `head`, neither its title nor its answer (the page around shows them).
-fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: bool, head: bool) {
+/// of the title, the answer and the needs, what `shown` says.
+fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: bool, shown: Shown) {
+    let head = shown.head;
     let lang = lang_of(r.lang);
     let clauses = r.clauses.iter().enumerate().map(|(j, c)| (c.citation.clone(), format!("{id}-c{}", j + 1))).collect();
     let ctx = Ctx { lang, id, clauses };
@@ -215,7 +224,7 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
     if let Some(e) = &r.error {
         let _ = writeln!(out, "<p class=\"error-text\">{}: {}</p>", escape(&word(lang, "error")), rich(e));
     }
-    if !r.needs.is_empty() {
+    if shown.needs && !r.needs.is_empty() {
         let _ = writeln!(out, "<h3>{}</h3>", escape(&word(lang, "needs")));
         needs(out, &r.needs);
     }
@@ -375,7 +384,14 @@ fn body(out: &mut String, reports: &[Report], page: &Page) {
         out.push_str("</ol>\n</nav>\n");
     }
     for (i, r) in reports.iter().enumerate() {
-        section(out, r, format!("{prefix}r{}", i + 1), many.then_some(contents.as_str()), page.full_open, true);
+        section(
+            out,
+            r,
+            format!("{prefix}r{}", i + 1),
+            many.then_some(contents.as_str()),
+            page.full_open,
+            Shown { head: true, needs: true },
+        );
     }
 }
 
@@ -391,11 +407,13 @@ pub fn fragment(reports: &[Report], page: &Page) -> String {
 }
 
 /// One ruling as a fragment for a page that shows its title and answer itself (the
-/// server's ruling page): no header, title or answer, only what explains it.
+/// server's ruling page): no header, title or answer, and what it still needs only when
+/// `needs` (not when the page asks for it in a form).
 #[cfg_attr(not(feature = "serve"), allow(dead_code))]
-pub(crate) fn fragment_within(r: &Report, page: &Page) -> String {
+pub(crate) fn fragment_within(r: &Report, page: &Page, needs: bool) -> String {
     let mut out = format!("<div class=\"conditions\"{}>\n", lang_attr(r.lang));
-    section(&mut out, r, format!("{}r1", id_safe(&page.id_prefix)), None, page.full_open, false);
+    let shown = Shown { head: false, needs };
+    section(&mut out, r, format!("{}r1", id_safe(&page.id_prefix)), None, page.full_open, shown);
     out.push_str("</div>\n");
     out
 }
