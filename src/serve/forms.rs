@@ -4,6 +4,11 @@
 //! decisions and lots with who decides), the answer once decided, the player's
 //! explanation, and the case as a link (facts in the URL) and a facts file.
 //!
+//! The page is titled by the ruling's question and says its answer once, as the
+//! explanation words it; every form control has an accessible name (its `<label>`, or
+//! the question or row it answers through `aria-labelledby`), in words; the ruling's
+//! name (what programs call it by) is only in the note for programs at the bottom.
+//!
 //! The form is a plain `GET` form: it works without scripts, and every state of a
 //! case is a URL. Values typed are read by the type declared at their facts path.
 
@@ -303,7 +308,7 @@ fn widget_for_hole(ctx: &Ctx, p: &Program, s: &Session, h: &needed::Hole, k: usi
         fieldset.need {
             @match &q.description {
                 Some(d) => { legend id=(legend) { (heading_case(d)) } }
-                None => { legend id=(legend) { code { (q.path) } } }
+                None => { legend id=(legend) { (heading_case(&q.path.rsplit('.').next().unwrap_or(&q.path).replace('_', " "))) } }
             }
             @if let Some(by) = &q.by {
                 p.who {
