@@ -1,12 +1,14 @@
 //! Accessibility of every kind of page, checked by axe-core in headless Chromium: the
 //! server's list of rulebooks, rulebook, search, clause and error pages, its ruling pages
-//! (a form still asking, a lot still to draw, and a case decided, in both rulebooks), the static site's pages
-//! and the player's explanation page; each must show no violation at all. A page with an
-//! unlabelled input and no language shows that the check sees them. Skipped (with a
-//! message) without Chromium or axe-core, unless `CONDITIONS_BROWSER=require`.
+//! (a form still asking, a lot still to draw, and a case decided, in both rulebooks), the
+//! static site's pages and the player's explanation page; each must show no violation at
+//! all. A page with an unlabelled input and no language shows that the check sees them.
+//! Skipped (with a message) without Chromium or axe-core, unless `CONDITIONS_BROWSER=require`.
 //!
-//! Without a browser: every form control of every ruling's form page has an accessible
-//! name (a `<label for>`, `aria-label` or `aria-labelledby` naming an element there).
+//! Without a browser: every ruling page of both rulebooks is titled in words, shows its
+//! answer once, asks what is still needed only in its form, and gives every form control an
+//! accessible name (a `<label for>`, `aria-label` or `aria-labelledby` naming an element
+//! there).
 
 #[path = "support/axe.rs"]
 mod axe;
