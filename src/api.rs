@@ -547,6 +547,21 @@ pub fn html_fragment(outcomes: &[Outcome<'_>], lang: Lang, page: &Page) -> Strin
     crate::explain::html::fragment(&reports(outcomes, lang, page.full_open), page)
 }
 
+/// One ruling for a page that shows its answer itself (the server's ruling page): the
+/// answer as a person reads it in `lang` (a record or list labelled, as the explanation
+/// says it), and the explanation without its title and answer, and without what it still
+/// needs unless `needs` (the page asks for it in a form).
+#[cfg(feature = "serve")]
+pub(crate) fn html_answer_and_explanation(
+    outcome: &Outcome<'_>,
+    lang: Lang,
+    page: &Page,
+    needs: bool,
+) -> (String, String) {
+    let r = outcome.report(lang, page.full_open);
+    (crate::explain::html::answer(&r), crate::explain::html::fragment_within(&r, page, needs))
+}
+
 fn reports(outcomes: &[Outcome<'_>], lang: Lang, full: bool) -> Vec<Report> {
     outcomes.iter().map(|o| o.report(lang, full)).collect()
 }

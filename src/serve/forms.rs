@@ -4,6 +4,11 @@
 //! decisions and lots with who decides), the answer once decided, the player's
 //! explanation, and the case as a link (facts in the URL) and a facts file.
 //!
+//! The page is titled by the ruling's question and says its answer once, as the
+//! explanation words it; every form control has an accessible name (its `<label>`, or
+//! the question or row it answers through `aria-labelledby`), in words; the ruling's
+//! name (what programs call it by) is only in the note for programs at the bottom.
+//!
 //! The form is a plain `GET` form: it works without scripts, and every state of a
 //! case is a URL. Values typed are read by the type declared at their facts path.
 
@@ -11,7 +16,7 @@ use super::Shelf;
 use super::layout::{Ctx, enc, error_page, lang_of, page, respond, trusted};
 use super::pages::book_or_page;
 use super::shelf::Book;
-use crate::api::{Format, Ruling, Status};
+use crate::api::{Ruling, Status};
 use crate::ask::Session;
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::Type;
@@ -223,7 +228,10 @@ fn render(b: &Book, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Opti
     };
     let session = Session::new(p, r.def(), facts.inputs().clone(), tree.clone(), lang);
     let page_opts = crate::api::Page { id_prefix: "x-".into(), ..Default::default() };
-    let explanation = crate::api::html_fragment(std::slice::from_ref(&outcome), lang, &page_opts);
+    // The answer once, as the explanation says it (a list paired with what it is about),
+    // and the explanation below without its own title and answer, and without what is
+    // still needed when the form asks for it.
+    let (answer, explanation) = crate::api::html_answer_and_explanation(&outcome, lang, &page_opts, holes.is_empty());
     let status = match outcome.status() {
         Status::Decided => "decided",
         Status::Undetermined => "undetermined",
@@ -233,17 +241,14 @@ fn render(b: &Book, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Opti
     let link = canonical(b.name(), r.name(), lang, tree);
     let download = format!("/{}/ruling/{}/facts.json?facts={}", enc(b.name()), enc(r.name()), enc(&tree.to_string()));
     let action = format!("/{}/ruling/{}", enc(b.name()), enc(r.name()));
-    // The question in the page's language (its gloss when the rulebook is in another),
-    // begun with a capital as a heading is.
-    let question = r.question().map(|q| heading_case(p.gloss(q, lang.code())));
+    // The page is headed by the question the ruling answers, in the page's language (its
+    // gloss when the rulebook is in another), begun with a capital as a heading is; a
+    // ruling without one by its name in words. The name itself (what `--ruling` and the
+    // API take) is only in the note for programs at the bottom.
+    let title = super::pages::ruling_title(&ctx, p, r.name());
     let body = html! {
         p { a href=(ctx.rulebook(b.name(), lang)) { "← " (b.title()) } }
-        // The page is headed by the question the ruling answers; its name (what
-        // `--ruling` and the API take) follows in small.
-        @match &question {
-            Some(q) => { h1 { (q) } p.name { (w.get("ruling")) " " code { (r.name()) } } }
-            None => { h1 { (w.get("ruling")) " " code { (r.name()) } } }
-        }
+        h1 { (title) }
         p.clauses {
             @for (i, c) in d.clause.iter().chain(d.decided_by.iter().filter(|c| Some(*c) != d.clause.as_ref())).enumerate() {
                 @if i > 0 { ", " }
@@ -251,16 +256,16 @@ fn render(b: &Book, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Opti
             }
         }
         div class=(status) {
-            p.answer id="answer" { (w.get("answer")) ": " strong { (outcome.answer().map(|a| a.show(lang)).unwrap_or_else(|| short_answer(&outcome, lang))) } }
+            p.answer id="answer" { (w.get("answer")) ": " strong { (answer) } }
         }
         @if let Some(m) = &problem { p.error role="alert" { (w.get("bad_facts")) ": " (m) } }
         @if !holes.is_empty() {
-            form.ask method="get" action=(action) {
+            form.ask method="get" action=(action) aria-labelledby="still-needed" {
                 input type="hidden" name="lang" value=(lang.code());
                 input type="hidden" name="facts" value=(tree.to_string());
-                h2 { (w.get("still_needed")) }
+                h2 #still-needed { (w.get("still_needed")) }
                 p.hint { (w.get("form_intro")) }
-                @for h in &holes { (widget_for_hole(&ctx, p, &session, h, form)) }
+                @for (k, h) in holes.iter().enumerate() { (widget_for_hole(&ctx, p, &session, h, k, form)) }
                 div.actions { button type="submit" name="go" value="1" id="rule" { (w.get("submit")) } }
             }
         }
@@ -269,15 +274,19 @@ fn render(b: &Book, r: &Ruling, lang: Lang, tree: &J, form: &Form, problem: Opti
             a.download href=(download) download="facts.json" { (w.get("download")) }
             a href=(format!("{action}?lang={}", lang.code())) { (w.get("start_over")) }
         }
-        section.explanation {
-            h2 { (w.get("explanation")) }
+        section.explanation aria-labelledby="explanation" {
+            h2 #explanation { (w.get("explanation")) }
             (trusted(explanation))
+        }
+        details.programs {
+            summary { (w.get("for_programs")) }
+            p { (super::layout::rich(w.get("ruling_name"))) ": " code { (r.name()) } }
         }
     };
     let n = b.name().to_string();
     let rn = r.name().to_string();
     let t = tree.clone();
-    respond(StatusCode::OK, page(&ctx, question.as_deref().unwrap_or(r.name()), &|l| canonical(&n, &rn, l, &t), body))
+    respond(StatusCode::OK, page(&ctx, &title, &|l| canonical(&n, &rn, l, &t), body))
 }
 
 /// A description as a heading: its first letter upper case (`the team's …` → `The team's …`).
@@ -289,20 +298,17 @@ pub(super) fn heading_case(s: &str) -> String {
     }
 }
 
-fn short_answer(o: &crate::api::Outcome, lang: Lang) -> String {
-    let j = serde_json::from_str::<J>(&o.explain(lang, Format::Json)).unwrap_or_default();
-    j["answer"].as_str().unwrap_or("").to_string()
-}
-
-fn widget_for_hole(ctx: &Ctx, p: &Program, s: &Session, h: &needed::Hole, form: &Form) -> Markup {
+/// The questions of one thing still needed: a fieldset headed by the question in words
+/// (its `legend`, id `need-K`), which also names a lone input (`aria-labelledby`).
+fn widget_for_hole(ctx: &Ctx, p: &Program, s: &Session, h: &needed::Hole, k: usize, form: &Form) -> Markup {
     let q = s.question(h.clone());
     let w = ctx.w();
+    let legend = format!("need-{k}");
     html! {
         fieldset.need {
-            // The question in words heads the input; its name in a facts file follows.
             @match &q.description {
-                Some(d) => { legend { (heading_case(d)) } p.name { code { (q.path) } } }
-                None => { legend { code { (q.path) } } }
+                Some(d) => { legend id=(legend) { (heading_case(d)) } }
+                None => { legend id=(legend) { (heading_case(&q.path.rsplit('.').next().unwrap_or(&q.path).replace('_', " "))) } }
             }
             @if let Some(by) = &q.by {
                 p.who {
@@ -313,17 +319,35 @@ fn widget_for_hole(ctx: &Ctx, p: &Program, s: &Session, h: &needed::Hole, form: 
                 p.who { a href=(ctx.clause(p, c, ctx.lang)) { (c) } }
             }
             @if !h.candidates.is_empty() {
-                (select(&format!("f.{}", q.path), &q.path, &h.candidates.iter().map(|c| (serde_json::to_string(c).unwrap_or_default(), c.clone())).collect::<Vec<_>>(), form.get(&format!("f.{}", q.path)), w))
+                (select(&format!("f.{}", q.path), &q.path, Some(&legend), &h.candidates.iter().map(|c| (serde_json::to_string(c).unwrap_or_default(), c.clone())).collect::<Vec<_>>(), form.get(&format!("f.{}", q.path)), w))
             } @else {
-                (widget(ctx, p, &q.path, &h.ty, form, false))
+                (widget(ctx, p, &q.path, &h.ty, form, &legend))
             }
         }
     }
 }
 
-fn select(name: &str, id: &str, options: &[(String, String)], chosen: Option<&str>, w: &super::words::Words) -> Markup {
+/// A field's label: what it is in words (its description), else its name in words.
+fn field_label(ctx: &Ctx, p: &Program, name: &str, doc: Option<&String>) -> Markup {
     html! {
-        select name=(name) id=(id) {
+        @match doc {
+            Some(d) => (heading_case(p.gloss(d, ctx.lang.code()))),
+            None => (heading_case(&name.replace('_', " "))),
+        }
+    }
+}
+
+/// A select of `options`; `labelled` is the id of what names it, when no `<label>` does.
+fn select(
+    name: &str,
+    id: &str,
+    labelled: Option<&str>,
+    options: &[(String, String)],
+    chosen: Option<&str>,
+    w: &super::words::Words,
+) -> Markup {
+    html! {
+        select name=(name) id=(id) aria-labelledby=[labelled] {
             option value="" { "— " (w.get("not_known")) " —" }
             @for (v, label) in options {
                 option value=(v) selected[chosen == Some(v.as_str())] { (label) }
@@ -332,30 +356,31 @@ fn select(name: &str, id: &str, options: &[(String, String)], chosen: Option<&st
     }
 }
 
-/// The input for a value of `ty` at `path`; records field by field, lists as rows.
-fn widget(ctx: &Ctx, p: &Program, path: &str, ty: &Type, form: &Form, in_row: bool) -> Markup {
+/// The input for a value of `ty` at `path`; records field by field (each with its
+/// label), lists as rows; a lone input is named by the element of id `legend`.
+fn widget(ctx: &Ctx, p: &Program, path: &str, ty: &Type, form: &Form, legend: &str) -> Markup {
     let w = ctx.w();
     let name = format!("f.{path}");
     let value = form.get(&name).unwrap_or("");
     let hint = crate::discover::write::how_in(p, ty, ctx.lang);
     match ty {
-        Type::Record(t) if !in_row => {
+        Type::Record(t) => {
             let TypeKind::Record(fs) = &p.types[*t as usize].kind else { return html! {} };
             html! {
                 @for f in fs {
+                    @let id = format!("f.{path}.{}", f.name);
+                    @let nested = matches!(f.ty, Type::Record(_) | Type::List(_));
                     div.field {
-                        label for=(format!("f.{path}.{}", f.name)) { code { (f.name) } @if let Some(d) = &f.doc { " — " (p.gloss(d, ctx.lang.code())) } }
-                        (widget(ctx, p, &format!("{path}.{}", f.name), &f.ty, form, false))
+                        // A record or list inside is named by its own fields' labels.
+                        @if nested { span.label id=(id) { (field_label(ctx, p, &f.name, f.doc.as_ref())) } }
+                        @else { label for=(id) { (field_label(ctx, p, &f.name, f.doc.as_ref())) } }
+                        (widget(ctx, p, &format!("{path}.{}", f.name), &f.ty, form, &id))
                     }
                 }
             }
         }
-        Type::List(elem) if !in_row => list_rows(ctx, p, path, elem, form),
-        Type::Record(_) | Type::List(_) => html! {
-            textarea name=(format!("j.{path}")) id=(name) rows="2" placeholder=(crate::discover::write::example(p, ty, 0).to_string()) { (form.get(&format!("j.{path}")).unwrap_or("")) }
-            span.hint { (hint) }
-        },
-        _ => scalar(ctx, p, &name, &name, ty, value, &hint, w),
+        Type::List(elem) => list_rows(ctx, p, path, elem, form, legend),
+        _ => scalar(ctx, p, &name, &name, Some(legend), ty, value, &hint, w),
     }
 }
 
@@ -365,16 +390,17 @@ fn scalar(
     p: &Program,
     name: &str,
     id: &str,
+    labelled: Option<&str>,
     ty: &Type,
     value: &str,
     hint: &str,
     w: &super::words::Words,
 ) -> Markup {
-    let _ = ctx;
     match ty {
         Type::Bool => select(
             name,
             id,
+            labelled,
             &[("true".into(), w.get("yes").into()), ("false".into(), w.get("no").into())],
             Some(value),
             w,
@@ -384,29 +410,31 @@ fn scalar(
                 .into_iter()
                 .map(|(n, l)| (n.clone(), l.map_or(n, |l| p.gloss(&l, ctx.lang.code()).to_string())))
                 .collect();
-            select(name, id, &opts, Some(value), w)
+            select(name, id, labelled, &opts, Some(value), w)
         }
-        Type::Date => html! { input type="date" name=(name) id=(id) value=(value); },
-        Type::Time => html! { input type="time" name=(name) id=(id) value=(value); },
+        Type::Date => html! { input type="date" name=(name) id=(id) value=(value) aria-labelledby=[labelled]; },
+        Type::Time => html! { input type="time" name=(name) id=(id) value=(value) aria-labelledby=[labelled]; },
         Type::DateTime => {
-            html! { input type="datetime-local" name=(name) id=(id) value=(value.replacen(' ', "T", 1)); }
+            html! { input type="datetime-local" name=(name) id=(id) value=(value.replacen(' ', "T", 1)) aria-labelledby=[labelled]; }
         }
         Type::Int => {
-            html! { input type="text" inputmode="numeric" name=(name) id=(id) value=(value) size="8"; span.hint { (hint) } }
+            html! { input type="text" inputmode="numeric" name=(name) id=(id) value=(value) size="8" aria-labelledby=[labelled]; span.hint { (hint) } }
         }
         Type::Quantity(u) => {
             let unit = u.currency().map(str::to_string);
             html! {
-                input type="text" inputmode="decimal" name=(name) id=(id) value=(value) size="10";
+                input type="text" inputmode="decimal" name=(name) id=(id) value=(value) size="10" aria-labelledby=[labelled];
                 @if let Some(c) = unit { " " span.unit { (c) } }
                 span.hint { (hint) }
             }
         }
-        _ => html! { input type="text" name=(name) id=(id) value=(value); },
+        _ => html! { input type="text" name=(name) id=(id) value=(value) aria-labelledby=[labelled]; },
     }
 }
 
-fn list_rows(ctx: &Ctx, p: &Program, path: &str, elem: &Type, form: &Form) -> Markup {
+/// A list as rows of inputs; a row's fields are labelled by their names in words, and a
+/// list of single values by the list's name (id `legend`) and the row's number.
+fn list_rows(ctx: &Ctx, p: &Program, path: &str, elem: &Type, form: &Form, legend: &str) -> Markup {
     let w = ctx.w();
     let rows_key = format!("rows.{path}");
     // The hidden count and the "more rows" button share the key: the larger wins.
@@ -429,15 +457,20 @@ fn list_rows(ctx: &Ctx, p: &Program, path: &str, elem: &Type, form: &Form) -> Ma
         input type="hidden" name=(rows_key) value=(rows);
         @for i in 0..rows {
             div.row data-row=(i) {
-                span.rowno { (w.fill("row", &[("n", &(i + 1).to_string())])) }
+                @let rowno = format!("{legend}-row{i}");
+                span.rowno id=(rowno) { (w.fill("row", &[("n", &(i + 1).to_string())])) }
                 @for (f, ty, doc) in &fields {
                     @let name = format!("l.{path}|{i}|{f}");
                     @let value = form.get(&name).unwrap_or("");
+                    // A field is named by its label and its row ("Name, row 2"); a single value
+                    // by the list and the row.
+                    @let label_id = format!("{name}-label");
+                    @let by = if f.is_empty() { format!("{legend} {rowno}") } else { format!("{label_id} {rowno}") };
                     div.field {
-                        @if !f.is_empty() { label for=(name) { code { (f) } } @if let Some(d) = doc { span.hint { (p.gloss(d, ctx.lang.code())) } } }
+                        @if !f.is_empty() { label for=(name) id=(label_id) { (field_label(ctx, p, f, doc.as_ref())) } }
                         @match ty {
-                            Type::Record(_) | Type::List(_) => textarea name=(name) id=(name) rows="2" { (value) },
-                            _ => (scalar(ctx, p, &name, &name, ty, value, &crate::discover::write::how_in(p, ty, ctx.lang), w)),
+                            Type::Record(_) | Type::List(_) => textarea name=(name) id=(name) rows="2" aria-labelledby=(by) { (value) },
+                            _ => (scalar(ctx, p, &name, &name, Some(&by), ty, value, &crate::discover::write::how_in(p, ty, ctx.lang), w)),
                         }
                     }
                 }

@@ -144,11 +144,23 @@ fn clause_text(ctx: &Ctx, b: &Rulebook, info: &crate::check::program::ClauseInfo
     }
 }
 
+/// A ruling as the pages name it: the question it answers in the page's language (its
+/// gloss when the rulebook is in another), begun with a capital as a title is; a ruling
+/// without one by its name in words. Its name (what programs call it by) is never shown.
+pub(super) fn ruling_title(ctx: &Ctx, p: &Program, name: &str) -> String {
+    match p.defs.iter().find(|d| d.name == name).and_then(|d| d.doc.as_deref()) {
+        Some(q) => heading_case(p.gloss(q, ctx.lang.code())),
+        None => heading_case(&name.replace('_', " ")),
+    }
+}
+
+/// A ruling by its title, linked to its page on the server (a static site has none).
 fn ruling_link(ctx: &Ctx, b: &Rulebook, name: &str) -> Markup {
+    let title = ruling_title(ctx, &b.checked().program, name);
     html! {
         @match ctx.ruling(b.name(), name) {
-            Some(href) => a.ruling href=(href) { code { (name) } },
-            None => code { (name) },
+            Some(href) => a.ruling href=(href) { (title) },
+            None => span.ruling { (title) },
         }
     }
 }
@@ -175,7 +187,8 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
                 input #site-q type="search" aria-label=(w.get("search")) placeholder=(w.get("search"));
                 button type="submit" { (w.get("search_button")) }
             }
-            section.results aria-live="polite" { h2 #site-results-heading {} ul.plain #site-results {} }
+            // The heading stays hidden until a search fills it (an empty heading reads as nothing).
+            section.results aria-live="polite" { h2 #site-results-heading hidden {} ul.plain #site-results {} }
             script src="search-index.js" defer {}
             script src=(format!("{}search.js", ctx.root())) defer {}
         }
@@ -188,7 +201,6 @@ pub fn rulebook_markup(ctx: &Ctx, b: &Rulebook, word: Option<&str>) -> Markup {
             p.entry {
                 (ruling_link(ctx, b, &e.name))
                 @if let Some(c) = &e.clause { " " a.cite href=(format!("#{}", slug_in(p, c))) { "[" (c) "]" } }
-                @if let Some(q) = &e.question { br; span.question { (p.gloss(q, ctx.lang.code())) } }
             }
         }
         h2 { (w.get("clauses")) }
@@ -226,7 +238,7 @@ fn search_results(ctx: &Ctx, b: &Rulebook, q: &str) -> Markup {
             ul.plain {
                 @for h in &hits {
                     li {
-                        (w.get("ruling")) ": " (ruling_link(ctx, b, &h.name)) @if let Some(q) = &h.question { " — " (p.gloss(q, ctx.lang.code())) }
+                        (w.get("ruling")) ": " (ruling_link(ctx, b, &h.name))
                         @for m in &h.matched {
                             br; a.cite href=(ctx.clause(p, &m.citation, ctx.lang)) { "[" (m.citation) "]" } " " span.snippet { (m.snippet) }
                         }
@@ -299,8 +311,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
             h2 { (w.get("decides")) }
             ul.plain {
                 @for d in &rulings {
-                    @let def = &p.defs[*d as usize];
-                    li { (ruling_link(ctx, b, &def.name)) @if let Some(q) = &def.doc { " — " (p.gloss(q, ctx.lang.code())) } }
+                    li { (ruling_link(ctx, b, &p.defs[*d as usize].name)) }
                 }
             }
         }
@@ -315,7 +326,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
                         @let by = names(b.fact_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
-                                @for (k, n) in by.iter().enumerate() { @if k > 0 { ", " } (ruling_link(ctx, b, n)) } }
+                                @for (k, n) in by.iter().enumerate() { @if k > 0 { " · " } (ruling_link(ctx, b, n)) } }
                         }
                     }
                 }
@@ -327,7 +338,7 @@ pub fn clause_markup(ctx: &Ctx, b: &Book, c: ClauseId) -> Markup {
                         @let by = names(b.decision_readers(i));
                         @if !by.is_empty() {
                             br; span.hint { (w.get("read_by")) ": "
-                                @for (k, n) in by.iter().enumerate() { @if k > 0 { ", " } (ruling_link(ctx, b, n)) } }
+                                @for (k, n) in by.iter().enumerate() { @if k > 0 { " · " } (ruling_link(ctx, b, n)) } }
                         }
                     }
                 }

@@ -15,6 +15,7 @@
     var q = word.toLowerCase();
     list.textContent = "";
     heading.textContent = "";
+    heading.hidden = !q;
     if (!q) return;
     var found = 0;
     for (var i = 0; i < index.entries.length && found < 100; i++) {

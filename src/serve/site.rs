@@ -75,8 +75,9 @@ pub fn search_index(b: &Book, lang: Lang) -> String {
         let kind = if e.kind == "ruling" { w.get("ruling") } else { w.get("facts") };
         // The question in the page's language (its gloss), found by its words in either.
         let question = e.question.as_deref().map(|q| p.gloss(q, lang.code()));
+        // Shown by what it is in words; found by its name too.
         let label = match question {
-            Some(q) => format!("{} — {q}", e.name),
+            Some(q) => super::forms::heading_case(q),
             None => e.name.clone(),
         };
         let mut text = format!("{} {}", e.name, question.unwrap_or(""));

@@ -178,6 +178,11 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
     }
 }
 
+/// The answer as a person reads it: the report's, or "none" for an empty one.
+pub(crate) fn answer(r: &Report) -> String {
+    if r.answer.is_empty() { word(lang_of(r.lang), "none") } else { r.answer.clone() }
+}
+
 fn needs(out: &mut String, ns: &[NeedView]) {
     if ns.is_empty() {
         return;
@@ -189,30 +194,37 @@ fn needs(out: &mut String, ns: &[NeedView]) {
     out.push_str("</ul>\n");
 }
 
-/// One ruling: the answer, the working, the facts, the clauses, and the full derivation.
-fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: bool) {
+/// What a section shows besides its working, facts and clauses: its title and answer
+/// (`head`) and what it still needs (`needs`); a page around it may show them itself.
+#[derive(Clone, Copy)]
+pub(crate) struct Shown {
+    pub head: bool,
+    pub needs: bool,
+}
+
+/// One ruling: the answer, the working, the facts, the clauses, and the full derivation;
+/// of the title, the answer and the needs, what `shown` says.
+fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: bool, shown: Shown) {
+    let head = shown.head;
     let lang = lang_of(r.lang);
     let clauses = r.clauses.iter().enumerate().map(|(j, c)| (c.citation.clone(), format!("{id}-c{}", j + 1))).collect();
     let ctx = Ctx { lang, id, clauses };
     let id = &ctx.id;
-    let _ = writeln!(
-        out,
-        "<section class=\"ruling {}\" id=\"{id}\" aria-labelledby=\"{id}-title\"{}>",
-        escape(r.status),
-        lang_attr(r.lang)
-    );
-    let _ = writeln!(out, "<h2 id=\"{id}-title\">{}</h2>", escape(&title(r)));
-    let answer = if r.answer.is_empty() { word(lang, "none") } else { r.answer.clone() };
-    let _ = writeln!(
-        out,
-        "<p class=\"answer\" id=\"{id}-answer\"><span class=\"label\">{}</span> <strong>{}</strong></p>",
-        escape(&word(lang, "answer")),
-        escape(&answer)
-    );
+    let labelled = if head { format!(" aria-labelledby=\"{id}-title\"") } else { String::new() };
+    let _ = writeln!(out, "<section class=\"ruling {}\" id=\"{id}\"{labelled}{}>", escape(r.status), lang_attr(r.lang));
+    if head {
+        let _ = writeln!(out, "<h2 id=\"{id}-title\">{}</h2>", escape(&title(r)));
+        let _ = writeln!(
+            out,
+            "<p class=\"answer\" id=\"{id}-answer\"><span class=\"label\">{}</span> <strong>{}</strong></p>",
+            escape(&word(lang, "answer")),
+            escape(&answer(r))
+        );
+    }
     if let Some(e) = &r.error {
         let _ = writeln!(out, "<p class=\"error-text\">{}: {}</p>", escape(&word(lang, "error")), rich(e));
     }
-    if !r.needs.is_empty() {
+    if shown.needs && !r.needs.is_empty() {
         let _ = writeln!(out, "<h3>{}</h3>", escape(&word(lang, "needs")));
         needs(out, &r.needs);
     }
@@ -372,7 +384,14 @@ fn body(out: &mut String, reports: &[Report], page: &Page) {
         out.push_str("</ol>\n</nav>\n");
     }
     for (i, r) in reports.iter().enumerate() {
-        section(out, r, format!("{prefix}r{}", i + 1), many.then_some(contents.as_str()), page.full_open);
+        section(
+            out,
+            r,
+            format!("{prefix}r{}", i + 1),
+            many.then_some(contents.as_str()),
+            page.full_open,
+            Shown { head: true, needs: true },
+        );
     }
 }
 
@@ -383,6 +402,18 @@ fn body(out: &mut String, reports: &[Report], page: &Page) {
 pub fn fragment(reports: &[Report], page: &Page) -> String {
     let mut out = format!("<div class=\"conditions\"{}>\n", lang_attr(page_lang(reports).code()));
     body(&mut out, reports, page);
+    out.push_str("</div>\n");
+    out
+}
+
+/// One ruling as a fragment for a page that shows its title and answer itself (the
+/// server's ruling page): no header, title or answer, and what it still needs only when
+/// `needs` (not when the page asks for it in a form).
+#[cfg_attr(not(feature = "serve"), allow(dead_code))]
+pub(crate) fn fragment_within(r: &Report, page: &Page, needs: bool) -> String {
+    let mut out = format!("<div class=\"conditions\"{}>\n", lang_attr(r.lang));
+    let shown = Shown { head: false, needs };
+    section(&mut out, r, format!("{}r1", id_safe(&page.id_prefix)), None, page.full_open, shown);
     out.push_str("</div>\n");
     out
 }
