@@ -30,7 +30,7 @@ fn substitutes(n: usize) -> J {
     ];
     players.extend((0..n).map(|i| {
         json!({ "navn": format!("S{i}"), "tilmeldt": false, "spil": 11 + i,
-                "brud_på_301D1": false, "dispensation_force_majeure": false })
+                "kvalifikationsdistrikter": [], "dispensation_force_majeure": false })
     }));
     json!({ "s305.spil_i_fasen": 5000, "s305.parrets_spillere": players })
 }
@@ -43,11 +43,11 @@ fn both_under_half(n: usize) -> J {
     ];
     players.extend((0..n).map(|i| {
         json!({ "navn": format!("S{i}"), "tilmeldt": false, "spil": (i * 7) % 90 + 1,
-                "brud_på_301D1": false, "dispensation_force_majeure": false })
+                "kvalifikationsdistrikter": [], "dispensation_force_majeure": false })
     }));
     // Two clear leaders, so the ranking decides.
-    players.push(json!({ "navn": "X1", "tilmeldt": false, "spil": 1000, "brud_på_301D1": false, "dispensation_force_majeure": false }));
-    players.push(json!({ "navn": "X2", "tilmeldt": false, "spil": 999, "brud_på_301D1": false, "dispensation_force_majeure": false }));
+    players.push(json!({ "navn": "X1", "tilmeldt": false, "spil": 1000, "kvalifikationsdistrikter": [], "dispensation_force_majeure": false }));
+    players.push(json!({ "navn": "X2", "tilmeldt": false, "spil": 999, "kvalifikationsdistrikter": [], "dispensation_force_majeure": false }));
     json!({ "s305.spil_i_fasen": 5000, "s305.parrets_spillere": players })
 }
 
