@@ -18,9 +18,13 @@ use serde_json::{Map, Value as J};
 /// Most nodes the tree of one YAML file may have once its aliases are expanded.
 pub const MAX_YAML_NODES: usize = 1_000_000;
 
+/// Deepest nesting of lists and mappings read, in block or flow style (facts follow
+/// declared types, never this deep).
+pub const MAX_YAML_DEPTH: usize = 100;
+
 /// A YAML text's tree; an empty file (or one of comments only) is `null`.
 pub fn read(text: &str) -> Result<J, String> {
-    let mut reader = Reader { events: Parser::new_from_str(text), anchors: Vec::new(), nodes: 0 };
+    let mut reader = Reader { events: Parser::new_from_str(text), anchors: Vec::new(), nodes: 0, depth: 0 };
     let mut tree = J::Null;
     let mut documents = 0;
     loop {
@@ -50,6 +54,8 @@ struct Reader<'a> {
     anchors: Vec<(usize, J, usize)>,
     /// Nodes in the tree so far, expanded aliases counted.
     nodes: usize,
+    /// Lists and mappings open around the node being read.
+    depth: usize,
 }
 
 fn at(path: &str) -> String {
@@ -82,6 +88,19 @@ impl<'a> Reader<'a> {
 
     /// The node that starts with `event`, read to its end.
     fn node(&mut self, event: Event<'a>, span: Span, path: &mut String) -> Result<J, String> {
+        if matches!(event, Event::SequenceStart(..) | Event::MappingStart(..)) {
+            if self.depth == MAX_YAML_DEPTH {
+                return Err(format!("lists and mappings nested more than {MAX_YAML_DEPTH} deep{}", at_line(&span)));
+            }
+            self.depth += 1;
+            let value = self.collection(event, span, path);
+            self.depth -= 1;
+            return value;
+        }
+        self.collection(event, span, path)
+    }
+
+    fn collection(&mut self, event: Event<'a>, span: Span, path: &mut String) -> Result<J, String> {
         let before = self.nodes;
         self.count(1)?;
         let (value, anchor) = match event {
@@ -385,6 +404,23 @@ mod tests {
         assert_eq!(read("a: !!str 12\n").unwrap()["a"].as_str(), Some("12"));
         assert_eq!(read("").unwrap(), J::Null);
         assert_eq!(read("# nothing\n").unwrap(), J::Null);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_in_block_and_flow_style() {
+        for deep in [
+            "- ".repeat(100_000) + "1\n",
+            (0..2_000).map(|i| format!("{}a:\n", " ".repeat(i))).collect::<String>(),
+            "[".repeat(101) + &"]".repeat(101),
+        ] {
+            let start = std::time::Instant::now();
+            assert!(read(&deep).unwrap_err().contains("deep"), "{}", &deep[..40]);
+            assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+        }
+        let mut ok = "- ".repeat(99) + "1\n";
+        assert!(read(&ok).is_ok());
+        ok = "[".repeat(100) + &"]".repeat(100);
+        assert!(read(&ok).is_ok());
     }
 
     #[test]
