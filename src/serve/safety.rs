@@ -199,8 +199,11 @@ pub async fn bounded_with<T: Send + 'static>(
             let (tx, rx) = tokio::sync::oneshot::channel();
             let spawned = std::thread::Builder::new().name("conditions-large".into()).spawn(move || {
                 lower_priority();
-                let _pass = pass;
-                let _ = tx.send(cancel.run(f));
+                let out = cancel.run(f);
+                // The slot is given back before the answer goes out: a client that sends its
+                // next large request on the answer finds it free.
+                drop(pass);
+                let _ = tx.send(out);
             });
             if spawned.is_err() {
                 return Err(ApiError::new(
