@@ -440,6 +440,33 @@ mod tests {
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 
+    /// Trees of text, whole numbers, truth values and nulls, with the characters YAML gives
+    /// a meaning to.
+    fn trees() -> impl proptest::strategy::Strategy<Value = J> {
+        use proptest::prelude::*;
+        let text = "[a-zA-Z0-9 :#\\-?\\[\\]{},&*!|>'\"%@`~.\n\t\u{a0}\u{e6}\u{feff}]{0,12}";
+        let leaf = prop_oneof![
+            Just(J::Null),
+            any::<bool>().prop_map(J::Bool),
+            any::<i64>().prop_map(J::from),
+            text.prop_map(J::String),
+        ];
+        leaf.prop_recursive(4, 40, 6, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(J::Array),
+                proptest::collection::btree_map(text, inner, 0..5).prop_map(|m| J::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_tree_written_reads_back_the_same(tree in trees()) {
+            let text = write(&tree);
+            proptest::prop_assert_eq!(read(&text), Ok(tree), "{}", text);
+        }
+    }
+
     #[test]
     fn what_is_written_reads_back_the_same() {
         let tree: J = serde_json::from_str(
