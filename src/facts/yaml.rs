@@ -460,6 +460,12 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Any text of YAML's characters: an answer, never a panic.
+        #[test]
+        fn any_text_is_read_or_refused(text in "[a-z0-9 :#\\-?\\[\\]{},&*!|>'\"%@`~.\n\t]{0,80}") {
+            let _ = read(&text);
+        }
+
         #[test]
         fn any_tree_written_reads_back_the_same(tree in trees()) {
             let text = write(&tree);
