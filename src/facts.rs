@@ -17,6 +17,7 @@ pub mod printed;
 pub mod read;
 pub mod seed;
 pub mod tree;
+pub mod yaml;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

@@ -9,14 +9,14 @@
 //! new one ([`RewriteError::Appended`]). The window left, a writer that opened the old file
 //! before the rename and writes to it after the last look, is closed by looking until no
 //! other program has the old file open: once none has, nothing can be written to it any
-//! more. On Linux the kernel tells (it grants a write lease only on a file no one else has
-//! open; the lease is given back at once). Before the comparison `fmt` waits up to two
+//! more. On Linux `/proc` tells (every program's open descriptors, looked up by device and
+//! inode). Before the comparison `fmt` waits up to two
 //! seconds for the file to be closed by others, else leaves it as it is
 //! ([`RewriteError::Busy`]); after the rename it waits as long for those who opened it
 //! meanwhile ([`RewriteError::StillOpen`] if they do not close it). What remains is an open
 //! in the kernel already past its look-up of the path at the rename and not yet counted a
-//! millisecond later. Where leases cannot be taken (other systems, a file of another owner,
-//! file systems without leases) the old file is read once more two milliseconds after the
+//! millisecond later, and a program of another user (unseen unless `fmt` runs as the
+//! superuser). Where `/proc` cannot be read (other systems) the old file is read once more two milliseconds after the
 //! rename instead. `tests/robustness.rs` measures it over 300 rounds with an appender held
 //! up to 3 ms between its open and its write.
 //!
@@ -244,14 +244,13 @@ const WAIT_FOR_WRITERS: std::time::Duration = std::time::Duration::from_secs(2);
 /// How long to keep reading the old file: until no other program has it open. A writer
 /// can only reach the old file through an open made before the rename; once none is left
 /// (and a moment later still none), nothing more can be written to it. On Linux this is
-/// asked of the kernel with a write lease, which it grants only to a file no one else has
-/// open (taken and given back at once: [`opened_elsewhere`]). Before the comparison `fmt`
+/// read from `/proc` ([`opened_elsewhere`]). Before the comparison `fmt`
 /// waits for the file to be closed by others ([`RewriteError::Busy`] when it is not, the
 /// file left alone); after the rename it waits for those who opened it in between
 /// ([`RewriteError::StillOpen`] when they do not close it in time). What remains is an
 /// open already past its look-up of the path at the rename but not yet counted by the
-/// kernel a millisecond later. Where leases cannot be taken (another system, another
-/// owner's file, a file system without them) the old file is read once more two
+/// kernel a millisecond later, and another user's program. Where `/proc` cannot be read
+/// (another system) the old file is read once more two
 /// milliseconds after the rename, and a writer held up longer than that between its open
 /// and its write is not seen.
 fn swap(target: &Path, tmp: &Path, original: &str) -> Result<(), RewriteError> {
@@ -298,31 +297,36 @@ fn wait_alone(file: &std::fs::File) -> std::io::Result<bool> {
     }
 }
 
-/// Whether another open file description has `file` open: the kernel grants a write lease
-/// only to a file no one else has open (Linux). The lease is given back at once; a program
-/// opening the file in between waits for that, and the notice of it is a signal ignored by
-/// default (`SIGURG`). `None` when leases cannot be taken here.
+/// Whether another open file has `file` open: some descriptor of a running program, other
+/// than `file` itself, that `/proc` shows on the same file (device and inode; Linux). Only
+/// the programs whose descriptors may be read are seen: all of them for the superuser,
+/// one's own otherwise. `None` when that cannot be known here (no `/proc`).
 #[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
 fn opened_elsewhere(file: &std::fs::File) -> Option<bool> {
     use std::os::fd::AsRawFd;
-    // `F_SETSIG` of <fcntl.h> (the same on every Linux architecture), which `libc` lacks.
-    const F_SETSIG: libc::c_int = 10;
-    let fd = file.as_raw_fd();
-    // SAFETY: `fcntl` on a descriptor `file` keeps open, with integer arguments only.
-    unsafe {
-        if libc::fcntl(fd, F_SETSIG, libc::SIGURG) == -1 {
-            return None;
-        }
-        if libc::fcntl(fd, libc::F_SETLEASE, libc::F_WRLCK) == 0 {
-            libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK);
-            return Some(false);
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata().ok()?;
+    let key = (meta.dev(), meta.ino());
+    // This program as `/proc` numbers it (in its own process namespace).
+    let me = std::fs::read_link("/proc/self").ok()?.to_str()?.parse::<u32>().ok()?;
+    let own = Some((me, file.as_raw_fd()));
+    let is_same = |path: &std::path::Path| std::fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == key);
+    for proc in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = proc.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        // A program that has ended, or another user's, is passed over.
+        let Ok(fds) = std::fs::read_dir(proc.path().join("fd")) else { continue };
+        for fd in fds.flatten() {
+            let Some(n) = fd.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+                continue;
+            };
+            if Some((pid, n)) != own && is_same(&fd.path()) {
+                return Some(true);
+            }
         }
     }
-    match std::io::Error::last_os_error().raw_os_error() {
-        Some(libc::EAGAIN) => Some(true),
-        _ => None,
-    }
+    Some(false)
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -355,4 +359,28 @@ fn in_place(target: &Path, text: &str) -> Result<(), RewriteError> {
     f.write_all(text.as_bytes())?;
     f.sync_all()?;
     Ok(())
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::opened_elsewhere;
+
+    #[test]
+    fn another_open_of_the_file_is_seen_and_its_close_too() {
+        let path = std::env::temp_dir().join(format!("conditions-opened-{}", std::process::id()));
+        std::fs::write(&path, "x").unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        assert_eq!(opened_elsewhere(&file), Some(false), "its own descriptor is not another");
+        let other = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        assert_eq!(opened_elsewhere(&file), Some(true));
+        drop(other);
+        assert_eq!(opened_elsewhere(&file), Some(false));
+        // Another file open elsewhere is not this one.
+        let beside = path.with_extension("beside");
+        std::fs::write(&beside, "y").unwrap();
+        let _beside = std::fs::File::open(&beside).unwrap();
+        assert_eq!(opened_elsewhere(&file), Some(false));
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&beside);
+    }
 }

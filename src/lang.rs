@@ -1,5 +1,5 @@
-//! Languages: BCP-47 language tags (RFC 5646) read and checked by the RFC's grammar,
-//! written in their canonical case, kept as a small `Copy` handle ([`Lang`]), and
+//! Languages: BCP-47 language tags read and written in their canonical form by ICU4X's
+//! locale parser (see [`canonical`]; our own is only what is said of a malformed tag), kept as a small `Copy` handle ([`Lang`]), and
 //! matched by lookup with fallback (RFC 4647: `nb-NO` → `nb` → the English frame).
 //! Which languages have a frame (message files) is data: the files in `messages/`
 //! (see [`crate::explain::messages`]).
@@ -222,24 +222,12 @@ fn err(message: String) -> TagError {
     TagError { message }
 }
 
-fn alpha(s: &str) -> bool {
-    s.bytes().all(|b| b.is_ascii_alphabetic())
-}
-fn digit(s: &str) -> bool {
-    s.bytes().all(|b| b.is_ascii_digit())
-}
-fn alnum(s: &str) -> bool {
-    s.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
-fn title(s: &str) -> String {
-    let l = s.to_ascii_lowercase();
-    let mut c = l.chars();
-    c.next().map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + c.as_str())
-}
-
-/// The tag in canonical case, or why it is not well-formed (RFC 5646, section 2.1, and
-/// the duplicate variants and extensions of section 2.2.9).
+/// The tag in canonical case, or why it is not well-formed. Read by ICU4X's locale parser
+/// (`icu_locale_core`, the BCP-47 grammar of Unicode's UTS #35): its canonical form puts
+/// extensions and variants in alphabetical order and refuses a variant or extension given
+/// twice; extended language subtags (`zh-yue`) are not read (write the language itself,
+/// `yue`). Tags of private use only (`x-…`) and the grandfathered tags of RFC 5646 are read
+/// here. What is said of a malformed tag is ours: which subtag, and why.
 pub fn canonical(s: &str) -> Result<String, TagError> {
     if s.is_empty() {
         return Err(err("an empty language tag".into()));
@@ -258,97 +246,39 @@ pub fn canonical(s: &str) -> Result<String, TagError> {
     if let Some(p) = parts.iter().find(|p| p.len() > 8) {
         return Err(err(format!("`{s}`: the subtag `{p}` is longer than 8 characters")));
     }
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    // A tag of private use only: `x-…`.
-    if !parts[0].eq_ignore_ascii_case("x") {
+    // A tag of private use only is read after the undetermined language, `und`.
+    let private = parts[0].eq_ignore_ascii_case("x");
+    let parse = |n: usize| {
+        let head = parts[..n].join("-");
+        icu_locale_core::Locale::try_from_str(&if private { format!("und-{head}") } else { head })
+    };
+    if let Ok(locale) = parse(parts.len()) {
+        let tag = locale.to_string();
+        return Ok(if private { tag.trim_start_matches("und-").to_string() } else { tag });
+    }
+    if !private && parse(1).is_err() {
         let lang = parts[0];
-        if !alpha(lang) || lang.len() < 2 {
-            return Err(err(format!(
-                "`{s}` starts with `{lang}`; a language tag starts with a language code of 2 to 8 letters"
-            )));
-        }
-        out.push(lang.to_ascii_lowercase());
-        i = 1;
-        // Up to three extended language subtags after a 2- or 3-letter language.
-        let mut extlangs = 0;
-        while lang.len() <= 3 && extlangs < 3 && parts.get(i).is_some_and(|p| p.len() == 3 && alpha(p)) {
-            out.push(parts[i].to_ascii_lowercase());
-            i += 1;
-            extlangs += 1;
-        }
-        if let Some(p) = parts.get(i)
-            && p.len() == 4
-            && alpha(p)
-        {
-            out.push(title(p));
-            i += 1;
-        }
-        if let Some(p) = parts.get(i)
-            && ((p.len() == 2 && alpha(p)) || (p.len() == 3 && digit(p)))
-        {
-            out.push(p.to_ascii_uppercase());
-            i += 1;
-        }
-        let mut variants: Vec<String> = Vec::new();
-        while let Some(p) = parts.get(i) {
-            let variant = (5..=8).contains(&p.len()) && alnum(p)
-                || (p.len() == 4 && p.as_bytes()[0].is_ascii_digit() && alnum(p));
-            if !variant {
-                break;
-            }
-            let v = p.to_ascii_lowercase();
-            if variants.contains(&v) {
-                return Err(err(format!("`{s}` has the variant `{p}` twice")));
-            }
-            variants.push(v.clone());
-            out.push(v);
-            i += 1;
-        }
-        let mut singletons: Vec<char> = Vec::new();
-        while let Some(p) = parts.get(i) {
-            if p.len() != 1 || p.eq_ignore_ascii_case("x") {
-                break;
-            }
-            let c = p.to_ascii_lowercase().chars().next().unwrap_or('x');
-            if singletons.contains(&c) {
-                return Err(err(format!("`{s}` has the extension `{p}` twice")));
-            }
-            singletons.push(c);
-            out.push(c.to_string());
-            i += 1;
-            let start = i;
-            while let Some(q) = parts.get(i)
-                && q.len() >= 2
-                && alnum(q)
-            {
-                out.push(q.to_ascii_lowercase());
-                i += 1;
-            }
-            if i == start {
-                return Err(err(format!("`{s}`: the extension `{p}` has no subtags after it")));
-            }
-        }
-        if i == parts.len() {
-            return Ok(out.join("-"));
-        }
-        if !parts[i].eq_ignore_ascii_case("x") {
-            let p = parts[i];
-            return Err(err(format!(
-                "`{s}`: the subtag `{p}` is not a script, region, variant or extension in its place"
-            )));
-        }
+        return Err(err(format!(
+            "`{s}` starts with `{lang}`; a language tag starts with a language code of 2, 3 or 5 to 8 letters"
+        )));
     }
-    // Private use: `x` and one or more subtags of 1 to 8 letters or digits.
-    out.push("x".into());
-    i += 1;
-    if i == parts.len() {
-        return Err(err(format!("`{s}`: the private-use part `x` has no subtags after it")));
-    }
-    for p in &parts[i..] {
-        out.push(p.to_ascii_lowercase());
-    }
-    Ok(out.join("-"))
+    // The first subtag that does not fit after those before it.
+    // (An extension's letter fits when it fits with the subtag after it.)
+    let fits =
+        (1..parts.len()).take_while(|&n| parse(n).is_ok() || (parts[n - 1].len() == 1 && parse(n + 1).is_ok())).count();
+    let p = parts[fits];
+    let last = fits + 1 == parts.len();
+    let variant = p.len() >= 5 || (p.len() == 4 && p.as_bytes()[0].is_ascii_digit());
+    let twice = (p.len() == 1 || variant) && parts[..fits].iter().any(|q| q.eq_ignore_ascii_case(p));
+    Err(err(match (p.len(), twice, last) {
+        (1, _, true) if p.eq_ignore_ascii_case("x") => {
+            format!("`{s}`: the private-use part `x` has no subtags after it")
+        }
+        (1, true, _) => format!("`{s}` has the extension `{p}` twice"),
+        (1, false, _) => format!("`{s}`: the extension `{p}` has no subtags after it"),
+        (_, true, _) => format!("`{s}` has the variant `{p}` twice"),
+        _ => format!("`{s}`: the subtag `{p}` is not a script, region, variant or extension in its place"),
+    }))
 }
 
 /// A cache of one value per language, made on first use and kept for the program's life.
@@ -419,10 +349,13 @@ mod tests {
             ("nb-no", "nb-NO"),
             ("sv-SE", "sv-SE"),
             ("sr-latn-rs", "sr-Latn-RS"),
-            ("zh-yue-HK", "zh-yue-HK"),
+            ("yue-hk", "yue-HK"),
             ("es-419", "es-419"),
             ("de-CH-1996", "de-CH-1996"),
-            ("sl-rozaj-biske", "sl-rozaj-biske"),
+            ("sl-rozaj-biske", "sl-biske-rozaj"),
+            ("en-b-xyz-a-abc", "en-a-abc-b-xyz"),
+            ("en-US-u-nu-latn-ca-gregory", "en-US-u-ca-gregory-nu-latn"),
+            ("X-Private-Use", "x-private-use"),
             ("en-US-u-ca-gregory", "en-US-u-ca-gregory"),
             ("da-x-dbf", "da-x-dbf"),
             ("x-whatever", "x-whatever"),
@@ -451,6 +384,11 @@ mod tests {
             ("danishlanguage", "longer than 8"),
             ("da-DK-DK", "not a script, region"),
             ("dansk!", "character `!`"),
+            ("zh-yue-HK", "the subtag `yue`"),
+            ("de-1996-CH", "the subtag `CH`"),
+            ("en-Latn-Latn", "the subtag `Latn`"),
+            ("abcd", "starts with `abcd`"),
+            ("en-a-b", "extension `a` has no subtags"),
         ] {
             let e = canonical(tag).expect_err(tag);
             assert!(e.message.contains(says), "{tag}: {}", e.message);
@@ -466,6 +404,20 @@ mod tests {
         assert_eq!(codes("en-US-u-ca-gregory"), Some(vec!["en-US-u-ca-gregory", "en-US-u-ca", "en-US", "en"]));
         assert_eq!(codes("en"), Some(vec!["en"]));
         assert_eq!(Lang::parse("DA"), Some(Lang::Da));
+    }
+
+    proptest::proptest! {
+        /// Any text of subtag-like pieces: an answer, never a panic; a canonical tag is its
+        /// own canonical form, and the case it was written in does not matter.
+        #[test]
+        fn canonical_is_total_idempotent_and_caseless(s in "[a-zA-Z0-9_-]{0,4}(-[a-zA-Z0-9]{1,9}){0,6}") {
+            if let Ok(c) = canonical(&s) {
+                proptest::prop_assert_eq!(canonical(&c), Ok(c.clone()));
+                proptest::prop_assert_eq!(canonical(&s.to_ascii_uppercase()), Ok(c.clone()));
+            } else {
+                proptest::prop_assert!(canonical(&s.to_ascii_lowercase()).is_err());
+            }
+        }
     }
 
     #[test]

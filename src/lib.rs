@@ -9,8 +9,7 @@
 //! only for the command-line program, the benches and the integration tests: they are
 //! hidden from the documentation and may change without notice.
 #![warn(missing_docs)]
-// The one `unsafe` is `format`'s file lease (`fcntl`), allowed there alone with its `SAFETY:` note.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 #[doc(hidden)]
 pub mod analysis;

@@ -77,23 +77,6 @@ pub(crate) fn to_toml(v: &J) -> Option<toml::Value> {
     })
 }
 
-/// JSON to YAML, numbers exact (as YAML reads them back).
-fn to_yaml(v: &J) -> serde_yaml::Value {
-    match v {
-        J::Null => serde_yaml::Value::Null,
-        J::Bool(b) => serde_yaml::Value::Bool(*b),
-        J::Number(n) => match n.to_string().parse::<i64>() {
-            Ok(i) => serde_yaml::Value::Number(i.into()),
-            Err(_) => serde_yaml::Value::String(n.to_string()),
-        },
-        J::String(s) => serde_yaml::Value::String(s.clone()),
-        J::Array(xs) => serde_yaml::Value::Sequence(xs.iter().map(to_yaml).collect()),
-        J::Object(m) => serde_yaml::Value::Mapping(
-            m.iter().map(|(k, v)| (serde_yaml::Value::String(k.clone()), to_yaml(v))).collect(),
-        ),
-    }
-}
-
 /// The tree as a facts file; an error when the format cannot write it.
 pub fn write(tree: &J, format: Format) -> Result<String, String> {
     match format {
@@ -102,7 +85,7 @@ pub fn write(tree: &J, format: Format) -> Result<String, String> {
             toml::Value::Table(t) => toml::to_string(&t).map_err(|e| e.to_string()),
             _ => Err("a TOML facts file is a table".into()),
         },
-        Format::Yaml => serde_yaml::to_string(&to_yaml(tree)).map_err(|e| e.to_string()),
+        Format::Yaml => Ok(crate::facts::yaml::write(tree)),
     }
 }
 

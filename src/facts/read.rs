@@ -1,7 +1,6 @@
 //! Reading a facts file's text into one JSON tree, whatever the format, without
 //! losing anything on the way: a number keeps the digits it was written with (JSON and
-//! TOML numbers from their text, held as [`super::tree::exact`] makes them; YAML floats
-//! refused since the YAML reader has only their binary value), a key given twice is an
+//! TOML and YAML numbers from their text, held as [`super::tree::exact`] makes them), a key given twice is an
 //! error in every format, and a leading byte-order mark is ignored.
 
 use super::tree::exact;
@@ -28,8 +27,7 @@ pub fn toml(text: &str) -> Result<J, String> {
     toml_table(table.get_ref())
 }
 
-/// YAML; a number with a fraction or exponent is refused with its path, since the
-/// YAML reader gives only its binary floating-point value.
+/// YAML (see [`super::yaml`]), numbers from their text.
 pub fn yaml(text: &str) -> Result<J, String> {
     if flow_depth(text) > MAX_YAML_FLOW_DEPTH {
         return Err(format!("brackets nested more than {MAX_YAML_FLOW_DEPTH} deep"));
@@ -45,12 +43,12 @@ pub fn yaml(text: &str) -> Result<J, String> {
             text.len()
         ));
     }
-    let v = serde_yaml::from_str::<serde_yaml::Value>(text).map_err(|e| e.to_string())?;
+    let v = super::yaml::read(text)?;
     // A file of comments only (a template of rulings that read nothing) has no facts.
     if v.is_null() && text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
         return Ok(J::Object(Map::new()));
     }
-    yaml_value(&v, &mut String::new())
+    Ok(v)
 }
 
 /// Deepest `[`/`{` nesting read from YAML (the YAML reader is slow on deep nesting
@@ -183,54 +181,6 @@ fn toml_value(v: &toml::de::DeValue) -> Result<J, String> {
     })
 }
 
-fn yaml_value(v: &serde_yaml::Value, path: &mut String) -> Result<J, String> {
-    use serde_yaml::Value as Y;
-    let at = |path: &str| if path.is_empty() { String::new() } else { format!(" at `{path}`") };
-    Ok(match v {
-        Y::Null => J::Null,
-        Y::Bool(b) => J::Bool(*b),
-        Y::String(s) => J::String(s.clone()),
-        Y::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => J::Number(i.into()),
-            (_, Some(u)) => J::Number(u.into()),
-            _ => {
-                return Err(format!(
-                    "the number{} (about {n}) has a fraction, an exponent or too many digits, which YAML reads \
-                     through binary floating point; write it in quotes, e.g. \"2150.5\", to have it read exactly",
-                    at(path)
-                ));
-            }
-        },
-        Y::Sequence(xs) => {
-            let mut out = Vec::with_capacity(xs.len());
-            for (i, x) in xs.iter().enumerate() {
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                out.push(yaml_value(x, path)?);
-                path.truncate(len);
-            }
-            J::Array(out)
-        }
-        Y::Mapping(m) => {
-            let mut out = Map::new();
-            for (k, x) in m {
-                let Y::String(k) = k else {
-                    return Err(format!("a key{} is not text; write keys as names", at(path)));
-                };
-                let len = path.len();
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(k);
-                out.insert(k.clone(), yaml_value(x, path)?);
-                path.truncate(len);
-            }
-            J::Object(out)
-        }
-        Y::Tagged(_) => return Err(format!("a tagged value{} is not a fact; remove the `!tag`", at(path))),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,7 +211,7 @@ mod tests {
         assert_eq!(t["b"].to_string(), "1000");
         assert_eq!(digits(&t["c"]), "123456789012345678901234567890");
         assert!(toml("a = inf\n").is_err());
-        assert!(yaml("a: 4999.99999999999999\n").is_err());
+        assert_eq!(digits(&yaml("a: 4999.99999999999999\n").unwrap()["a"]), "4999.99999999999999");
         assert_eq!(yaml("a: 12\n").unwrap()["a"].to_string(), "12");
     }
 }

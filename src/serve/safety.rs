@@ -199,8 +199,11 @@ pub async fn bounded_with<T: Send + 'static>(
             let (tx, rx) = tokio::sync::oneshot::channel();
             let spawned = std::thread::Builder::new().name("conditions-large".into()).spawn(move || {
                 lower_priority();
-                let _pass = pass;
-                let _ = tx.send(cancel.run(f));
+                let out = cancel.run(f);
+                // The slot is given back before the answer goes out: a client that sends its
+                // next large request on the answer finds it free.
+                drop(pass);
+                let _ = tx.send(out);
             });
             if spawned.is_err() {
                 return Err(ApiError::new(
@@ -233,12 +236,9 @@ pub const LARGE_NICE: i32 = 10;
 /// value is a thread's own (`setpriority(2)`, "Bugs"), so the server's other threads keep
 /// theirs; elsewhere nothing changes.
 #[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
 fn lower_priority() {
-    // SAFETY: `setpriority` with integer arguments only; `who` 0 is the calling thread.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS as _, 0, LARGE_NICE);
-    }
+    // `None` is `who` 0: the calling thread. A nice value not granted leaves it as it was.
+    let _ = rustix::process::setpriority_process(None, LARGE_NICE);
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -316,5 +316,28 @@ pub async fn not_found(req: Request<Body>) -> Response {
             "not found",
             &format!("no page `{path}`"),
         )
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// The nice value of the calling thread, from `/proc` (the 19th field of its `stat`).
+    fn nice() -> i32 {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+        let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+        after_name.split(' ').nth(16).unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn large_work_runs_at_a_lower_priority_on_its_own_thread_only() {
+        let before = nice();
+        let lowered = std::thread::spawn(|| {
+            super::lower_priority();
+            nice()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(lowered, super::LARGE_NICE.max(before));
+        assert_eq!(nice(), before, "the calling thread keeps its priority");
     }
 }

@@ -45,15 +45,26 @@ fn a_rulebook_literal_of_41_digits_is_a_located_error() {
 }
 
 #[test]
-fn toml_floats_are_read_from_their_text_and_yaml_floats_refused() {
+fn toml_and_yaml_floats_are_read_from_their_text() {
     let c = checked_ok(FLIGHT);
     // As a binary double, 4999.99999999999999 is exactly 5000.
     assert_eq!(rule_as(&c, Format::Toml, "mp = 4999.99999999999999\n"), "yes");
     assert_eq!(rule_as(&c, Format::Toml, "mp = 5_000.0\n"), "no");
-    let out = rule_as(&c, Format::Yaml, "mp: 4999.99999999999999\n");
-    assert!(out.starts_with("facts:") && out.contains("quotes"), "{out}");
-    assert_eq!(rule_as(&c, Format::Yaml, "mp: \"4999.99999999999999\"\n"), "yes");
-    assert_eq!(rule_as(&c, Format::Yaml, "mp: 4999\n"), "yes");
+    for (yaml, under) in [
+        ("4999.99999999999999", "yes"),
+        ("\"4999.99999999999999\"", "yes"),
+        ("4999", "yes"),
+        ("5000.0", "no"),
+        ("4.99999999999999999e3", "yes"),
+        ("5e3", "no"),
+        ("+4999.", "yes"),
+        ("0x1387", "yes"),
+        ("0o11610", "no"),
+    ] {
+        assert_eq!(rule_as(&c, Format::Yaml, &format!("mp: {yaml}\n")), under, "{yaml}");
+    }
+    let out = rule_as(&c, Format::Yaml, "mp: .inf\n");
+    assert!(out.starts_with("facts:") && out.contains("finite"), "{out}");
 }
 
 fn round_of(f: &str, x: &str) -> String {
