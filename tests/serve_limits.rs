@@ -102,6 +102,15 @@ fn post(addr: SocketAddr, path: &str, body: &[u8], ty: &str) -> http::Response {
     request(addr, "POST", path, Some(body), ty)
 }
 
+/// As many lines of `{}` for DBF as keep within nine tenths of the bound on lines × rulings
+/// (every ruling of DBF asked on each): seconds of work, whatever the rulebook's size.
+fn near_the_bound() -> Vec<u8> {
+    let rulings = conditions::api::Rulebook::bundled("dbf").expect("bundled").rulings().len();
+    let lines = conditions::serve::safety::MAX_BATCH_RULINGS * 9 / 10 / rulings;
+    assert!(lines >= 50, "{rulings} rulings leave {lines} lines");
+    empty_lines(lines)
+}
+
 /// `n` lines of `{}`: every ruling of the rulebook is asked for on each.
 fn empty_lines(n: usize) -> Vec<u8> {
     "{}\n".repeat(n).into_bytes()
@@ -154,8 +163,8 @@ fn a_batch_past_the_bound_is_refused_at_once_with_the_reason() {
 fn the_work_of_an_abandoned_request_stops() {
     let _beside = beside_others();
     let s = Server::start("");
-    // Nearly the bound (120 lines × every ruling of DBF): seconds of work.
-    let body = empty_lines(120);
+    // Nearly the bound (lines × every ruling of DBF): seconds of work.
+    let body = near_the_bound();
     let alone = Instant::now();
     let r = post(s.addr, "/api/rulebooks/dbf/batch", &body, "application/x-ndjson");
     assert_eq!(r.status, 200, "{}", &r.body[..r.body.len().min(300)]);
@@ -303,7 +312,7 @@ fn ctrl_c_ends_the_server_within_the_grace_whatever_clients_do() {
     let _stalled = stall(s.addr).expect("a connection");
     let addr = s.addr;
     let busy = std::thread::spawn(move || {
-        let _ = try_request(addr, "POST", "/api/rulebooks/dbf/batch", Some(&empty_lines(120)), "application/x-ndjson");
+        let _ = try_request(addr, "POST", "/api/rulebooks/dbf/batch", Some(&near_the_bound()), "application/x-ndjson");
     });
     std::thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
@@ -366,7 +375,7 @@ fn an_ordinary_ruling_answers_in_time_under_attack() {
     let deadline = Instant::now() + Duration::from_secs(40);
     let mut attackers = Vec::new();
     let big_batch = Arc::new(empty_lines(10_000));
-    let batch = Arc::new(empty_lines(120));
+    let batch = Arc::new(near_the_bound());
     let ranking = Arc::new(teams(5_000).into_bytes());
     for k in 0..4 {
         let (stop, big_batch, batch, ranking) = (stop.clone(), big_batch.clone(), batch.clone(), ranking.clone());
