@@ -160,6 +160,7 @@ impl Explainer<'_> {
                 line: Buf::new(),
                 args: Buf::new(),
                 ends: List::new(),
+                deciding: super::deciding(views, nodes),
             };
             walk.step(&mut out, 0, 0);
         }
@@ -254,6 +255,8 @@ struct Walk<'e, 'a> {
     args: Buf,
     /// Where each of those texts ends.
     ends: List,
+    /// The clauses that decided a step ([`super::Report::deciding`]).
+    deciding: Vec<super::Shared>,
 }
 
 /// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
@@ -447,8 +450,13 @@ impl Walk<'_, '_> {
         let mut patterns: Vec<(usize, &Value, String)> = Vec::new();
         let mut reason = Buf::new();
         let mut line = Buf::new();
+        // Another rule of the clause that decided is left to the full explanation (the clause
+        // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
             let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
+            if !matches!(why, WhyNot::Unknown(_)) && self.deciding.iter().any(|d| &**d == c) {
+                continue;
+            }
             reason.clear();
             match why {
                 WhyNot::Pattern { param, value } => match patterns.iter().find(|(p, v, _)| p == param && *v == value) {

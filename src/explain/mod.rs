@@ -56,6 +56,11 @@ pub struct Report {
     pub steps: Vec<Step>,
     /// Every clause cited, in the rulebook's order, with its verbatim text.
     pub clauses: Vec<ClauseView>,
+    /// The citations of the clauses that decided a step of the ruling (by a rule or a table
+    /// row): the brief explanation never says that one of them does not apply. Not in the
+    /// JSON format.
+    #[serde(skip)]
+    pub deciding: Vec<Shared>,
     pub facts: Vec<FactView>,
 }
 
@@ -177,6 +182,22 @@ impl Step {
             .map(|(_, a)| a.as_str())
             .collect();
         if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(", ")) }
+    }
+
+    /// The clause that decided the step: its deciding rule's, or its table's when a row did.
+    pub fn deciding_citation(&self) -> Option<&str> {
+        self.decided_by.as_ref().and_then(|r| r.citation.as_deref()).or(self.row.and(self.citation.as_deref()))
+    }
+
+    /// The rules that did not apply as the brief explanation says them: those with a clause
+    /// and a reason, but not another rule of a clause that decided a step (`deciding`, see
+    /// [`Report::deciding`]: the clause applied, by its deciding rule; the others are left to
+    /// the full explanation). One that waits for an input is always said.
+    pub fn brief_not_applied<'s>(&'s self, deciding: &'s [Shared]) -> impl Iterator<Item = &'s WhyNotView> {
+        self.not_applied.iter().filter(move |n| match n.rule.citation.as_deref() {
+            Some(c) => !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c)),
+            None => false,
+        })
     }
 }
 
@@ -547,8 +568,27 @@ impl<'a> Explainer<'a> {
             steps,
             clauses: { cited.iter().filter_map(|&c| views.clauses.get(c as usize).cloned()).collect() },
             facts: fact_views,
+            deciding: ruling.trace.as_ref().map(|t| deciding(views, &t.nodes)).unwrap_or_default(),
         }
     }
+}
+
+/// The citations of the clauses that decided a node of a trace, by a rule or a table row,
+/// each once.
+pub(crate) fn deciding(views: &views::Views, nodes: &[Node]) -> Vec<Shared> {
+    let mut out: Vec<Shared> = Vec::new();
+    for n in nodes {
+        let c = match n.decided_by {
+            Some(r) => views.rules[r as usize].citation.as_ref(),
+            None => n.row.and(views.defs[n.def as usize].citation.as_ref()),
+        };
+        if let Some(c) = c
+            && !out.contains(c)
+        {
+            out.push(c.clone());
+        }
+    }
+    out
 }
 
 /// How many of `children` read each definition.

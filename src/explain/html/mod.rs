@@ -95,6 +95,8 @@ pub(super) struct Ctx {
     lang: Lang,
     id: String,
     clauses: Vec<(String, String)>,
+    /// The clauses that decided a step ([`Report::deciding`]).
+    deciding: Vec<super::Shared>,
 }
 
 impl Ctx {
@@ -142,16 +144,17 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
     let mut after = Vec::new();
     if depth == 0 || !decided {
         let lines = if depth == 0 && decided { &mut after } else { &mut lines };
-        for n in &s.not_applied {
-            if let (Some(_), false) = (&n.rule.citation, n.reason.is_empty()) {
-                let clause = ctx.cite(n.rule.citation.as_deref());
-                let line = msg(
-                    ctx.lang,
-                    "does-not-apply",
-                    &[("clause", Arg::Text(clause.trim_start())), ("reason", Arg::Text(&rich(&n.reason)))],
-                );
-                lines.push(format!("<li class=\"no\">✗ {line}</li>"));
-            }
+        for n in s.brief_not_applied(&ctx.deciding) {
+            let clause = ctx.cite(n.rule.citation.as_deref());
+            // One that waits for an input is said to wait, never not to apply.
+            let (id, mark, class) =
+                if n.kind == "unknown" { ("waits-for", "?", "waits") } else { ("does-not-apply", "✗", "no") };
+            let line = msg(
+                ctx.lang,
+                id,
+                &[("clause", Arg::Text(clause.trim_start())), ("reason", Arg::Text(&rich(&n.reason)))],
+            );
+            lines.push(format!("<li class=\"{class}\">{mark} {line}</li>"));
         }
     }
     if depth == 0 || !lines.is_empty() {
@@ -193,7 +196,7 @@ fn needs(out: &mut String, ns: &[NeedView]) {
 fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: bool) {
     let lang = lang_of(r.lang);
     let clauses = r.clauses.iter().enumerate().map(|(j, c)| (c.citation.clone(), format!("{id}-c{}", j + 1))).collect();
-    let ctx = Ctx { lang, id, clauses };
+    let ctx = Ctx { lang, id, clauses, deciding: r.deciding.clone() };
     let id = &ctx.id;
     let _ = writeln!(
         out,
