@@ -150,6 +150,13 @@ undetermined = endnu ikke afgjort
 no-ruling = ingen afgørelse
 condition-false = betingelsen er ikke opfyldt
 decided-by = afgjort af { $who }
+# En afgørelse, sagt som det, der blev afgjort: $who afgjorde, $what er afgørelsens udtryk,
+# $answer er yes, no eller other (så er $value det afgjorte).
+decision-found = { $answer ->
+    [yes] { $who } svarede ja til { $what }
+    [no] { $who } svarede nej til { $what }
+   *[other] { $who } afgjorde { $what }: { $value }
+  }
 # $n er antallet af nærmeste bestemmelser, $clauses listen over dem.
 silent = { $n ->
     [0] bestemmelserne afgør ikke { $what } i dette tilfælde

@@ -185,7 +185,7 @@ impl Explainer<'_> {
     /// The facts used and the decisions given, a line each, as the report lists them.
     #[inline(never)]
     fn facts_used_into(&self, out: &mut String, views: &Views, facts: &[&FactUse], decisions: &[u32]) {
-        let (p, lang, w) = (self.p, self.lang, self.w());
+        let (p, lang) = (self.p, self.lang);
         let given: Vec<(u32, &Value)> =
             decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
         if !facts.is_empty() || !given.is_empty() {
@@ -217,9 +217,7 @@ impl Explainer<'_> {
             for (d, v) in given {
                 line.clear();
                 let di = &p.decisions[d as usize];
-                line.push_str(&w.decided_by(&self.gloss(&di.by)));
-                line.push_str(": ");
-                show::value_into(&mut line, p, v, &di.ty, lang);
+                line.push_str(&self.decision_found(views, d, v));
                 if let Some(c) = p.citation_of(di.clause) {
                     push_cite(&mut line, c);
                 }

@@ -101,6 +101,20 @@ impl Words {
         self.m("decided-by", &[("who", Arg::Text(who))])
     }
 
+    /// A decision given, as what was decided: `answer` is `yes`, `no` or `other` (a value
+    /// that is not yes or no, shown as `value`).
+    pub fn decision_found(&self, who: &str, what: &str, answer: &str, value: &str) -> String {
+        self.m(
+            "decision-found",
+            &[
+                ("who", Arg::Text(who)),
+                ("what", Arg::Text(what)),
+                ("answer", Arg::Text(answer)),
+                ("value", Arg::Text(value)),
+            ],
+        )
+    }
+
     pub fn needs_fact(&self, name: &str, doc: Option<&str>, citation: Option<&str>) -> String {
         self.m(
             "needs-fact",

@@ -156,6 +156,11 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.facts.is_empty() {
         let _ = writeln!(out, "## {}\n", w.facts_used);
         for f in &r.facts {
+            if let Some(s) = &f.sentence {
+                let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
+                let _ = writeln!(out, "- {}{at}", escape(s));
+                continue;
+            }
             let desc = f.description.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
             let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
             let _ = writeln!(out, "- `{}` = {}{desc}{at}", f.name, escape(&f.value));

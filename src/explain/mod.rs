@@ -161,6 +161,10 @@ pub struct FactView {
     #[serde(serialize_with = "shared")]
     pub citation: Option<Shared>,
     pub value: String,
+    /// The line in one sentence, when it reads better than "description: value": a decision
+    /// given, said as what its maker found. Not in the JSON format.
+    #[serde(skip)]
+    pub sentence: Option<String>,
 }
 
 pub struct Explainer<'a> {
@@ -400,6 +404,19 @@ impl<'a> Explainer<'a> {
         }
     }
 
+    /// A decision given, as what was decided: "the Tournament Director answered no to
+    /// whether the substitute would appreciably strengthen the team" (message `decision-found`).
+    pub(crate) fn decision_found(&self, v: &views::Views, d: u32, value: &crate::eval::value::Value) -> String {
+        let di = &self.p.decisions[d as usize];
+        let answer = match value.as_bool() {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "other",
+        };
+        let shown = show::value(self.p, value, &di.ty, self.lang);
+        self.w().decision_found(&self.gloss(&di.by), &v.decisions[d as usize].label, answer, &shown)
+    }
+
     /// The definition the conditions are silent on, with its arguments shown as values.
     fn silent_what(&self, s: &crate::eval::interp::Silence) -> String {
         let info = &self.p.defs[s.def as usize];
@@ -539,6 +556,7 @@ impl<'a> Explainer<'a> {
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
+                    sentence: None,
                 }
             })
             .collect();
@@ -550,6 +568,7 @@ impl<'a> Explainer<'a> {
                 description: Some(w.decided_by(&self.gloss(&di.by)).into()),
                 citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
+                sentence: Some(self.decision_found(views, d, v)),
             })
         }));
         Report {

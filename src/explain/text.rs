@@ -165,12 +165,15 @@ pub fn render(r: &Report, full: bool) -> String {
         let mut line = String::with_capacity(256);
         for f in &r.facts {
             line.clear();
-            match &f.description {
-                Some(d) => line.push_str(d),
-                None => line.push_str(&f.name.replace('_', " ")),
+            match (&f.sentence, &f.description) {
+                (Some(s), _) => line.push_str(s),
+                (None, Some(d)) => line.push_str(d),
+                (None, None) => line.push_str(&f.name.replace('_', " ")),
             }
-            line.push_str(": ");
-            line.push_str(&f.value);
+            if f.sentence.is_none() {
+                line.push_str(": ");
+                line.push_str(&f.value);
+            }
             if let Some(c) = &f.citation {
                 line.push_str(" [");
                 line.push_str(c);

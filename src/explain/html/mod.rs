@@ -230,6 +230,10 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
     if !r.facts.is_empty() {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
         for f in &r.facts {
+            if let Some(s) = &f.sentence {
+                let _ = writeln!(out, "<li>{}{}</li>", escape(s), ctx.cite(f.citation.as_deref()));
+                continue;
+            }
             let name = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
             let _ = writeln!(
                 out,
