@@ -189,7 +189,8 @@ needs-lot = afgøres ved lodtrækning{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = den gælder en anden `{ $param }` (her: { $value })
+pattern-mismatch = den dækker andre tilfælde ({ $param } her: { $value })
+pattern-mismatch-unnamed = den dækker andre tilfælde (her: { $value })
 
 ## Værdier: hvordan ja/nej, tomme lister, tal, beløb, varigheder og datoer vises.
 value-yes = ja

@@ -201,7 +201,8 @@ needs-lot = decided by lot{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = it is for another `{ $param }` (here: { $value })
+pattern-mismatch = it covers other cases ({ $param } here: { $value })
+pattern-mismatch-unnamed = it covers other cases (here: { $value })
 
 ## Values: how yes/no, empty lists, numbers, money, durations, times of day and dates are shown.
 value-yes = yes

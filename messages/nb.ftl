@@ -189,7 +189,8 @@ needs-lot = avgjøres ved loddtrekning{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = den gjelder en annen `{ $param }` (her: { $value })
+pattern-mismatch = den gjelder andre tilfeller ({ $param } her: { $value })
+pattern-mismatch-unnamed = den gjelder andre tilfeller (her: { $value })
 
 ## Verdier: hvordan ja/nei, tomme lister, tall, beløp, varigheter og datoer vises.
 value-yes = ja

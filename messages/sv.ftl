@@ -196,7 +196,8 @@ needs-lot = avgörs genom lottning{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = den gäller en annan `{ $param }` (här: { $value })
+pattern-mismatch = den gäller andra fall ({ $param } här: { $value })
+pattern-mismatch-unnamed = den gäller andra fall (här: { $value })
 
 ## Värden: hur ja/nej, tomma listor, tal, belopp, tidslängder och datum visas.
 value-yes = ja

@@ -292,9 +292,10 @@ impl<'a> Explainer<'a> {
         match why {
             WhyNot::Pattern { param, value } => {
                 let info = &self.p.defs[def as usize];
-                let (pname, pty) =
-                    info.params.get(*param).cloned().unwrap_or((String::new(), crate::check::types::Type::Error));
-                out.push_str(&w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang)));
+                let pty = info.params.get(*param).map_or(crate::check::types::Type::Error, |(_, t)| t.clone());
+                let label =
+                    views::get(self.p, self.lang).defs[def as usize].param_labels.get(*param).cloned().flatten();
+                out.push_str(&w.pattern_mismatch(label.as_deref(), &show::value(self.p, value, &pty, self.lang)));
             }
             WhyNot::Condition(atoms) => {
                 // What the rule required, and what the facts were.
@@ -417,15 +418,29 @@ impl<'a> Explainer<'a> {
         self.w().decision_found(&self.gloss(&di.by), &v.decisions[d as usize].label, answer, &shown)
     }
 
-    /// The definition the conditions are silent on, with its arguments shown as values.
+    /// The definition the conditions are silent on, in words: its `says` phrase or its
+    /// description's head, with its arguments shown as values, each after what it stands for
+    /// when its parameter says ("the boards of a knockout match (the final: yes, Flight C)").
     fn silent_what(&self, s: &crate::eval::interp::Silence) -> String {
         let info = &self.p.defs[s.def as usize];
+        let dv = &views::get(self.p, self.lang).defs[s.def as usize];
         if s.args.is_empty() {
-            return info.name.clone();
+            return dv.label.to_string();
         }
-        let args: Vec<String> =
-            s.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect();
-        format!("{}({})", info.name, args.join(", "))
+        let args: Vec<String> = s
+            .args
+            .iter()
+            .zip(&info.params)
+            .enumerate()
+            .map(|(i, (a, (_, t)))| {
+                let v = show::value(self.p, a, t, self.lang);
+                match dv.param_labels.get(i).and_then(Option::as_deref) {
+                    Some(l) => format!("{l}: {v}"),
+                    None => v,
+                }
+            })
+            .collect();
+        format!("{} ({})", dv.label, args.join(", "))
     }
 
     /// Builds the report of a ruling. `full` keeps repeated sub-steps. An explanation that
