@@ -150,6 +150,13 @@ undetermined = endnu ikke afgjort
 no-ruling = ingen afgørelse
 condition-false = betingelsen er ikke opfyldt
 decided-by = afgjort af { $who }
+# En afgørelse, sagt som det, der blev afgjort: $who afgjorde, $what er afgørelsens udtryk,
+# $answer er yes, no eller other (så er $value det afgjorte).
+decision-found = { $answer ->
+    [yes] { $who } svarede ja til { $what }
+    [no] { $who } svarede nej til { $what }
+   *[other] { $who } afgjorde { $what }: { $value }
+  }
 # $n er antallet af nærmeste bestemmelser, $clauses listen over dem.
 silent = { $n ->
     [0] bestemmelserne afgør ikke { $what } i dette tilfælde
@@ -182,7 +189,8 @@ needs-lot = afgøres ved lodtrækning{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = den gælder en anden `{ $param }` (her: { $value })
+pattern-mismatch = den dækker andre tilfælde ({ $param } her: { $value })
+pattern-mismatch-unnamed = den dækker andre tilfælde (her: { $value })
 
 ## Værdier: hvordan ja/nej, tomme lister, tal, beløb, varigheder og datoer vises.
 value-yes = ja

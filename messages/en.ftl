@@ -162,6 +162,13 @@ undetermined = undetermined
 no-ruling = no ruling
 condition-false = its condition does not hold
 decided-by = decided by { $who }
+# A decision given, as what was decided: $who decided, $what is the decision's phrase,
+# $answer is yes, no or other (then $value is the value decided).
+decision-found = { $answer ->
+    [yes] { $who } answered yes to { $what }
+    [no] { $who } answered no to { $what }
+   *[other] { $who } decided { $what }: { $value }
+  }
 # $n is the number of nearest clauses, $clauses their list.
 silent = { $n ->
     [0] the conditions do not decide { $what } for these facts
@@ -194,7 +201,8 @@ needs-lot = decided by lot{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = it is for another `{ $param }` (here: { $value })
+pattern-mismatch = it covers other cases ({ $param } here: { $value })
+pattern-mismatch-unnamed = it covers other cases (here: { $value })
 
 ## Values: how yes/no, empty lists, numbers, money, durations, times of day and dates are shown.
 value-yes = yes

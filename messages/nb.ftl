@@ -150,6 +150,13 @@ undetermined = ennå ikke avgjort
 no-ruling = ingen avgjørelse
 condition-false = vilkåret er ikke oppfylt
 decided-by = avgjort av { $who }
+# En avgjørelse, sagt som det som ble avgjort: $who avgjorde, $what er avgjørelsens uttrykk,
+# $answer er yes, no eller other (da er $value det som ble avgjort).
+decision-found = { $answer ->
+    [yes] { $who } svarte ja på { $what }
+    [no] { $who } svarte nei på { $what }
+   *[other] { $who } avgjorde { $what }: { $value }
+  }
 # $n er antallet nærmeste bestemmelser, $clauses listen over dem.
 silent = { $n ->
     [0] bestemmelsene avgjør ikke { $what } i dette tilfellet
@@ -182,7 +189,8 @@ needs-lot = avgjøres ved loddtrekning{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = den gjelder en annen `{ $param }` (her: { $value })
+pattern-mismatch = den gjelder andre tilfeller ({ $param } her: { $value })
+pattern-mismatch-unnamed = den gjelder andre tilfeller (her: { $value })
 
 ## Verdier: hvordan ja/nei, tomme lister, tall, beløp, varigheter og datoer vises.
 value-yes = ja

@@ -157,6 +157,13 @@ undetermined = ännu inte avgjort
 no-ruling = inget avgörande
 condition-false = villkoret är inte uppfyllt
 decided-by = avgörs av { $who }
+# Ett avgörande, sagt som det som avgjordes: $who avgjorde, $what är avgörandets uttryck,
+# $answer är yes, no eller other (då är $value det som avgjordes).
+decision-found = { $answer ->
+    [yes] { $who } svarade ja på { $what }
+    [no] { $who } svarade nej på { $what }
+   *[other] { $who } avgjorde { $what }: { $value }
+  }
 # $n är antalet närmaste bestämmelser, $clauses listan över dem.
 silent = { $n ->
     [0] bestämmelserna avgör inte { $what } i detta fall
@@ -189,7 +196,8 @@ needs-lot = avgörs genom lottning{ $has-citation ->
     [no] {""}
    *[yes] {" "}({ $doc })
   }
-pattern-mismatch = den gäller en annan `{ $param }` (här: { $value })
+pattern-mismatch = den gäller andra fall ({ $param } här: { $value })
+pattern-mismatch-unnamed = den gäller andra fall (här: { $value })
 
 ## Värden: hur ja/nej, tomma listor, tal, belopp, tidslängder och datum visas.
 value-yes = ja

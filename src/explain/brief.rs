@@ -160,6 +160,7 @@ impl Explainer<'_> {
                 line: Buf::new(),
                 args: Buf::new(),
                 ends: List::new(),
+                deciding: super::deciding(views, nodes),
             };
             walk.step(&mut out, 0, 0);
         }
@@ -184,7 +185,7 @@ impl Explainer<'_> {
     /// The facts used and the decisions given, a line each, as the report lists them.
     #[inline(never)]
     fn facts_used_into(&self, out: &mut String, views: &Views, facts: &[&FactUse], decisions: &[u32]) {
-        let (p, lang, w) = (self.p, self.lang, self.w());
+        let (p, lang) = (self.p, self.lang);
         let given: Vec<(u32, &Value)> =
             decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
         if !facts.is_empty() || !given.is_empty() {
@@ -216,9 +217,7 @@ impl Explainer<'_> {
             for (d, v) in given {
                 line.clear();
                 let di = &p.decisions[d as usize];
-                line.push_str(&w.decided_by(&self.gloss(&di.by)));
-                line.push_str(": ");
-                show::value_into(&mut line, p, v, &di.ty, lang);
+                line.push_str(&self.decision_found(views, d, v));
                 if let Some(c) = p.citation_of(di.clause) {
                     push_cite(&mut line, c);
                 }
@@ -254,6 +253,8 @@ struct Walk<'e, 'a> {
     args: Buf,
     /// Where each of those texts ends.
     ends: List,
+    /// The clauses that decided a step ([`super::Report::deciding`]).
+    deciding: Vec<super::Shared>,
 }
 
 /// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
@@ -447,8 +448,13 @@ impl Walk<'_, '_> {
         let mut patterns: Vec<(usize, &Value, String)> = Vec::new();
         let mut reason = Buf::new();
         let mut line = Buf::new();
+        // Another rule of the clause that decided is left to the full explanation (the clause
+        // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
             let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
+            if !matches!(why, WhyNot::Unknown(_)) && self.deciding.iter().any(|d| &**d == c) {
+                continue;
+            }
             reason.clear();
             match why {
                 WhyNot::Pattern { param, value } => match patterns.iter().find(|(p, v, _)| p == param && *v == value) {

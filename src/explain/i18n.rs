@@ -81,7 +81,6 @@ impl Words {
 
     /// The answer of a ruling the conditions do not decide, naming the nearest clauses.
     pub fn silence(&self, what: &str, clauses: &[String]) -> String {
-        let what = format!("`{what}`");
         let list = match clauses {
             [] => String::new(),
             [one] => one.clone(),
@@ -89,7 +88,7 @@ impl Words {
         };
         self.m(
             "silent",
-            &[("what", Arg::Text(&what)), ("clauses", Arg::Text(&list)), ("n", Arg::Num(clauses.len() as i64))],
+            &[("what", Arg::Text(what)), ("clauses", Arg::Text(&list)), ("n", Arg::Num(clauses.len() as i64))],
         )
     }
 
@@ -99,6 +98,20 @@ impl Words {
 
     pub fn decided_by(&self, who: &str) -> String {
         self.m("decided-by", &[("who", Arg::Text(who))])
+    }
+
+    /// A decision given, as what was decided: `answer` is `yes`, `no` or `other` (a value
+    /// that is not yes or no, shown as `value`).
+    pub fn decision_found(&self, who: &str, what: &str, answer: &str, value: &str) -> String {
+        self.m(
+            "decision-found",
+            &[
+                ("who", Arg::Text(who)),
+                ("what", Arg::Text(what)),
+                ("answer", Arg::Text(answer)),
+                ("value", Arg::Text(value)),
+            ],
+        )
     }
 
     pub fn needs_fact(&self, name: &str, doc: Option<&str>, citation: Option<&str>) -> String {
@@ -142,7 +155,12 @@ impl Words {
         )
     }
 
-    pub fn pattern_mismatch(&self, param: &str, value: &str) -> String {
-        self.m("pattern-mismatch", &[("param", Arg::Text(param)), ("value", Arg::Text(value))])
+    /// Why a rule for other values of an argument did not apply: the argument by what its
+    /// parameter stands for (`param`, when it says) and its value here; never its name.
+    pub fn pattern_mismatch(&self, param: Option<&str>, value: &str) -> String {
+        match param {
+            Some(param) => self.m("pattern-mismatch", &[("param", Arg::Text(param)), ("value", Arg::Text(value))]),
+            None => self.m("pattern-mismatch-unnamed", &[("value", Arg::Text(value))]),
+        }
     }
 }

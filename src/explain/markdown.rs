@@ -71,7 +71,14 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
 }
 
 /// One step of the brief explanation: what it is, its value, and the working beneath.
-fn brief_step<'s>(out: &mut String, s: &'s Step, depth: usize, lang: Lang, seen: &mut Vec<(&'s str, &'s [String])>) {
+fn brief_step<'s>(
+    out: &mut String,
+    s: &'s Step,
+    depth: usize,
+    lang: Lang,
+    seen: &mut Vec<(&'s str, &'s [String])>,
+    deciding: &[super::Shared],
+) {
     // A step repeated under another (the same definition on the same arguments) is shown once.
     if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
         return;
@@ -91,23 +98,23 @@ fn brief_step<'s>(out: &mut String, s: &'s Step, depth: usize, lang: Lang, seen:
     let decided = s.decided_by.is_some() || s.row.is_some();
     if depth == 0 && decided {
         for c in &s.children {
-            brief_step(out, c, depth + 1, lang, seen);
+            brief_step(out, c, depth + 1, lang, seen, deciding);
         }
-        not_applied(out, s, lang, "- ");
+        not_applied(out, s, lang, "- ", deciding);
         return;
     }
     if depth == 0 || !decided {
-        not_applied(out, s, lang, "  - ");
+        not_applied(out, s, lang, "  - ", deciding);
     }
     for c in &s.children {
-        brief_step(out, c, depth + 1, lang, seen);
+        brief_step(out, c, depth + 1, lang, seen, deciding);
     }
 }
 
 /// The rules of a step that did not apply (or wait for an input), each with its reason.
-fn not_applied(out: &mut String, s: &Step, lang: Lang, bullet: &str) {
-    for n in &s.not_applied {
-        if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
+fn not_applied(out: &mut String, s: &Step, lang: Lang, bullet: &str, deciding: &[super::Shared]) {
+    for n in s.brief_not_applied(deciding) {
+        if let Some(c) = &n.rule.citation {
             let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
             let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
             let _ = writeln!(out, "{bullet}{mark} {}", escape(&line));
@@ -138,13 +145,22 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.steps.is_empty() {
         let _ = writeln!(out, "## {}\n", w.why);
         for s in &r.steps {
-            if full { step(&mut out, s, 0, full, lang) } else { brief_step(&mut out, s, 0, lang, &mut Vec::new()) }
+            if full {
+                step(&mut out, s, 0, full, lang)
+            } else {
+                brief_step(&mut out, s, 0, lang, &mut Vec::new(), &r.deciding)
+            }
         }
         out.push('\n');
     }
     if !r.facts.is_empty() {
         let _ = writeln!(out, "## {}\n", w.facts_used);
         for f in &r.facts {
+            if let Some(s) = &f.sentence {
+                let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
+                let _ = writeln!(out, "- {}{at}", escape(s));
+                continue;
+            }
             let desc = f.description.as_ref().map(|d| format!(" — {d}")).unwrap_or_default();
             let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
             let _ = writeln!(out, "- `{}` = {}{desc}{at}", f.name, escape(&f.value));

@@ -56,6 +56,11 @@ pub struct Report {
     pub steps: Vec<Step>,
     /// Every clause cited, in the rulebook's order, with its verbatim text.
     pub clauses: Vec<ClauseView>,
+    /// The citations of the clauses that decided a step of the ruling (by a rule or a table
+    /// row): the brief explanation never says that one of them does not apply. Not in the
+    /// JSON format.
+    #[serde(skip)]
+    pub deciding: Vec<Shared>,
     pub facts: Vec<FactView>,
 }
 
@@ -156,6 +161,10 @@ pub struct FactView {
     #[serde(serialize_with = "shared")]
     pub citation: Option<Shared>,
     pub value: String,
+    /// The line in one sentence, when it reads better than "description: value": a decision
+    /// given, said as what its maker found. Not in the JSON format.
+    #[serde(skip)]
+    pub sentence: Option<String>,
 }
 
 pub struct Explainer<'a> {
@@ -177,6 +186,22 @@ impl Step {
             .map(|(_, a)| a.as_str())
             .collect();
         if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(", ")) }
+    }
+
+    /// The clause that decided the step: its deciding rule's, or its table's when a row did.
+    pub fn deciding_citation(&self) -> Option<&str> {
+        self.decided_by.as_ref().and_then(|r| r.citation.as_deref()).or(self.row.and(self.citation.as_deref()))
+    }
+
+    /// The rules that did not apply as the brief explanation says them: those with a clause
+    /// and a reason, but not another rule of a clause that decided a step (`deciding`, see
+    /// [`Report::deciding`]: the clause applied, by its deciding rule; the others are left to
+    /// the full explanation). One that waits for an input is always said.
+    pub fn brief_not_applied<'s>(&'s self, deciding: &'s [Shared]) -> impl Iterator<Item = &'s WhyNotView> {
+        self.not_applied.iter().filter(move |n| match n.rule.citation.as_deref() {
+            Some(c) => !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c)),
+            None => false,
+        })
     }
 }
 
@@ -267,9 +292,10 @@ impl<'a> Explainer<'a> {
         match why {
             WhyNot::Pattern { param, value } => {
                 let info = &self.p.defs[def as usize];
-                let (pname, pty) =
-                    info.params.get(*param).cloned().unwrap_or((String::new(), crate::check::types::Type::Error));
-                out.push_str(&w.pattern_mismatch(&pname, &show::value(self.p, value, &pty, self.lang)));
+                let pty = info.params.get(*param).map_or(crate::check::types::Type::Error, |(_, t)| t.clone());
+                let label =
+                    views::get(self.p, self.lang).defs[def as usize].param_labels.get(*param).cloned().flatten();
+                out.push_str(&w.pattern_mismatch(label.as_deref(), &show::value(self.p, value, &pty, self.lang)));
             }
             WhyNot::Condition(atoms) => {
                 // What the rule required, and what the facts were.
@@ -379,15 +405,42 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    /// The definition the conditions are silent on, with its arguments shown as values.
+    /// A decision given, as what was decided: "the Tournament Director answered no to
+    /// whether the substitute would appreciably strengthen the team" (message `decision-found`).
+    pub(crate) fn decision_found(&self, v: &views::Views, d: u32, value: &crate::eval::value::Value) -> String {
+        let di = &self.p.decisions[d as usize];
+        let answer = match value.as_bool() {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "other",
+        };
+        let shown = show::value(self.p, value, &di.ty, self.lang);
+        self.w().decision_found(&self.gloss(&di.by), &v.decisions[d as usize].label, answer, &shown)
+    }
+
+    /// The definition the conditions are silent on, in words: its `says` phrase or its
+    /// description's head, with its arguments shown as values, each after what it stands for
+    /// when its parameter says ("the boards of a knockout match (the final: yes, Flight C)").
     fn silent_what(&self, s: &crate::eval::interp::Silence) -> String {
         let info = &self.p.defs[s.def as usize];
+        let dv = &views::get(self.p, self.lang).defs[s.def as usize];
         if s.args.is_empty() {
-            return info.name.clone();
+            return dv.label.to_string();
         }
-        let args: Vec<String> =
-            s.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect();
-        format!("{}({})", info.name, args.join(", "))
+        let args: Vec<String> = s
+            .args
+            .iter()
+            .zip(&info.params)
+            .enumerate()
+            .map(|(i, (a, (_, t)))| {
+                let v = show::value(self.p, a, t, self.lang);
+                match dv.param_labels.get(i).and_then(Option::as_deref) {
+                    Some(l) => format!("{l}: {v}"),
+                    None => v,
+                }
+            })
+            .collect();
+        format!("{} ({})", dv.label, args.join(", "))
     }
 
     /// Builds the report of a ruling. `full` keeps repeated sub-steps. An explanation that
@@ -518,6 +571,7 @@ impl<'a> Explainer<'a> {
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
+                    sentence: None,
                 }
             })
             .collect();
@@ -529,6 +583,7 @@ impl<'a> Explainer<'a> {
                 description: Some(w.decided_by(&self.gloss(&di.by)).into()),
                 citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
+                sentence: Some(self.decision_found(views, d, v)),
             })
         }));
         Report {
@@ -547,8 +602,27 @@ impl<'a> Explainer<'a> {
             steps,
             clauses: { cited.iter().filter_map(|&c| views.clauses.get(c as usize).cloned()).collect() },
             facts: fact_views,
+            deciding: ruling.trace.as_ref().map(|t| deciding(views, &t.nodes)).unwrap_or_default(),
         }
     }
+}
+
+/// The citations of the clauses that decided a node of a trace, by a rule or a table row,
+/// each once.
+pub(crate) fn deciding(views: &views::Views, nodes: &[Node]) -> Vec<Shared> {
+    let mut out: Vec<Shared> = Vec::new();
+    for n in nodes {
+        let c = match n.decided_by {
+            Some(r) => views.rules[r as usize].citation.as_ref(),
+            None => n.row.and(views.defs[n.def as usize].citation.as_ref()),
+        };
+        if let Some(c) = c
+            && !out.contains(c)
+        {
+            out.push(c.clone());
+        }
+    }
+    out
 }
 
 /// How many of `children` read each definition.

@@ -60,7 +60,14 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
 }
 
 /// One step of the brief explanation: what it is, its value, and how it was reached.
-fn brief_step<'s>(out: &mut String, lang: Lang, s: &'s Step, depth: usize, seen: &mut Vec<(&'s str, &'s [String])>) {
+fn brief_step<'s>(
+    out: &mut String,
+    lang: Lang,
+    s: &'s Step,
+    depth: usize,
+    seen: &mut Vec<(&'s str, &'s [String])>,
+    deciding: &[super::Shared],
+) {
     // A step repeated under another (the same definition on the same arguments) is shown once.
     if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
         return;
@@ -99,23 +106,23 @@ fn brief_step<'s>(out: &mut String, lang: Lang, s: &'s Step, depth: usize, seen:
     let decided = s.decided_by.is_some() || s.row.is_some();
     if depth == 0 && decided {
         for c in &s.children {
-            brief_step(out, lang, c, depth + 1, seen);
+            brief_step(out, lang, c, depth + 1, seen, deciding);
         }
-        not_applied(out, lang, s, "  ");
+        not_applied(out, lang, s, "  ", deciding);
         return;
     }
     if depth == 0 || !decided {
-        not_applied(out, lang, s, "      ");
+        not_applied(out, lang, s, "      ", deciding);
     }
     for c in &s.children {
-        brief_step(out, lang, c, depth + 1, seen);
+        brief_step(out, lang, c, depth + 1, seen, deciding);
     }
 }
 
 /// The rules of a step that did not apply (or wait for an input), each with its reason.
-fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str) {
-    for n in &s.not_applied {
-        if let (Some(c), false) = (&n.rule.citation, n.reason.is_empty()) {
+fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str, deciding: &[super::Shared]) {
+    for n in s.brief_not_applied(deciding) {
+        if let Some(c) = &n.rule.citation {
             let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
             let mut line = String::with_capacity(n.reason.len() + c.len() + 48);
             line.push_str(mark);
@@ -150,7 +157,7 @@ pub fn render(r: &Report, full: bool) -> String {
     if !r.steps.is_empty() {
         let _ = writeln!(out, "\n{}:", word(lang, "why"));
         for s in &r.steps {
-            brief_step(&mut out, lang, s, 0, &mut Vec::new());
+            brief_step(&mut out, lang, s, 0, &mut Vec::new(), &r.deciding);
         }
     }
     if !r.facts.is_empty() {
@@ -158,12 +165,15 @@ pub fn render(r: &Report, full: bool) -> String {
         let mut line = String::with_capacity(256);
         for f in &r.facts {
             line.clear();
-            match &f.description {
-                Some(d) => line.push_str(d),
-                None => line.push_str(&f.name.replace('_', " ")),
+            match (&f.sentence, &f.description) {
+                (Some(s), _) => line.push_str(s),
+                (None, Some(d)) => line.push_str(d),
+                (None, None) => line.push_str(&f.name.replace('_', " ")),
             }
-            line.push_str(": ");
-            line.push_str(&f.value);
+            if f.sentence.is_none() {
+                line.push_str(": ");
+                line.push_str(&f.value);
+            }
             if let Some(c) = &f.citation {
                 line.push_str(" [");
                 line.push_str(c);

@@ -324,10 +324,12 @@ impl<'a> Explainer<'a> {
             }
             _ => None,
         };
-        for n in &notes {
+        for n in notes.iter().filter(|n| !tautology(n)) {
             emit(n);
         }
-        if let Some(m) = main {
+        if let Some(m) = main
+            && !tautology(&m)
+        {
             emit(&m);
         }
     }
@@ -470,6 +472,10 @@ impl<'a> Explainer<'a> {
                     // Two bare values: "70 is more than 40".
                     let l = named_as(a, la, &mut notes);
                     let op = if holds { *op } else { complement(*op) };
+                    // "1 is 1" says nothing: the working says it by the steps that gave the values.
+                    if op == BinaryOp::Eq && !b_named && *l == *r {
+                        return None;
+                    }
                     let id = if op == BinaryOp::Ne { "bare-ne" } else { rel_id(op) };
                     self.m(id, &[("left", Arg::Text(&l)), ("right", Arg::Text(&r))])
                 } else {
@@ -631,7 +637,7 @@ impl<'a> Explainer<'a> {
 
     /// [`Self::atom_sentence`]; `None` when it says nothing.
     pub(crate) fn atom_words(&self, a: &Atom) -> Option<Buf> {
-        self.condition(a.work.as_ref()?, a.holds)
+        self.condition(a.work.as_ref()?, a.holds).filter(|s| !tautology(s))
     }
 }
 
@@ -725,6 +731,12 @@ fn complement(op: BinaryOp) -> BinaryOp {
 }
 
 /// The message of a comparison stated as a relation (`rel-lt`).
+/// Whether a sentence only says a value is itself ("no: no"): its two halves around the
+/// first `: ` the same.
+fn tautology(s: &str) -> bool {
+    s.split_once(": ").is_some_and(|(a, b)| !a.is_empty() && a == b)
+}
+
 fn rel_id(op: BinaryOp) -> &'static str {
     match op {
         BinaryOp::Lt => "rel-lt",

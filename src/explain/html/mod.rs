@@ -95,6 +95,8 @@ pub(super) struct Ctx {
     lang: Lang,
     id: String,
     clauses: Vec<(String, String)>,
+    /// The clauses that decided a step ([`Report::deciding`]).
+    deciding: Vec<super::Shared>,
 }
 
 impl Ctx {
@@ -142,16 +144,17 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
     let mut after = Vec::new();
     if depth == 0 || !decided {
         let lines = if depth == 0 && decided { &mut after } else { &mut lines };
-        for n in &s.not_applied {
-            if let (Some(_), false) = (&n.rule.citation, n.reason.is_empty()) {
-                let clause = ctx.cite(n.rule.citation.as_deref());
-                let line = msg(
-                    ctx.lang,
-                    "does-not-apply",
-                    &[("clause", Arg::Text(clause.trim_start())), ("reason", Arg::Text(&rich(&n.reason)))],
-                );
-                lines.push(format!("<li class=\"no\">✗ {line}</li>"));
-            }
+        for n in s.brief_not_applied(&ctx.deciding) {
+            let clause = ctx.cite(n.rule.citation.as_deref());
+            // One that waits for an input is said to wait, never not to apply.
+            let (id, mark, class) =
+                if n.kind == "unknown" { ("waits-for", "?", "waits") } else { ("does-not-apply", "✗", "no") };
+            let line = msg(
+                ctx.lang,
+                id,
+                &[("clause", Arg::Text(clause.trim_start())), ("reason", Arg::Text(&rich(&n.reason)))],
+            );
+            lines.push(format!("<li class=\"{class}\">{mark} {line}</li>"));
         }
     }
     if depth == 0 || !lines.is_empty() {
@@ -208,7 +211,7 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
     let head = shown.head;
     let lang = lang_of(r.lang);
     let clauses = r.clauses.iter().enumerate().map(|(j, c)| (c.citation.clone(), format!("{id}-c{}", j + 1))).collect();
-    let ctx = Ctx { lang, id, clauses };
+    let ctx = Ctx { lang, id, clauses, deciding: r.deciding.clone() };
     let id = &ctx.id;
     let labelled = if head { format!(" aria-labelledby=\"{id}-title\"") } else { String::new() };
     let _ = writeln!(out, "<section class=\"ruling {}\" id=\"{id}\"{labelled}{}>", escape(r.status), lang_attr(r.lang));
@@ -239,6 +242,10 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
     if !r.facts.is_empty() {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
         for f in &r.facts {
+            if let Some(s) = &f.sentence {
+                let _ = writeln!(out, "<li>{}{}</li>", escape(s), ctx.cite(f.citation.as_deref()));
+                continue;
+            }
             let name = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
             let _ = writeln!(
                 out,

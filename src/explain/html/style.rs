@@ -32,7 +32,7 @@ pub const STYLE: &str = r#".conditions{font-family:Georgia,"Times New Roman",ser
 .conditions .working>li{margin:.6rem 0}
 .conditions .working>li>ul{list-style:none;padding-left:.9rem;border-left:3px solid #e3e3e3;margin:.2rem 0}
 .conditions .working .value{font-weight:bold}
-.conditions .working .no{color:#5a5a5a}
+.conditions .working .no,.conditions .working .waits{color:#5a5a5a}
 .conditions .cite{white-space:nowrap;font-size:.9em}
 .conditions .facts .value{font-weight:bold}
 .conditions .clause{margin:.8rem 0 1.2rem}

@@ -1,0 +1,338 @@
+//! What a player reads, measured: over the first expectation of every bundled case file, the
+//! brief explanation as text, in the rulebook's language and in English, is counted for
+//! (a) lines that say a clause "does not apply" (message `does-not-apply`) about a clause the
+//! same explanation cites as deciding, (b) lines that show code: a backtick or a raw
+//! `snake_case` name, (c) the words before the quoted clauses, and (d) lines that only say a
+//! value is itself ("no: no"). The figures are printed
+//! (`cargo test --test explain_budget -- --nocapture`) and the test fails when one is worse
+//! than its ceiling in [`CEILINGS`]; lower a ceiling when a change brings a figure down.
+//! With `EXPLAIN_BUDGET_SHOW` set, every line showing code is printed.
+
+use conditions::eval::show::Lang;
+use conditions::explain::messages::{Arg, msg};
+use conditions::explain::{Explainer, Report, Step, text};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Today's figures, the most each may be: lower them as explanations get better.
+struct Ceilings {
+    /// Lines saying a deciding clause does not apply.
+    contradicting: usize,
+    /// Lines showing a backtick or a `snake_case` name before the quoted clauses.
+    code: usize,
+    /// Explanations with more than [`PHONE_WORDS`] words before the quoted clauses.
+    over_budget: usize,
+    /// The most words before the quoted clauses in one explanation.
+    longest: usize,
+    /// Lines that only say a value is itself ("no: no").
+    tautologies: usize,
+}
+
+const CEILINGS: Ceilings = Ceilings { contradicting: 0, code: 53, over_budget: 257, longest: 1214, tautologies: 0 };
+
+/// Words a phone's screen holds before the quoted clauses.
+const PHONE_WORDS: usize = 250;
+
+#[derive(Default)]
+struct Figures {
+    explanations: usize,
+    contradicting: usize,
+    contradicting_in: usize,
+    code: usize,
+    code_in: usize,
+    tautologies: usize,
+    words: Vec<usize>,
+    examples: Vec<String>,
+}
+
+#[test]
+fn brief_explanations_keep_to_their_budget() {
+    let mut f = Figures::default();
+    for book_name in ["gnt", "dbf"] {
+        let book = conditions::loader::load(book_name).unwrap_or_else(|e| panic!("{book_name}: {:?}", e.diagnostics));
+        let p = &book.program;
+        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
+        if langs[0] != Lang::En {
+            langs.push(Lang::En);
+        }
+        for path in conditions::cases::find_cases(Path::new(&format!("conditions/{book_name}/cases"))) {
+            let src = std::fs::read_to_string(&path).expect("readable");
+            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
+            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
+            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
+            let Some(exp) = case.expect.first() else { continue };
+            let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+            let ruling = conditions::eval::rule(p, &inputs, def, true);
+            for &lang in &langs {
+                let report = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
+                let out = text::render(&report, false);
+                let name = format!("{} ({})", path.display(), lang.code());
+                measure(&mut f, lang, &report, &out, &name);
+            }
+        }
+    }
+    let n = f.words.len();
+    assert!(n > 700, "every case file is measured ({n})");
+    f.words.sort_unstable();
+    let at = |q: usize| f.words[(n - 1) * q / 100];
+    let over = f.words.iter().filter(|&&w| w > PHONE_WORDS).count();
+    let longest = f.words[n - 1];
+    println!("explanations measured: {}", f.explanations);
+    println!(
+        "(a) lines saying a deciding clause does not apply: {} in {} explanations (ceiling {})",
+        f.contradicting, f.contradicting_in, CEILINGS.contradicting
+    );
+    println!("(d) lines saying a value is itself: {} (ceiling {})", f.tautologies, CEILINGS.tautologies);
+    println!("(b) lines showing code: {} in {} explanations (ceiling {})", f.code, f.code_in, CEILINGS.code);
+    println!(
+        "(c) words before the quoted clauses: median {}, 90th percentile {}, longest {} (ceiling {}); \
+         {over} over {PHONE_WORDS} ({}.{} %, ceiling {})",
+        at(50),
+        at(90),
+        longest,
+        CEILINGS.longest,
+        over * 100 / n,
+        over * 1000 / n % 10,
+        CEILINGS.over_budget
+    );
+    for e in f.examples.iter().take(12) {
+        println!("  e.g. {e}");
+    }
+    let mut worse = Vec::new();
+    if f.contradicting > CEILINGS.contradicting {
+        worse.push(format!("(a) {} > {}", f.contradicting, CEILINGS.contradicting));
+    }
+    if f.code > CEILINGS.code {
+        worse.push(format!("(b) {} > {}", f.code, CEILINGS.code));
+    }
+    if over > CEILINGS.over_budget {
+        worse.push(format!("(c) {over} over budget > {}", CEILINGS.over_budget));
+    }
+    if f.tautologies > CEILINGS.tautologies {
+        worse.push(format!("(d) {} > {}", f.tautologies, CEILINGS.tautologies));
+    }
+    if longest > CEILINGS.longest {
+        worse.push(format!("(c) longest {longest} > {}", CEILINGS.longest));
+    }
+    assert!(worse.is_empty(), "brief explanations got worse: {}", worse.join("; "));
+}
+
+fn measure(f: &mut Figures, lang: Lang, r: &Report, out: &str, name: &str) {
+    f.explanations += 1;
+    // The clauses the explanation cites as deciding: a step's deciding rule, or its table row.
+    let mut deciding = BTreeSet::new();
+    fn walk<'r>(s: &'r Step, into: &mut BTreeSet<&'r str>) {
+        if let Some(c) = s.decided_by.as_ref().and_then(|d| d.citation.as_deref()) {
+            into.insert(c);
+        }
+        if s.row.is_some() {
+            if let Some(c) = s.citation.as_deref() {
+                into.insert(c);
+            }
+        }
+        for c in &s.children {
+            walk(c, into);
+        }
+    }
+    for s in &r.steps {
+        walk(s, &mut deciding);
+    }
+    // The words of the message up to its reason: "<clause> does not apply:".
+    let heads: Vec<String> = deciding
+        .iter()
+        .map(|c| {
+            let m = msg(lang, "does-not-apply", &[("clause", Arg::Text(c)), ("reason", Arg::Text("\u{1}"))]);
+            format!("✗ {}", m.split('\u{1}').next().unwrap_or_default().trim_end())
+        })
+        .collect();
+    let clauses_heading = format!("\n{}:\n", conditions::explain::messages::word_ref(lang, "clauses"));
+    let before = out.find(&clauses_heading).map_or(out, |i| &out[..i]);
+    let lines: Vec<&str> = before.lines().map(str::trim).collect();
+    let mut contradicting = 0;
+    let mut code = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("✗ ") {
+            let joined = format!("{line} {}", lines.get(i + 1).unwrap_or(&""));
+            if heads.iter().any(|h| joined.starts_with(h.as_str())) {
+                contradicting += 1;
+                if f.examples.len() < 40 && contradicting == 1 {
+                    f.examples.push(format!("{name}: {line}"));
+                }
+            }
+        }
+        let said = line.trim_start_matches(['✓', '✗', '?', '-', '·', ' ']);
+        if said.split_once(": ").is_some_and(|(a, b)| !a.is_empty() && a == b) {
+            f.tautologies += 1;
+            if f.examples.len() < 40 {
+                f.examples.push(format!("{name}: {line}"));
+            }
+        }
+        if line.contains('`') || line.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(snake_case) {
+            code += 1;
+            if std::env::var_os("EXPLAIN_BUDGET_SHOW").is_some() {
+                println!("code: {name}: {line}");
+            }
+            if f.examples.len() < 40 && code == 1 {
+                f.examples.push(format!("{name}: {line}"));
+            }
+        }
+    }
+    f.contradicting += contradicting;
+    f.contradicting_in += usize::from(contradicting > 0);
+    f.code += code;
+    f.code_in += usize::from(code > 0);
+    f.words.push(before.split_whitespace().count());
+}
+
+/// A raw `snake_case` name: letters or digits joined by underscores, with at least one letter.
+fn snake_case(w: &str) -> bool {
+    w.contains('_')
+        && !w.starts_with('_')
+        && !w.ends_with('_')
+        && w.split('_').all(|p| !p.is_empty())
+        && w.chars().any(|c| c.is_alphabetic())
+}
+
+/// The brief explanation says the same of the rules that did not apply in text, Markdown and
+/// HTML: as many said not to apply (✗), as many said to wait for an input (?) — a rule that
+/// waits for a decision still to be made is never said not to apply. Over every bundled case
+/// file's first ruling, on its facts and on none (every input still needed).
+#[test]
+fn every_format_says_alike_which_rules_did_not_apply_and_which_wait() {
+    use conditions::explain::{html, markdown};
+    let (mut waiting, mut compared) = (0usize, 0usize);
+    let mut differ = Vec::new();
+    for book_name in ["gnt", "dbf"] {
+        let book = conditions::loader::load(book_name).unwrap_or_else(|e| panic!("{book_name}: {:?}", e.diagnostics));
+        let p = &book.program;
+        let lang = Lang::parse(&p.rulebook.language).unwrap_or(Lang::En);
+        let empty = conditions::eval::interp::Inputs::empty(p);
+        for path in conditions::cases::find_cases(Path::new(&format!("conditions/{book_name}/cases"))) {
+            let src = std::fs::read_to_string(&path).expect("readable");
+            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
+            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
+            let Ok(given) = conditions::facts::validate(p, &tree, "case") else { continue };
+            let Some(exp) = case.expect.first() else { continue };
+            let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+            for inputs in [&given, &empty] {
+                let ruling = conditions::eval::rule(p, inputs, def, true);
+                let report = Explainer { p, sources: &book.sources, lang, inputs }.report(&ruling, false);
+                let t = text::render(&report, false);
+                let m = markdown::render(&report, false);
+                let h = html::render(&report, false);
+                // The page's full derivation (rule by rule) comes after the brief working.
+                let h = h.split("<details class=\"full\"").next().unwrap_or_default();
+                let lines = |s: &str, mark: &str| s.lines().filter(|l| l.trim_start().starts_with(mark)).count();
+                let counts = [
+                    (lines(&t, "✗ "), lines(&t, "? ")),
+                    (lines(&m, "- ✗ "), lines(&m, "- ? ")),
+                    (h.matches("<li class=\"no\">✗ ").count(), h.matches("<li class=\"waits\">? ").count()),
+                ];
+                compared += 1;
+                waiting += counts[0].1;
+                if counts[1] != counts[0] || counts[2] != counts[0] {
+                    differ.push(format!("{} `{}`: text, markdown, html {counts:?}", path.display(), exp.ruling));
+                }
+            }
+        }
+    }
+    assert!(compared > 1000 && waiting > 0, "compared {compared}, waiting {waiting}");
+    assert!(differ.is_empty(), "{} explanations differ:\n{}", differ.len(), differ.join("\n"));
+}
+
+/// A decision or lot given is said as what was decided ("the draw decided the host team:
+/// Cedar"), never only as who decided ("decided by the draw: Cedar"): over every case file of
+/// the bundled and the test rulebooks that gives one, in the rulebook's language and English.
+#[test]
+fn decisions_given_read_as_what_was_decided() {
+    let (mut given, mut bad) = (0usize, Vec::new());
+    let books = ["gnt", "dbf", "tests/rulebooks/lagtavling", "tests/rulebooks/round_robin", "tests/rulebooks/sections"];
+    for name in books {
+        let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
+        let p = &book.program;
+        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
+        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
+        if langs[0] != Lang::En {
+            langs.push(Lang::En);
+        }
+        for path in conditions::cases::find_cases(Path::new(&cases)) {
+            let src = std::fs::read_to_string(&path).expect("readable");
+            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
+            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
+            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
+            let decided: Vec<usize> = (0..p.decisions.len()).filter(|&d| inputs.decisions[d].is_some()).collect();
+            if decided.is_empty() {
+                continue;
+            }
+            for exp in &case.expect {
+                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+                let ruling = conditions::eval::rule(p, &inputs, def, true);
+                for &lang in &langs {
+                    let report = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
+                    let out = text::render(&report, false).replace("\n  ", " ");
+                    for &d in &decided {
+                        let who = p.gloss(&p.decisions[d].by, lang.code());
+                        let only_who = format!("{}: ", msg(lang, "decided-by", &[("who", Arg::Text(who))]));
+                        given += 1;
+                        if out.contains(&only_who) {
+                            bad.push(format!("{} `{}` ({}): {only_who}", path.display(), exp.ruling, lang.code()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(given > 10, "decisions given: {given}");
+    assert!(bad.is_empty(), "{} decisions said only by who decided:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// A silent answer and the reason a rule for other cases did not apply are said in words: no
+/// definition or parameter name in code, over every case file of the bundled and the test
+/// rulebooks, on its facts and on none, in the rulebook's language and English.
+#[test]
+fn answers_and_reasons_show_no_code() {
+    fn reasons<'s>(s: &'s Step, out: &mut Vec<&'s str>) {
+        out.extend(s.not_applied.iter().map(|n| n.reason.as_str()));
+        for c in &s.children {
+            reasons(c, out);
+        }
+    }
+    let (mut said, mut bad) = (0usize, Vec::new());
+    let books = ["gnt", "dbf", "tests/rulebooks/lagtavling", "tests/rulebooks/round_robin", "tests/rulebooks/sections"];
+    for name in books {
+        let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
+        let p = &book.program;
+        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
+        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
+        if langs[0] != Lang::En {
+            langs.push(Lang::En);
+        }
+        let empty = conditions::eval::interp::Inputs::empty(p);
+        for path in conditions::cases::find_cases(Path::new(&cases)) {
+            let src = std::fs::read_to_string(&path).expect("readable");
+            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
+            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
+            let Ok(given) = conditions::facts::validate(p, &tree, "case") else { continue };
+            for exp in &case.expect {
+                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+                for inputs in [&given, &empty] {
+                    let ruling = conditions::eval::rule(p, inputs, def, true);
+                    for &lang in &langs {
+                        let report = Explainer { p, sources: &book.sources, lang, inputs }.report(&ruling, false);
+                        let mut texts = vec![report.answer.as_str()];
+                        for s in &report.steps {
+                            reasons(s, &mut texts);
+                        }
+                        said += texts.len();
+                        if let Some(t) = texts.iter().find(|t| t.contains('`')) {
+                            bad.push(format!("{} `{}` ({}): {t}", path.display(), exp.ruling, lang.code()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(said > 1000, "said {said}");
+    bad.dedup();
+    assert!(bad.is_empty(), "{} explanations show code:\n{}", bad.len(), bad.join("\n"));
+}
