@@ -262,3 +262,38 @@ fn an_answer_that_is_not_utf8_is_asked_again() {
         assert!(stdout.contains("Answer: Championship Flight, Flight A, Flight B"), "{line:?}: {stdout}");
     }
 }
+
+/// A session whose missing inputs can no longer change the answer ends with that answer, as
+/// `rule` gives it — never "undetermined" after saying that nothing more is needed. A
+/// member who is not one plays in neither session, whether a junior or not (worked out
+/// from the clause: `juniors` gives `member` = no, `seniors` gives no).
+#[test]
+fn a_settled_session_ends_with_its_answer() {
+    let dir = std::env::temp_dir().join(format!("conditions-ask-settled-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(
+        dir.join("rulebook.cond"),
+        r#"rulebook "t" {
+  title "Settled"
+  language "en"
+}
+
+clause "C 1" {
+  text "A member who is a junior plays in the morning, a member who is not in the evening; a player who is not a member plays in neither."
+  fact member: bool "whether the player is a member"
+  fact junior: bool "whether the player is a junior"
+  ruling plays_in_the_morning: bool "whether the player plays in the morning"
+  rule juniors: plays_in_the_morning = member when junior
+  rule seniors: plays_in_the_morning = false when not junior
+}
+"#,
+    )
+    .expect("rulebook");
+    std::fs::write(dir.join("facts.json"), r#"{"member": false}"#).expect("facts");
+    let (book, facts) = (dir.display().to_string(), dir.join("facts.json").display().to_string());
+    let t = transcript(&["ask", &book, "--ruling", "plays_in_the_morning", "--facts", &facts], "");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(t.contains("the remaining inputs cannot change the answer"), "{t}");
+    assert!(t.contains("Answer: no\n"), "{t}");
+    assert!(!t.contains("undetermined"), "{t}");
+}

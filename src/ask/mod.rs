@@ -78,7 +78,10 @@ impl<'a> Session<'a> {
                 return Next::Done { ruling: eval::rule(self.p, &self.inputs, self.def, true), settled: None };
             };
             if n.settled.is_some() || n.holes.is_empty() {
-                return Next::Done { ruling: eval::rule(self.p, &self.inputs, self.def, true), settled: n.settled };
+                // A ruling the missing inputs cannot change is given settled, as `rule` gives it:
+                // its answer, not "undetermined" after saying that nothing more is needed.
+                let ruling = needed::refine(self.p, &self.inputs, eval::rule(self.p, &self.inputs, self.def, true));
+                return Next::Done { ruling, settled: n.settled };
             }
             let first = n.holes[0].clone();
             // A record not given at all is asked field by field.
