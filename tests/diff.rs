@@ -6,9 +6,12 @@
 //! `stage1-d-exactly-2000-masterpoints` (2,000: `flights` gains Flight B),
 //! `flight-masterpoints-stage2-same-as-stage1` (2,000: `district_final_flights` gains Flight B)
 //! and `substitution-not-eligible-for-flight` (a 2,300-point substitute for a Flight B team is
-//! now eligible, so `substitute_permitted` becomes yes). No other case file has a player with
-//! 2,000–2,499 masterpoints; the one with 2,500 stays out of Flight B. All three case files
-//! state the old answers, so all three expectations break.
+//! now eligible, so `substitute_permitted` becomes yes), and
+//! `director-q2-represented-canada-2000-masterpoints` (2,000, having represented Canada:
+//! `district_final_flights` goes from none to Flight B, which Further Eligibility does not
+//! bar). No other case file has a player with 2,000–2,499 masterpoints; the one with 2,500
+//! stays out of Flight B. All four case files state the old answers, so all four expectations
+//! break.
 
 use conditions::diff::{Inputs, Version, diff, render};
 use std::path::{Path, PathBuf};
@@ -82,6 +85,7 @@ fn raising_flight_b_changes_exactly_the_case_files_worked_out_by_hand() {
     assert_eq!(
         changed,
         [
+            "director-q2-represented-canada-2000-masterpoints.toml",
             "flight-masterpoints-stage2-same-as-stage1.toml",
             "stage1-d-exactly-2000-masterpoints.toml",
             "substitution-not-eligible-for-flight.toml"
@@ -117,7 +121,7 @@ fn fail_on_change_exits_1_and_json_names_the_changes() {
     let (code, out) = run(&["diff", "conditions/gnt", &new, "--format", "json", "--fail-on-change"]);
     assert_eq!(code, Some(1), "{out}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(json["rulings"].as_array().map(Vec::len), Some(3));
+    assert_eq!(json["rulings"].as_array().map(Vec::len), Some(4));
     assert_eq!(json["clauses"][0]["parts"][0]["runs"][1], serde_json::json!({"op": "removed", "words": "2,000"}));
     let (code, out) = run(&["diff", "conditions/gnt", &new, "--format", "github"]);
     assert_eq!(code, Some(0), "{out}");
@@ -125,7 +129,7 @@ fn fail_on_change_exits_1_and_json_names_the_changes() {
         out.lines().any(|l| l.starts_with("::notice file=") && l.contains("title=clause Stage 1 D ¶4 changed")),
         "{out}"
     );
-    assert_eq!(out.lines().filter(|l| l.starts_with("::error file=")).count(), 3, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("::error file=")).count(), 4, "{out}");
 }
 
 #[test]

@@ -28,7 +28,9 @@ struct Ceilings {
     tautologies: usize,
 }
 
-const CEILINGS: Ceilings = Ceilings { contradicting: 0, code: 53, over_budget: 257, longest: 1214, tautologies: 0 };
+// Over 1,431 explanations (the bundled case files of 2026-12-07, 102 of them new cross-clause
+// questions, whose explanations are longer: 303 over budget where 257 of the 1,280 before were).
+const CEILINGS: Ceilings = Ceilings { contradicting: 0, code: 34, over_budget: 303, longest: 1214, tautologies: 0 };
 
 /// Words a phone's screen holds before the quoted clauses.
 const PHONE_WORDS: usize = 250;

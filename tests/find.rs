@@ -57,11 +57,14 @@ const QUESTIONS: &[(&str, &str, &str)] = &[
     ("gnt", "Blue Ribbon qualification at the National Finals", "national_ribbon"),
     ("gnt", "District Sanction Fees for Fund Raiser Games per table per session", "fund_raiser_district_fee"),
     // DBF, in Danish.
+    // § 304B1 declares four rulings; its first sentence asks for the kilometres, its bridge and
+    // ferry charges for the whole reimbursement.
     (
         "dbf",
         "godtgørelsen beregnes som antallet af kørte kilometer ganget med en fast kilometersats",
-        "s304.transportgodtgørelse_efter",
+        "s304.kilometer_efter_304B1",
     ),
+    ("dbf", "godtgørelsen ganget med kilometersatsen plus bro- eller færgeafgift", "s304.transportgodtgørelse_efter"),
     ("dbf", "egenbetaling på 200 kilometer ganget med kilometersatsen", "s304.egenbetaling"),
     ("dbf", "spilles en afgørende kamp om placeringerne", "s328.afgørende_kamp"),
     ("dbf", "kampen går over 60 spil fordelt på 3 runder", "s322.divisionskampens_format"),
