@@ -243,18 +243,11 @@ fn man_date() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// The proleptic Gregorian date `days` days after 1970-01-01 (H. Hinnant's algorithm).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
+/// The proleptic Gregorian date `days` days after 1970-01-01 (1970-01-01 itself past the
+/// years 1 to 9999).
+fn civil_from_days(days: u64) -> (i64, u32, u32) {
+    let day = i64::try_from(days).ok().and_then(conditions::eval::date::Date::from_days);
+    day.map_or((1970, 1, 1), conditions::eval::date::Date::ymd)
 }
 
 #[cfg(test)]
