@@ -420,7 +420,7 @@ impl<'a> Explainer<'a> {
 
     /// The definition the conditions are silent on, in words: its `says` phrase or its
     /// description's head, with its arguments shown as values, each after what it stands for
-    /// when its parameter says ("the boards of a knockout match (the final: yes, Flight C)").
+    /// when its parameter says (e.g. "the length of the match (the round: 3, the division: 2)").
     fn silent_what(&self, s: &crate::eval::interp::Silence) -> String {
         let info = &self.p.defs[s.def as usize];
         let dv = &views::get(self.p, self.lang).defs[s.def as usize];
