@@ -145,14 +145,15 @@ fn expr() -> impl Strategy<Value = Expr> {
                 ident(),
                 inner.clone(),
                 prop::collection::vec(order_key(inner.clone()), 1..3),
-                prop::option::of((ident(), prop::collection::vec(order_key(inner.clone()), 1..3))),
+                prop::option::of((ident(), prop::collection::vec(order_key(inner.clone()), 1..3), any::<bool>())),
             )
                 .prop_map(|(sort, item, list, keys, among)| ExprKind::Order(Box::new(Order {
                     kind: if sort { OrderKind::Sort } else { OrderKind::Rank },
                     item,
                     list,
                     keys,
-                    among,
+                    in_turn: among.as_ref().is_some_and(|a| a.2),
+                    among: among.map(|(g, ks, _)| (g, ks)),
                 }))),
         ]
         .prop_map(|kind| Expr { kind, span: sp() })

@@ -626,7 +626,8 @@ impl<'p> Lowerer<'p> {
         let rank = o.kind == ast::OrderKind::Rank;
         let list_ty = Type::List(Box::new(elem));
         let ty = if rank { Type::List(Box::new(list_ty)) } else { list_ty };
-        Ir { kind: IrKind::Order(Box::new(OrderIr { rank, list, item, keys, among })), ty, span }
+        let in_turn = o.in_turn;
+        Ir { kind: IrKind::Order(Box::new(OrderIr { rank, list, item, keys, among, in_turn })), ty, span }
     }
 
     fn keys(&mut self, keys: &[ast::OrderKey]) -> Vec<KeyIr> {

@@ -297,6 +297,9 @@ pub struct OrderIr {
     pub keys: Vec<KeyIr>,
     /// The slot of the tied group and the keys that break its tie.
     pub among: Option<(u32, Vec<KeyIr>)>,
+    /// The tie-break keys apply in turn (`among tied in turn by …`): a smaller tied group
+    /// goes on with the next key, rather than starting again from the first.
+    pub in_turn: bool,
 }
 
 #[derive(Clone, Debug)]

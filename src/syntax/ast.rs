@@ -496,8 +496,12 @@ pub struct Order {
     pub keys: Vec<OrderKey>,
     /// The tie-break among a tied group: the group's name and its keys, which may read it.
     /// Whenever a key separates the group, each smaller tied group starts again from the
-    /// first key, among itself.
+    /// first key, among itself (unless `in_turn`).
     pub among: Option<(Ident, Vec<OrderKey>)>,
+    /// `among tied in turn by …`: the tie-break keys apply in turn, each to the items still
+    /// tied when it is reached; a smaller tied group goes on with the next key rather than
+    /// starting again from the first.
+    pub in_turn: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -173,7 +173,8 @@ fn print_broken(e: &Expr, pad: &str) -> String {
             let head = format!("{} by ", p.out);
             let mut out = keys(&o.keys, &head, pad);
             if let Some((group, ks)) = &o.among {
-                let among = keys(ks, &format!("among {} by ", group.name), &format!("{pad}  "));
+                let turn = if o.in_turn { " in turn" } else { "" };
+                let among = keys(ks, &format!("among {}{turn} by ", group.name), &format!("{pad}  "));
                 let _ = write!(out, "\n{pad}  {among}");
             }
             out
@@ -717,7 +718,8 @@ impl Printer<'_> {
                 self.out.push_str(" by ");
                 self.order_keys(&o.keys);
                 if let Some((group, keys)) = &o.among {
-                    let _ = write!(self.out, " among {} by ", group.name);
+                    let turn = if o.in_turn { " in turn" } else { "" };
+                    let _ = write!(self.out, " among {}{turn} by ", group.name);
                     self.order_keys(keys);
                 }
             }

@@ -181,6 +181,7 @@ pub(crate) fn shifted(ir: &Ir, off: u32) -> Ir {
                 item: o.item + off,
                 keys: keys(&o.keys),
                 among: o.among.as_ref().map(|(slot, ks)| (slot + off, keys(ks))),
+                in_turn: o.in_turn,
             }))
         }
     };

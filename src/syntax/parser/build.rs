@@ -468,14 +468,18 @@ impl Builder<'_> {
                 let list = self.expr(next(&mut it));
                 it.next(); // `by`
                 let keys = self.order_keys(next(&mut it));
+                let mut in_turn = false;
                 let among = it.next().map(|a| {
                     let mut ai = a.into_inner();
                     ai.next(); // `among`
                     let group = self.ident(next(&mut ai));
-                    ai.next(); // `by`
+                    if ai.next().is_some_and(|q| q.as_rule() == Rule::in_turn) {
+                        in_turn = true;
+                        ai.next(); // `by`
+                    }
                     (group, self.order_keys(next(&mut ai)))
                 });
-                Expr { kind: ExprKind::Order(Box::new(Order { kind, item, list, keys, among })), span }
+                Expr { kind: ExprKind::Order(Box::new(Order { kind, item, list, keys, among, in_turn })), span }
             }
             Rule::or_expr | Rule::and_expr | Rule::sum_expr | Rule::prod_expr => self.binary_chain(p),
             Rule::not_expr => {

@@ -288,6 +288,8 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         Rule::kw_in => "`in`",
         Rule::kw_by => "`by`",
         Rule::kw_among => "`among`",
+        Rule::in_turn => "`in turn`",
+        Rule::kw_turn => "`turn` (`among tied in turn by …`)",
         Rule::direction | Rule::kw_ascending | Rule::kw_descending => "`ascending` or `descending`",
         Rule::order_key | Rule::order_keys => "a key to order by",
         Rule::kw_then => "`then`",
