@@ -19,16 +19,20 @@ use generate::{Constants, constants, generated};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The rulebooks compared: both bundled ones and the test rulebook of orderings.
-const BOOKS: [&str; 3] = ["gnt", "dbf", "round_robin"];
+/// The rulebooks compared: both bundled ones and the test rulebooks of orderings.
+const BOOKS: [&str; 4] = ["gnt", "dbf", "round_robin", "cascade"];
 
 fn book_dir(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if name == "round_robin" { root.join("tests/rulebooks").join(name) } else { root.join("conditions").join(name) }
+    if matches!(name, "round_robin" | "cascade") {
+        root.join("tests/rulebooks").join(name)
+    } else {
+        root.join("conditions").join(name)
+    }
 }
 
 fn book(name: &str) -> &'static Checked {
-    static BOOK: [OnceLock<Checked>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static BOOK: [OnceLock<Checked>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let cell = &BOOK[BOOKS.iter().position(|b| *b == name).expect("a compared rulebook")];
     cell.get_or_init(|| {
         let b = find_rulebooks(&book_dir(name)).expect("rulebook").remove(0);
@@ -135,6 +139,11 @@ proptest! {
     #[test]
     fn generated_facts_round_robin(seed in any::<u64>(), gap in prop_oneof![Just(3usize), Just(8), Just(1000)]) {
         agree_on_generated("round_robin", seed, gap);
+    }
+
+    #[test]
+    fn generated_facts_cascade(seed in any::<u64>(), gap in prop_oneof![Just(3usize), Just(8), Just(1000)]) {
+        agree_on_generated("cascade", seed, gap);
     }
 }
 

@@ -1,8 +1,11 @@
 //! Ordering a list by keys (`sort …`, `rank …`): keys compared in turn, each ascending or
-//! descending; items equal on every key stay tied, in their order in the list. A tie is then
-//! broken among the tied (`among tied by …`): the tie-break keys are read with the tied group
-//! at hand, the first key that separates the group splits it, and each smaller tied group
-//! starts again from the first tie-break key among itself.
+//! descending; each key is worked out only for the items still tied on the keys before it,
+//! so that a key with no value for an item already separated (a quotient whose divisor is
+//! zero) never stops the ordering. Items equal on every key stay tied, in their order in the
+//! list. A tie is then broken among the tied (`among tied by …`): the tie-break keys are read
+//! with the tied group at hand and the first key that separates the group splits it; each
+//! smaller tied group starts again from the first tie-break key among itself, or, with
+//! `among tied in turn by …`, goes on with the next key.
 
 use super::interp::{Halt, Interp, R, compare, error, merge};
 use super::value::Value;
@@ -18,6 +21,16 @@ pub struct TieBreak {
     /// The tie-break key that separated them, with each item's value of it; `None` when no
     /// key separates them (they stay tied).
     pub by: Option<(usize, Vec<Value>)>,
+}
+
+/// What an ordering worked out, for the explanation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Worked {
+    /// Each key after `by`: its value for each item, where it was worked out (`None`: the
+    /// item was already separated from the others by the keys before).
+    pub keys: Vec<Vec<Option<Value>>>,
+    /// Every tie broken (or kept) among a group, in order.
+    pub breaks: Vec<TieBreak>,
 }
 
 /// An ordered list's items and its tied groups, best first (each an index list into the items).
@@ -36,12 +49,12 @@ impl Interp<'_> {
     }
 
     /// The list ordered and its tied groups (indices into the list), best first; with
-    /// `breaks`, every tie broken (or kept) among a group is recorded.
+    /// `worked`, the keys' values worked out and every tie broken (or kept) are recorded.
     pub(crate) fn order_groups(
         &mut self,
         o: &OrderIr,
         frame: &mut Vec<Value>,
-        breaks: Option<&mut Vec<TieBreak>>,
+        worked: Option<&mut Worked>,
     ) -> Result<Groups, Halt> {
         let xs = match self.eval(&o.list, frame)? {
             Value::List(xs) => xs,
@@ -49,7 +62,7 @@ impl Interp<'_> {
         };
         // The keys take a value per item: none is kept for the working.
         self.per_item += 1;
-        let groups = self.ordered(o, &xs, frame, breaks);
+        let groups = self.ordered(o, &xs, frame, worked);
         self.per_item -= 1;
         Ok((xs, groups?))
     }
@@ -60,15 +73,21 @@ impl Interp<'_> {
         o: &OrderIr,
         xs: &[Value],
         frame: &mut Vec<Value>,
-        mut breaks: Option<&mut Vec<TieBreak>>,
+        mut worked: Option<&mut Worked>,
     ) -> Result<Vec<Vec<usize>>, Halt> {
-        let all: Vec<usize> = (0..xs.len()).collect();
-        let mut groups = self.split(o, &o.keys, xs, &all, frame)?;
+        if let Some(w) = worked.as_deref_mut() {
+            w.keys = vec![vec![None; xs.len()]; o.keys.len()];
+        }
+        let mut groups = vec![(0..xs.len()).collect::<Vec<usize>>()];
+        for (k, key) in o.keys.iter().enumerate() {
+            groups = self.split(o, key, k, xs, groups, frame, worked.as_deref_mut())?;
+        }
         if let Some((slot, keys)) = &o.among {
             let mut out = Vec::new();
+            let mut breaks = worked.map(|w| &mut w.breaks);
             for g in groups {
                 if g.len() > 1 {
-                    self.break_tie(o, *slot, keys, xs, g, frame, &mut out, breaks.as_deref_mut())?;
+                    self.break_tie(o, *slot, keys, 0, xs, g, frame, &mut out, breaks.as_deref_mut())?;
                 } else {
                     out.push(g);
                 }
@@ -78,18 +97,44 @@ impl Interp<'_> {
         Ok(groups)
     }
 
-    /// Splits `group` (indices into `xs`) into runs equal on every key, best first.
+    /// Splits each of `groups` that is still tied by the `k`th key after `by`, worked out for
+    /// its items only; what is undetermined is collected over every group.
+    #[allow(clippy::too_many_arguments)]
     fn split(
         &mut self,
         o: &OrderIr,
-        keys: &[KeyIr],
+        key: &KeyIr,
+        k: usize,
         xs: &[Value],
-        group: &[usize],
+        groups: Vec<Vec<usize>>,
         frame: &mut Vec<Value>,
+        mut worked: Option<&mut Worked>,
     ) -> Result<Vec<Vec<usize>>, Halt> {
-        let vals = self.key_values(o, keys, xs, group, frame)?;
-        let span = o.list.span;
-        runs(group, &vals, keys, span)
+        let one = std::slice::from_ref(key);
+        let mut out = Vec::with_capacity(groups.len());
+        let mut needs = Vec::new();
+        for g in groups {
+            if g.len() < 2 {
+                out.push(g);
+                continue;
+            }
+            match self.key_values(o, one, xs, &g, frame) {
+                Ok(vals) => {
+                    if let Some(w) = worked.as_deref_mut() {
+                        for (&i, row) in g.iter().zip(&vals) {
+                            w.keys[k][i] = row.first().cloned();
+                        }
+                    }
+                    out.extend(runs(&g, &vals, one, o.list.span)?);
+                }
+                Err(Halt::Undetermined(n)) => {
+                    needs = merge(needs, n);
+                    out.push(g);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if needs.is_empty() { Ok(out) } else { Err(Halt::Undetermined(needs)) }
     }
 
     /// Every key's value for every item of `group`, collecting what is undetermined.
@@ -118,12 +163,16 @@ impl Interp<'_> {
         if needs.is_empty() { Ok(out) } else { Err(Halt::Undetermined(needs)) }
     }
 
+    /// Breaks the tie of `group` by the tie-break keys from the `from`th on: the first that
+    /// separates it splits it, and each smaller tied group starts again from the first key
+    /// (or goes on with the next, `in turn`).
     #[allow(clippy::too_many_arguments)]
     fn break_tie(
         &mut self,
         o: &OrderIr,
         slot: u32,
         keys: &[KeyIr],
+        from: usize,
         xs: &[Value],
         group: Vec<usize>,
         frame: &mut Vec<Value>,
@@ -131,7 +180,7 @@ impl Interp<'_> {
         mut breaks: Option<&mut Vec<TieBreak>>,
     ) -> Result<(), Halt> {
         let members: Vec<Value> = group.iter().map(|&i| xs[i].clone()).collect();
-        for (k, key) in keys.iter().enumerate() {
+        for (k, key) in keys.iter().enumerate().skip(from) {
             frame[slot as usize] = Value::list(members.clone());
             let vals = self.key_values(o, std::slice::from_ref(key), xs, &group, frame)?;
             let parts = runs(&group, &vals, std::slice::from_ref(key), key.key.span)?;
@@ -139,9 +188,10 @@ impl Interp<'_> {
                 if let Some(b) = breaks.as_deref_mut() {
                     b.push(TieBreak { group: members, by: Some((k, vals.into_iter().flatten().collect())) });
                 }
+                let next = if o.in_turn { k + 1 } else { 0 };
                 for part in parts {
                     if part.len() > 1 {
-                        self.break_tie(o, slot, keys, xs, part, frame, out, breaks.as_deref_mut())?;
+                        self.break_tie(o, slot, keys, next, xs, part, frame, out, breaks.as_deref_mut())?;
                     } else {
                         out.push(part);
                     }

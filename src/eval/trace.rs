@@ -396,8 +396,9 @@ pub enum WorkKind {
     Standings {
         items: Vec<Value>,
         elem: Type,
-        /// Each key: how it is named, its type, and its value for each item.
-        keys: Vec<(KeyName, Type, Vec<Value>)>,
+        /// Each key: how it is named, its type, and its value for each item, where it was
+        /// worked out (`None`: the item was already separated by the keys before).
+        keys: Vec<(KeyName, Type, Vec<Option<Value>>)>,
         /// The tie-break keys: how each is named and its type.
         among: Vec<(KeyName, Type)>,
         breaks: Vec<super::order::TieBreak>,

@@ -296,17 +296,15 @@ impl Interp<'_> {
     }
 
     fn order_work(&mut self, o: &OrderIr, frame: &mut Vec<Value>) -> WorkKind {
-        let mut breaks = Vec::new();
-        let Ok((xs, groups)) = self.order_groups(o, frame, Some(&mut breaks)) else { return WorkKind::Leaf };
-        let all: Vec<usize> = (0..xs.len()).collect();
-        let Ok(vals) = self.key_values(o, &o.keys, &xs, &all, frame) else { return WorkKind::Leaf };
+        let mut worked = super::order::Worked::default();
+        let Ok((xs, groups)) = self.order_groups(o, frame, Some(&mut worked)) else { return WorkKind::Leaf };
+        let breaks = std::mem::take(&mut worked.breaks);
         let keys = o
             .keys
             .iter()
+            .zip(worked.keys)
             .enumerate()
-            .map(|(k, key)| {
-                (key_name(&key.key, k), key.key.ty.clone(), vals.iter().map(|row| row[k].clone()).collect())
-            })
+            .map(|(k, (key, vals))| (key_name(&key.key, k), key.key.ty.clone(), vals))
             .collect();
         let among = o.among.as_ref().map_or_else(Vec::new, |(_, ks)| {
             ks.iter().enumerate().map(|(k, key)| (key_name(&key.key, k), key.key.ty.clone())).collect()

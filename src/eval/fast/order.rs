@@ -1,6 +1,8 @@
 //! Orderings of compiled code (`sort …`, `rank …`), with the interpreter's semantics
-//! (`crate::eval::order`): keys compared in turn, equal items tied in list order, ties
-//! broken among the tied group by the tie-break keys, starting again in each smaller group.
+//! (`crate::eval::order`): keys compared in turn, each worked out only for the items still
+//! tied on the keys before it, equal items tied in list order, ties broken among the tied
+//! group by the tie-break keys, starting again in each smaller group (or going on with the
+//! next key, `in turn`).
 
 use super::code::{Items, Val, val};
 use super::cx::{Cx, R, Stop};
@@ -24,6 +26,7 @@ struct OrderCode {
     item: u32,
     keys: Box<[Key]>,
     among: Option<(u32, Box<[Key]>)>,
+    in_turn: bool,
 }
 
 impl Lower<'_> {
@@ -39,6 +42,7 @@ impl Lower<'_> {
             item: o.item,
             keys: keys(&o.keys),
             among: o.among.as_ref().map(|(slot, ks)| (*slot, keys(ks))),
+            in_turn: o.in_turn,
         };
         val(move |cx| code.run(cx))
     }
@@ -49,13 +53,15 @@ impl OrderCode {
         let start = cx.locals.len();
         (self.list)(cx)?;
         let xs: Vec<&'r Value> = cx.locals.drain(start..).collect();
-        let all: Vec<usize> = (0..xs.len()).collect();
-        let mut groups = self.split(cx, &self.keys, &xs, &all)?;
+        let mut groups = vec![(0..xs.len()).collect::<Vec<usize>>()];
+        for key in &self.keys {
+            groups = self.split(cx, key, &xs, groups)?;
+        }
         if let Some((slot, keys)) = &self.among {
             let mut out = Vec::new();
             for g in groups {
                 if g.len() > 1 {
-                    self.break_tie(cx, *slot, keys, &xs, g, &mut out)?;
+                    self.break_tie(cx, *slot, keys, 0, &xs, g, &mut out)?;
                 } else {
                     out.push(g);
                 }
@@ -71,9 +77,26 @@ impl OrderCode {
         Ok(cx.keep_value(ordered))
     }
 
-    fn split<'r>(&self, cx: &mut Cx<'r>, keys: &[Key], xs: &[&'r Value], group: &[usize]) -> R<Vec<Vec<usize>>> {
-        let vals = self.key_values(cx, keys, xs, group)?;
-        runs(group, &vals, keys)
+    /// Splits each of `groups` that is still tied by `key`, worked out for its items only.
+    fn split<'r>(&self, cx: &mut Cx<'r>, key: &Key, xs: &[&'r Value], groups: Vec<Vec<usize>>) -> R<Vec<Vec<usize>>> {
+        let one = std::slice::from_ref(key);
+        let mut out = Vec::with_capacity(groups.len());
+        let mut unknown = false;
+        for g in groups {
+            if g.len() < 2 {
+                out.push(g);
+                continue;
+            }
+            match self.key_values(cx, one, xs, &g) {
+                Ok(vals) => out.extend(runs(&g, &vals, one)?),
+                Err(Stop::Unknown) => {
+                    unknown = true;
+                    out.push(g);
+                }
+                Err(Stop::Halt) => return Err(Stop::Halt),
+            }
+        }
+        if unknown { Err(Stop::Unknown) } else { Ok(out) }
     }
 
     fn key_values<'r>(&self, cx: &mut Cx<'r>, keys: &[Key], xs: &[&'r Value], group: &[usize]) -> R<Vec<Vec<Value>>> {
@@ -95,26 +118,30 @@ impl OrderCode {
         if unknown { Err(Stop::Unknown) } else { Ok(out) }
     }
 
+    /// Breaks the tie of `group` by the tie-break keys from the `from`th on.
+    #[allow(clippy::too_many_arguments)]
     fn break_tie<'r>(
         &self,
         cx: &mut Cx<'r>,
         slot: u32,
         keys: &[Key],
+        from: usize,
         xs: &[&'r Value],
         group: Vec<usize>,
         out: &mut Vec<Vec<usize>>,
     ) -> R<()> {
         let members: Vec<Value> = group.iter().map(|&i| xs[i].clone()).collect();
-        for key in keys {
+        for (k, key) in keys.iter().enumerate().skip(from) {
             let tied = cx.keep_value(Value::list(members.clone()));
             cx.bind(slot, tied);
             let one = std::slice::from_ref(key);
             let vals = self.key_values(cx, one, xs, &group)?;
             let parts = runs(&group, &vals, one)?;
             if parts.len() > 1 {
+                let next = if self.in_turn { k + 1 } else { 0 };
                 for part in parts {
                     if part.len() > 1 {
-                        self.break_tie(cx, slot, keys, xs, part, out)?;
+                        self.break_tie(cx, slot, keys, next, xs, part, out)?;
                     } else {
                         out.push(part);
                     }

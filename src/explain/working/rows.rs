@@ -130,7 +130,7 @@ impl Explainer<'_> {
         &self,
         items: &[Value],
         elem: &Type,
-        keys: &[(KeyName, Type, Vec<Value>)],
+        keys: &[(KeyName, Type, Vec<Option<Value>>)],
         among: &[(KeyName, Type)],
         breaks: &[crate::eval::order::TieBreak],
         groups: &[Vec<Value>],
@@ -143,10 +143,17 @@ impl Explainer<'_> {
         };
         if items.len() <= LIST_MAX {
             for (name, ty, vals) in keys {
+                // A key is shown for the items it was worked out for: those still tied when
+                // it was reached.
+                let (shown, vals): (Vec<Value>, Vec<Value>) =
+                    items.iter().zip(vals).filter_map(|(x, v)| Some((x.clone(), v.clone()?))).unzip();
+                if shown.is_empty() {
+                    continue;
+                }
                 out.push(
                     self.m(
                         "ordered-by",
-                        &[("key", Arg::Text(&self.key_label(name))), ("values", Arg::Text(&valued(items, vals, ty)))],
+                        &[("key", Arg::Text(&self.key_label(name))), ("values", Arg::Text(&valued(&shown, &vals, ty)))],
                     )
                     .into_string(),
                 );
