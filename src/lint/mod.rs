@@ -76,7 +76,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(xrefs::lint(p));
     out.extend(fact_citations::lint(p));
     out.extend(confusables::lint(p));
-    out.extend(orders::lint(p));
+    out.extend(orders::lint(ctx.checked));
     out.extend(numbers::lint(ctx.checked));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
