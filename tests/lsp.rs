@@ -622,3 +622,27 @@ fn diagnostics_link_to_the_heading_that_explains_their_code() {
     }
     shutdown(c);
 }
+
+#[test]
+fn completion_after_among_offers_both_tie_breaks() {
+    let mut c = Client::start();
+    initialize(&mut c);
+    let path = repo().join("tests/rulebooks/cascade/rulebook.cond");
+    let (u, text) = open(&mut c, &path);
+    let labels = |v: &Value| -> Vec<String> {
+        let items = v.get("items").unwrap_or(v);
+        items
+            .as_array()
+            .map(|a| a.iter().map(|i| i["label"].as_str().unwrap_or_default().to_string()).collect())
+            .unwrap_or_default()
+    };
+    // Right after `among tied `: `by` (again from the first key) or `in turn by`.
+    let at = pos(&text, "among tied in turn by vp", 0, "among tied ".len());
+    let got = labels(&c.request("textDocument/completion", json!({ "textDocument": { "uri": u }, "position": at })));
+    assert_eq!(got, ["by", "in turn by"]);
+    // After `among tied in `: `turn by`.
+    let at = pos(&text, "among tied in turn by vp", 0, "among tied in ".len());
+    let got = labels(&c.request("textDocument/completion", json!({ "textDocument": { "uri": u }, "position": at })));
+    assert_eq!(got, ["turn by"]);
+    shutdown(c);
+}

@@ -1,7 +1,7 @@
 //! Completion, read from the text before the cursor (which may not parse while it is being
 //! typed) and the last analysis in which every file parsed: record fields after `.`,
-//! citations inside `cites "…"`, rule labels after `overrides`, else the names in scope,
-//! the builtins and the keywords.
+//! citations inside `cites "…"`, rule labels after `overrides`, the two forms of a
+//! tie-break after `among tied`, else the names in scope, the builtins and the keywords.
 
 use super::convert::LineIndex;
 use super::workspace::Loaded;
@@ -113,7 +113,29 @@ pub fn complete(loaded: &Loaded, path: &Path, text: &str, offset: usize) -> Vec<
         let p = &loaded.analysis.checked.program;
         return p.rules.iter().map(|r| item(&r.label, lt::CompletionItemKind::EVENT, None, None)).collect();
     }
+    if let Some(items) = after_among(before) {
+        return items;
+    }
     names(loaded, path, offset)
+}
+
+/// After `among tied` of an ordering, the two forms of a tie-break: `by` (each smaller tied
+/// group ranked again from the first key) and `in turn by` (the keys applied in turn); after
+/// `among tied in`, `turn by`.
+fn after_among(before: &str) -> Option<Vec<lt::CompletionItem>> {
+    let mut words = before.rsplit(char::is_whitespace).filter(|w| !w.is_empty());
+    let (last, prev, third) = (words.next()?, words.next()?, words.next());
+    let is_name = |w: &str| w.chars().all(is_name_char) && w.chars().next().is_some_and(|c| !c.is_ascii_digit());
+    let kw = |label: &str, detail: &str| item(label, lt::CompletionItemKind::KEYWORD, Some(detail.into()), None);
+    let again = "the tie-break keys; a smaller group still tied is ranked again from the first";
+    let in_turn = "the tie-break keys in turn; a smaller group still tied goes on with the next";
+    if prev == "among" && is_name(last) {
+        Some(vec![kw("by", again), kw("in turn by", in_turn)])
+    } else if last == "in" && is_name(prev) && third == Some("among") {
+        Some(vec![kw("turn by", in_turn)])
+    } else {
+        None
+    }
 }
 
 /// The text of the statement the cursor is in: from the last line that starts a declaration.
