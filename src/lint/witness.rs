@@ -1,0 +1,195 @@
+//! Witnesses of conflicts: facts a case can state for which two rules of one question
+//! both give their values, different ones — found by the analysis (a world of free
+//! inputs, [`super::logic::Space::witness`]) or in the rulebook's case files, whose facts
+//! are ruled on for every definition with a conflict that the analysis could not settle.
+//! A witnessed conflict is certain; only one with no witness stays a possibility.
+
+use super::logic::Var;
+use crate::cases::CaseFacts;
+use crate::check::program::*;
+use crate::check::types::Type;
+use crate::eval::interp::Interp;
+use crate::eval::show;
+use crate::eval::value::Value;
+use std::collections::BTreeSet;
+
+/// Longest a value is shown in a witness before it is cut.
+const MAX_SHOWN: usize = 80;
+
+/// Facts for which two rules both give their values, and where they come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    /// Where the facts come from: the analysis, or a case file.
+    pub from: String,
+    /// The facts, each as `name = value`.
+    pub facts: Vec<String>,
+    /// The two rules' values, shown.
+    pub values: (String, String),
+}
+
+impl Witness {
+    /// The witness in words, for a message.
+    pub fn describe(&self) -> String {
+        if self.facts.is_empty() {
+            return self.from.clone();
+        }
+        format!("{}: {}", self.from, self.facts.join(", "))
+    }
+}
+
+fn cut(mut s: String) -> String {
+    if s.chars().count() > MAX_SHOWN {
+        s = s.chars().take(MAX_SHOWN).collect::<String>() + "…";
+    }
+    s
+}
+
+/// A value as a witness shows it; the analysis's stand-in for "any other text" in words.
+fn shown(p: &Program, v: &Value, ty: &Type) -> String {
+    match v {
+        Value::Text(t) if t.starts_with('\u{0}') => "any other text".into(),
+        _ => cut(show::plain(p, v, ty)),
+    }
+}
+
+/// The name of a variable of the analysis (`fact player.2`) as a case file writes it
+/// (`player.masterpoints`).
+fn var_name(p: &Program, key: &str) -> String {
+    let (rest, fact) = match key.strip_prefix("fact ") {
+        Some(r) => (r, true),
+        None => (key.strip_prefix("decision ").unwrap_or(key), false),
+    };
+    let mut parts = rest.split('.');
+    let name = parts.next().unwrap_or_default();
+    let mut ty = if fact {
+        p.facts.iter().find(|f| f.name == name).map(|f| f.ty.clone())
+    } else {
+        p.decisions.iter().find(|d| d.name == name).map(|d| d.ty.clone())
+    };
+    let mut out = name.to_string();
+    for i in parts {
+        let field = match (&ty, i.parse::<usize>()) {
+            (Some(Type::Record(t)), Ok(i)) => match &p.types[*t as usize].kind {
+                TypeKind::Record(fs) => fs.get(i),
+                TypeKind::Enum(_) => None,
+            },
+            _ => None,
+        };
+        match field {
+            Some(f) => {
+                out = format!("{out}.{}", f.name);
+                ty = Some(f.ty.clone());
+            }
+            None => {
+                out = format!("{out}.{i}");
+                ty = None;
+            }
+        }
+    }
+    out
+}
+
+/// A witness from a world of the analysis.
+pub fn from_analysis(p: &Program, world: &[(&Var, Value)], values: (String, String)) -> Witness {
+    let facts = world.iter().map(|(v, x)| format!("{} = {}", var_name(p, &v.key), shown(p, x, &v.ty))).collect();
+    Witness { from: "facts the analysis found".into(), facts, values }
+}
+
+/// The facts a rule reads: in its patterns' guard and value, and through the definitions
+/// it calls.
+fn facts_read(p: &Program, rules: &[RuleId]) -> BTreeSet<u32> {
+    let mut facts = BTreeSet::new();
+    let mut seen_defs = BTreeSet::new();
+    let mut stack: Vec<RuleId> = rules.to_vec();
+    let mut seen_rules = BTreeSet::new();
+    while let Some(r) = stack.pop() {
+        if !seen_rules.insert(r) {
+            continue;
+        }
+        let rule = &p.rules[r as usize];
+        let mut calls = Vec::new();
+        let mut visit = |x: &Ir| match x.kind {
+            IrKind::Fact(f) => {
+                facts.insert(f);
+            }
+            IrKind::Call(d, _) => calls.push(d),
+            _ => {}
+        };
+        rule.value.visit(&mut visit);
+        if let Some(g) = &rule.guard {
+            g.visit(&mut visit);
+        }
+        for d in calls {
+            if seen_defs.insert(d) {
+                stack.extend(&p.defs[d as usize].rules);
+            }
+        }
+    }
+    facts
+}
+
+/// A conflict the analysis could not settle: two rules of one definition.
+pub struct Open {
+    pub def: DefId,
+    pub a: RuleId,
+    pub b: RuleId,
+}
+
+/// For each open conflict, the first case file whose facts make both rules give their
+/// values, different ones: for a definition without parameters, on the case's facts; for
+/// one with parameters, with every argument list the rulings the case asks for call it with.
+pub fn from_cases(p: &Program, open: &[Open], cases: &[CaseFacts]) -> Vec<Option<Witness>> {
+    let mut found: Vec<Option<Witness>> = open.iter().map(|_| None).collect();
+    let defs: BTreeSet<DefId> = open.iter().map(|o| o.def).collect();
+    for case in cases {
+        if found.iter().all(Option::is_some) {
+            break;
+        }
+        let mut interp = Interp::new(p, &case.inputs, false);
+        if defs.iter().any(|&d| !p.defs[d as usize].params.is_empty()) {
+            for &r in &case.asked {
+                let _ = interp.call(r, Vec::new());
+            }
+        }
+        for &d in &defs {
+            let info = &p.defs[d as usize];
+            let calls = if info.params.is_empty() { vec![Vec::new()] } else { interp.calls_of(d) };
+            for args in calls {
+                let winners = interp.winners(d, &args);
+                let value_of = |r: RuleId| winners.iter().find(|(w, _)| *w == r).map(|(_, v)| v);
+                for (i, o) in open.iter().enumerate() {
+                    if o.def != d || found[i].is_some() {
+                        continue;
+                    }
+                    let (Some(va), Some(vb)) = (value_of(o.a), value_of(o.b)) else { continue };
+                    if va == vb {
+                        continue;
+                    }
+                    found[i] = Some(case_witness(p, o, case, &args, (va, vb)));
+                }
+            }
+        }
+    }
+    found
+}
+
+fn case_witness(p: &Program, o: &Open, case: &CaseFacts, args: &[Value], values: (&Value, &Value)) -> Witness {
+    let info = &p.defs[o.def as usize];
+    let mut facts: Vec<String> = info
+        .params
+        .iter()
+        .zip(args)
+        .map(|((name, ty), v)| format!("{name} = {} (an argument)", shown(p, v, ty)))
+        .collect();
+    for f in facts_read(p, &[o.a, o.b]) {
+        if let Some(Some(v)) = case.inputs.facts.get(f as usize) {
+            let fact = &p.facts[f as usize];
+            facts.push(format!("{} = {}", fact.name, shown(p, v, &fact.ty)));
+        }
+    }
+    Witness {
+        from: format!("the facts of the case file `{}`", case.path.display()),
+        facts,
+        values: (shown(p, values.0, &info.ty), shown(p, values.1, &info.ty)),
+    }
+}
