@@ -10,6 +10,7 @@ pub mod fact_citations;
 pub mod logic;
 pub mod numbers;
 pub mod orders;
+pub mod outcomes;
 pub mod printed;
 pub mod rules;
 pub mod space;
@@ -60,6 +61,11 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
     ("lint::number_not_in_text", Severity::Warning, "numbers a rule writes that its clause's text does not print"),
     ("lint::number_not_in_rules", Severity::Warning, "numbers a clause's text prints that none of its rules uses"),
+    (
+        "lint::outcome_decided_twice",
+        Severity::Warning,
+        "two rulings that decide the same outcome from the same facts without reading each other",
+    ),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -92,6 +98,7 @@ pub fn run_with_cases(ctx: &Context, cases: Option<&std::path::Path>) -> Vec<Dia
     out.extend(fact_citations::lint(p));
     out.extend(confusables::lint(p));
     out.extend(orders::lint(p));
+    out.extend(outcomes::lint(p));
     out.extend(numbers::lint(ctx.checked));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));

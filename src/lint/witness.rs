@@ -52,24 +52,35 @@ fn shown(p: &Program, v: &Value, ty: &Type) -> String {
     }
 }
 
-/// The name of a variable of the analysis (`fact player.2`) as a case file writes it
-/// (`player.masterpoints`).
-fn var_name(p: &Program, key: &str) -> String {
+/// A variable of the analysis (`fact s303.hold.1`) cut into the fact or decision it reads
+/// and the fields it reads of it: the longest declared name the key starts with (names of
+/// a section hold a dot themselves), then field indices.
+pub(crate) fn split_key<'p>(p: &'p Program, key: &str) -> Option<(&'p str, Option<Type>, Vec<usize>)> {
     let (rest, fact) = match key.strip_prefix("fact ") {
         Some(r) => (r, true),
-        None => (key.strip_prefix("decision ").unwrap_or(key), false),
+        None => (key.strip_prefix("decision ")?, false),
     };
-    let mut parts = rest.split('.');
-    let name = parts.next().unwrap_or_default();
-    let mut ty = if fact {
-        p.facts.iter().find(|f| f.name == name).map(|f| f.ty.clone())
+    let names: Vec<(&str, &Type)> = if fact {
+        p.facts.iter().map(|f| (f.name.as_str(), &f.ty)).collect()
     } else {
-        p.decisions.iter().find(|d| d.name == name).map(|d| d.ty.clone())
+        p.decisions.iter().map(|d| (d.name.as_str(), &d.ty)).collect()
     };
+    let (name, ty) = names
+        .into_iter()
+        .filter(|(n, _)| rest == *n || rest.strip_prefix(n).is_some_and(|r| r.starts_with('.')))
+        .max_by_key(|(n, _)| n.len())?;
+    let fields = rest[name.len()..].split('.').skip(1).map(|i| i.parse().ok()).collect::<Option<Vec<usize>>>()?;
+    Some((name, Some(ty.clone()), fields))
+}
+
+/// The name of a variable of the analysis (`fact player.2`) as a case file writes it
+/// (`player.masterpoints`).
+pub(crate) fn var_name(p: &Program, key: &str) -> String {
+    let Some((name, mut ty, fields)) = split_key(p, key) else { return key.to_string() };
     let mut out = name.to_string();
-    for i in parts {
-        let field = match (&ty, i.parse::<usize>()) {
-            (Some(Type::Record(t)), Ok(i)) => match &p.types[*t as usize].kind {
+    for i in fields {
+        let field = match &ty {
+            Some(Type::Record(t)) => match &p.types[*t as usize].kind {
                 TypeKind::Record(fs) => fs.get(i),
                 TypeKind::Enum(_) => None,
             },
