@@ -158,7 +158,7 @@ pub fn from_cases(p: &Program, open: &[Open], cases: &[CaseFacts]) -> Vec<Option
         }
         let mut interp = Interp::new(p, &case.inputs, false);
         if defs.iter().any(|&d| !p.defs[d as usize].params.is_empty()) {
-            for &r in &case.asked {
+            for &r in case.asked.iter().filter(|&&r| p.defs[r as usize].params.is_empty()) {
                 let _ = interp.call(r, Vec::new());
             }
         }
