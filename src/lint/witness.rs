@@ -11,7 +11,7 @@ use crate::check::types::Type;
 use crate::eval::interp::Interp;
 use crate::eval::show;
 use crate::eval::value::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Longest a value is shown in a witness before it is cut.
 const MAX_SHOWN: usize = 80;
@@ -106,10 +106,10 @@ pub fn from_analysis(p: &Program, world: &[(&Var, Value)], values: (String, Stri
     Witness { from: "facts the analysis found".into(), facts, values }
 }
 
-/// The facts a rule reads: in its patterns' guard and value, and through the definitions
-/// it calls.
-fn facts_read(p: &Program, rules: &[RuleId]) -> BTreeSet<u32> {
-    let mut facts = BTreeSet::new();
+/// The facts two rules read, in their conditions and values and through the definitions
+/// they call: each fact with the fields read of it (none: the fact read whole).
+fn facts_read(p: &Program, rules: &[RuleId]) -> BTreeMap<u32, BTreeSet<u32>> {
+    let mut facts: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     let mut seen_defs = BTreeSet::new();
     let mut stack: Vec<RuleId> = rules.to_vec();
     let mut seen_rules = BTreeSet::new();
@@ -119,11 +119,16 @@ fn facts_read(p: &Program, rules: &[RuleId]) -> BTreeSet<u32> {
         }
         let rule = &p.rules[r as usize];
         let mut calls = Vec::new();
-        let mut visit = |x: &Ir| match x.kind {
+        let mut visit = |x: &Ir| match &x.kind {
             IrKind::Fact(f) => {
-                facts.insert(f);
+                facts.entry(*f).or_default();
             }
-            IrKind::Call(d, _) => calls.push(d),
+            IrKind::Field(inner, i) => {
+                if let IrKind::Fact(f) = inner.kind {
+                    facts.entry(f).or_default().insert(*i);
+                }
+            }
+            IrKind::Call(d, _) => calls.push(*d),
             _ => {}
         };
         rule.value.visit(&mut visit);
@@ -137,6 +142,30 @@ fn facts_read(p: &Program, rules: &[RuleId]) -> BTreeSet<u32> {
         }
     }
     facts
+}
+
+/// A fact of a case as a witness shows it: a record by the fields the rules read.
+fn shown_fact(p: &Program, f: u32, fields: &BTreeSet<u32>, v: &Value) -> Vec<String> {
+    let fact = &p.facts[f as usize];
+    let record = match (&fact.ty, v) {
+        (Type::Record(t), Value::Record(_, values)) if !fields.is_empty() => match &p.types[*t as usize].kind {
+            TypeKind::Record(fs) => Some((fs, values)),
+            TypeKind::Enum(_) => None,
+        },
+        _ => None,
+    };
+    let Some((infos, values)) = record else { return vec![format!("{} = {}", fact.name, shown(p, v, &fact.ty))] };
+    fields
+        .iter()
+        .filter_map(|&i| {
+            let info = infos.get(i as usize)?;
+            let shown_value = match values.get(i as usize) {
+                Some(Some(x)) => shown(p, x, &info.ty),
+                _ => "not given".into(),
+            };
+            Some(format!("{}.{} = {shown_value}", fact.name, info.name))
+        })
+        .collect()
 }
 
 /// A conflict the analysis could not settle: two rules of one definition.
@@ -192,10 +221,9 @@ fn case_witness(p: &Program, o: &Open, case: &CaseFacts, args: &[Value], values:
         .zip(args)
         .map(|((name, ty), v)| format!("{name} = {} (an argument)", shown(p, v, ty)))
         .collect();
-    for f in facts_read(p, &[o.a, o.b]) {
+    for (f, fields) in facts_read(p, &[o.a, o.b]) {
         if let Some(Some(v)) = case.inputs.facts.get(f as usize) {
-            let fact = &p.facts[f as usize];
-            facts.push(format!("{} = {}", fact.name, shown(p, v, &fact.ty)));
+            facts.extend(shown_fact(p, f, &fields, v));
         }
     }
     Witness {
