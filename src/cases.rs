@@ -371,3 +371,33 @@ pub fn clause_coverage(p: &crate::check::Program, s: &Summary) -> Coverage {
     }
     cov
 }
+
+/// The facts of one case file and the rulings it asks for, as `check` reads them.
+#[derive(Debug)]
+pub struct CaseFacts {
+    /// The case file, as found.
+    pub path: PathBuf,
+    pub inputs: crate::eval::interp::Inputs,
+    pub asked: Vec<crate::check::program::DefId>,
+}
+
+/// The facts of every case file under `dir` that fit the rulebook; those that cannot be read
+/// or do not fit are left to `conditions test`, which reports them.
+pub fn case_facts(p: &crate::check::Program, dir: &Path) -> Vec<CaseFacts> {
+    let mut out = Vec::new();
+    for path in find_cases(dir) {
+        let Ok(text) = read_case(&path) else { continue };
+        let Ok(raw) = facts::read::toml(&text) else { continue };
+        let tree = raw.get("facts").cloned().unwrap_or_else(|| serde_json::Value::Object(Default::default()));
+        let Ok(inputs) = facts::validate(p, &tree, &path.display().to_string()) else { continue };
+        let asked = raw
+            .get("expect")
+            .and_then(|e| e.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|e| p.def_by_name(e.get("ruling")?.as_str()?))
+            .collect();
+        out.push(CaseFacts { path, inputs, asked });
+    }
+    out
+}

@@ -21,6 +21,7 @@ mod memo;
 mod notes;
 mod patterns;
 mod why;
+mod winners;
 
 use super::reads::reads_fact;
 use super::slots::Slots;

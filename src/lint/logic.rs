@@ -543,10 +543,34 @@ impl<'p> Space<'p> {
         }
         let mut world: Vec<Option<Value>> = vec![None; self.vars.len()];
         let mut budget = MAX_WORLDS * 4;
-        search(f, &self.vars, &used, &columns, 0, &mut world, &mut budget)
+        search(f, &self.vars, &used, &columns, 0, &mut world, &mut budget, false)
+    }
+
+    /// A world that makes `f` true, when every variable it assigns is a free input other
+    /// than a parameter (a fact, a field of one, a decision): each variable with its value.
+    /// Such a world is one a case can state, so it proves that `f` can hold. `None` when
+    /// the search finds none, gives up, or needs a variable that is no such input.
+    pub fn witness(&self, f: &F) -> Option<Vec<(&Var, Value)>> {
+        let mut used = Vec::new();
+        f.vars(&mut used);
+        let stated = |v: &Var| v.exact && (v.key.starts_with("fact ") || v.key.starts_with("decision "));
+        if !used.iter().all(|&u| stated(&self.vars[u])) {
+            return None;
+        }
+        let mut columns = Vec::new();
+        for &u in &used {
+            columns.push(self.pieces(&self.vars[u])?);
+        }
+        let mut world: Vec<Option<Value>> = vec![None; self.vars.len()];
+        let mut budget = MAX_WORLDS * 4;
+        if search(f, &self.vars, &used, &columns, 0, &mut world, &mut budget, true) != Some(true) {
+            return None;
+        }
+        Some(used.iter().filter_map(|&u| Some((&self.vars[u], world[u].clone()?))).collect())
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn search(
     f: &F,
     vars: &[Var],
@@ -555,6 +579,7 @@ fn search(
     k: usize,
     world: &mut Vec<Option<Value>>,
     budget: &mut usize,
+    keep: bool,
 ) -> Option<bool> {
     if let Some(b) = f.eval(vars, world) {
         return Some(b);
@@ -566,9 +591,11 @@ fn search(
     let mut gave_up = false;
     for piece in &columns[k] {
         world[used[k]] = Some(piece.clone());
-        match search(f, vars, used, columns, k + 1, world, budget) {
+        match search(f, vars, used, columns, k + 1, world, budget, keep) {
             Some(true) => {
-                world[used[k]] = None;
+                if !keep {
+                    world[used[k]] = None;
+                }
                 return Some(true);
             }
             Some(false) => {}

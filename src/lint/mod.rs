@@ -10,10 +10,12 @@ pub mod fact_citations;
 pub mod logic;
 pub mod numbers;
 pub mod orders;
+pub mod outcomes;
 pub mod printed;
 pub mod rules;
 pub mod space;
 pub mod tables;
+pub mod witness;
 pub mod xrefs;
 
 use crate::check::Checked;
@@ -27,8 +29,16 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::table_overlap", Severity::Error, "values two rows of a `pick unique` table both cover"),
     ("lint::shadowed_row", Severity::Warning, "rows of a `pick first` table that can never be picked"),
     ("lint::table_not_analysed", Severity::Warning, "tables too large or of a kind the analysis does not cover"),
-    ("lint::conflict", Severity::Error, "two rules for one question that always both apply"),
-    ("lint::possible_conflict", Severity::Warning, "two rules that may both apply, with no exception declared"),
+    (
+        "lint::conflict",
+        Severity::Error,
+        "two rules for one question that both apply, shown by the analysis or a case file",
+    ),
+    (
+        "lint::possible_conflict",
+        Severity::Warning,
+        "two rules that may both apply, with no exception declared and no witness",
+    ),
     ("lint::dead_rule", Severity::Warning, "rules whose condition is always false"),
     ("lint::exception_never_meets", Severity::Warning, "exceptions for other arguments than the rule they override"),
     ("lint::unused_fact", Severity::Warning, "facts no rule reads"),
@@ -51,6 +61,11 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
     ("lint::number_not_in_text", Severity::Warning, "numbers a rule writes that its clause's text does not print"),
     ("lint::number_not_in_rules", Severity::Warning, "numbers a clause's text prints that none of its rules uses"),
+    (
+        "lint::outcome_decided_twice",
+        Severity::Warning,
+        "two rulings that decide the same outcome from the same facts without reading each other",
+    ),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -64,10 +79,16 @@ pub struct Context<'a> {
 }
 
 pub fn run(ctx: &Context) -> Vec<Diagnostic> {
+    run_with_cases(ctx, None)
+}
+
+/// [`run`], with the rulebook's case files (the folder `cases`) read for witnesses of the
+/// conflicts the analysis leaves open.
+pub fn run_with_cases(ctx: &Context, cases: Option<&std::path::Path>) -> Vec<Diagnostic> {
     let p = &ctx.checked.program;
     let mut out = Vec::new();
     out.extend(tables::lint(p));
-    out.extend(rules::conflicts(p));
+    out.extend(rules::conflicts(p, cases));
     out.extend(rules::dead(p));
     out.extend(rules::unused(p, ctx.tested.as_ref()));
     out.extend(rules::clauses(p));
@@ -77,6 +98,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(fact_citations::lint(p));
     out.extend(confusables::lint(p));
     out.extend(orders::lint(ctx.checked));
+    out.extend(outcomes::lint(p));
     out.extend(numbers::lint(ctx.checked));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
@@ -265,7 +287,8 @@ pub fn for_rulebook(root: &std::path::Path, checked: &Checked, source: Option<&s
                 .help("case files are TOML files under the rulebook's `cases/` folder"),
         );
     }
-    out.extend(run(&Context { checked, document: document.as_deref(), tested }));
+    let cases = root.is_dir().then(|| root.join("cases"));
+    out.extend(run_with_cases(&Context { checked, document: document.as_deref(), tested }, cases.as_deref()));
     out
 }
 

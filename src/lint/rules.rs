@@ -1,20 +1,24 @@
 //! Rule lints: rules for one question that may both apply and disagree with no
-//! exception between them (`lint::conflict`, `lint::possible_conflict`), rules and
-//! exceptions that can never matter, and declarations nothing uses.
+//! exception between them (`lint::conflict` when it is certain or has a witness,
+//! `lint::possible_conflict` otherwise), rules and exceptions that can never matter, and
+//! declarations nothing uses.
 
 use super::logic::{F, Space};
+use super::witness::{self, Open, Witness};
 use crate::check::program::*;
 use crate::diagnostic::Diagnostic;
 use crate::eval::value::Value;
 use std::collections::HashSet;
 
 /// How two rules of one definition stand to each other, as the evaluator meets them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// They can never both give the value of their trees.
     Apart,
     /// Whenever one gives its value, so does the other, with a different value.
     Certain { a_implies_b: bool, b_implies_a: bool },
+    /// Facts a case can state make both give their values, different ones.
+    Witnessed(Witness),
     /// They may both apply with different values; it cannot be ruled out.
     Possible,
 }
@@ -61,30 +65,58 @@ pub fn judge(p: &Program, ra: RuleId, rb: RuleId) -> Verdict {
         Some(true) => {}
     }
     let a_implies_b = sat(F::and(wa.clone(), F::negate(wb.clone()))) == Some(false);
-    let b_implies_a = sat(F::and(wb, F::negate(wa))) == Some(false);
-    if (a_implies_b || b_implies_a) && !s.approximate && different_constants(a, b) {
-        Verdict::Certain { a_implies_b, b_implies_a }
-    } else {
-        Verdict::Possible
+    let b_implies_a = sat(F::and(wb.clone(), F::negate(wa.clone()))) == Some(false);
+    if s.approximate || !different_constants(a, b) {
+        return Verdict::Possible;
+    }
+    if a_implies_b || b_implies_a {
+        return Verdict::Certain { a_implies_b, b_implies_a };
+    }
+    match s.witness(&F::and(wa, wb)) {
+        Some(world) => {
+            let shown = |r: &RuleInfo| match &r.value.kind {
+                IrKind::Const(v) => crate::eval::show::plain(p, v, &p.defs[r.def as usize].ty),
+                _ => String::new(),
+            };
+            Verdict::Witnessed(witness::from_analysis(p, &world, (shown(a), shown(b))))
+        }
+        None => Verdict::Possible,
     }
 }
 
 /// Every pair of rules for one question that may give different values with neither
-/// overriding the other: an error when it is certain, a warning when it cannot be ruled out.
-pub fn conflicts(p: &Program) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for def in &p.defs {
+/// overriding the other: an error when it is certain or a witness shows it (found by the
+/// analysis, or in the case files under `cases`, read only when the analysis leaves a
+/// conflict open), a warning when it can be neither shown nor ruled out.
+pub fn conflicts(p: &Program, cases: Option<&std::path::Path>) -> Vec<Diagnostic> {
+    let mut found: Vec<(DefId, RuleId, RuleId, Verdict)> = Vec::new();
+    for (d, def) in p.defs.iter().enumerate() {
         let rules = &def.rules;
         for (i, &ra) in rules.iter().enumerate() {
             for &rb in &rules[i + 1..] {
                 let verdict = judge(p, ra, rb);
                 if verdict != Verdict::Apart {
-                    out.push(conflict_finding(p, def, ra, rb, verdict));
+                    found.push((d as DefId, ra, rb, verdict));
                 }
             }
         }
     }
-    out
+    let open: Vec<(usize, Open)> = found
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.3 == Verdict::Possible)
+        .map(|(i, &(def, a, b, _))| (i, Open { def, a, b }))
+        .collect();
+    if let Some(dir) = cases.filter(|_| !open.is_empty()) {
+        let facts = crate::cases::case_facts(p, dir);
+        let (at, open): (Vec<usize>, Vec<Open>) = open.into_iter().unzip();
+        for (i, w) in at.into_iter().zip(witness::from_cases(p, &open, &facts)) {
+            if let Some(w) = w {
+                found[i].3 = Verdict::Witnessed(w);
+            }
+        }
+    }
+    found.into_iter().map(|(d, ra, rb, v)| conflict_finding(p, &p.defs[d as usize], ra, rb, v)).collect()
 }
 
 fn conflict_finding(p: &Program, def: &DefInfo, ra: RuleId, rb: RuleId, verdict: Verdict) -> Diagnostic {
@@ -92,6 +124,22 @@ fn conflict_finding(p: &Program, def: &DefInfo, ra: RuleId, rb: RuleId, verdict:
     let cite = |r: &RuleInfo| p.citation_of(r.clause).map(|c| format!(" ({c})")).unwrap_or_default();
     let (la, lb) = (format!("`{}`{}", a.label, cite(a)), format!("`{}`{}", b.label, cite(b)));
     match verdict {
+        Verdict::Witnessed(w) => Diagnostic::error(
+            "lint::conflict",
+            format!(
+                "rules {la} and {lb} both apply to `{}` and give different values ({} and {}) for {}",
+                def.name,
+                w.values.0,
+                w.values.1,
+                w.describe()
+            ),
+        )
+        .at(b.span, format!("gives {}", w.values.1))
+        .at(a.span, format!("gives {}", w.values.0))
+        .help(format!(
+            "say which is the exception (`overrides {}` on `{}`, or the other way round), or narrow a condition so that these facts meet only one",
+            a.label, b.label
+        )),
         Verdict::Certain { a_implies_b, b_implies_a } => {
             let message = match (a_implies_b, b_implies_a) {
                 (true, true) => format!("rules {la} and {lb} give `{}` different values in exactly the same cases", def.name),

@@ -63,6 +63,21 @@ impl Memos {
         None
     }
 
+    /// The argument lists `def` has a result kept for.
+    pub(super) fn args_of(&self, def: DefId) -> Vec<Vec<Value>> {
+        let Some(&head) = self.at.get(def as usize) else { return Vec::new() };
+        if head & HASHED != 0 {
+            return self.hashed[(head & !HASHED) as usize].1.keys().cloned().collect();
+        }
+        let (mut out, mut i) = (Vec::new(), head);
+        while i > 0 {
+            let k = &self.entries[i as usize - 1];
+            out.push(k.args.clone());
+            i = k.next;
+        }
+        out
+    }
+
     /// Keeps a result of `def`, one of `defs` definitions.
     pub(super) fn insert(&mut self, defs: usize, def: DefId, args: Vec<Value>, v: Entry) {
         if self.at.len() != defs {
