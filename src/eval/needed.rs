@@ -14,6 +14,7 @@
 //! one value per region its thresholds cut the number line into ([`numbers`]).
 
 pub mod numbers;
+pub mod origin;
 
 use super::Outcome;
 use super::interp::Inputs;
@@ -183,17 +184,28 @@ fn lot_domain(p: &Program, ty: &Type, candidates: &[String]) -> Option<Vec<Value
         .collect()
 }
 
+/// The holes behind a missing field: the one field of the record at facts-file path
+/// `record` (the list element it is missing from), or, when `record` names a record type
+/// (a record the rulebook built, in no fact), that field of every record of the type.
 fn field_holes(p: &Program, inputs: &Inputs, record: &str, field: &str, out: &mut Vec<Hole>) {
-    let Some(Symbol::Type(t)) = p.symbols.get(record) else { return };
-    let TypeKind::Record(fs) = &p.types[*t as usize].kind else { return };
+    let (t, at) = match p.symbols.get(record) {
+        Some(Symbol::Type(t)) => (*t, None),
+        _ => match origin::record_at(p, inputs, record) {
+            Some(Value::Record(t, _)) => (t, Some(format!("{record}.{field}"))),
+            _ => return,
+        },
+    };
+    let TypeKind::Record(fs) = &p.types[t as usize].kind else { return };
     let Some(i) = fs.iter().position(|f| f.name == field) else { return };
-    let want = (*t, i as u32, fs[i].ty.clone());
+    let want = (t, i as u32, fs[i].ty.clone());
+    let mut found = Vec::new();
     for (f, v) in inputs.facts.iter().enumerate() {
         if let Some(v) = v {
             let info = &p.facts[f];
-            walk(p, v, &mut Vec::new(), &info.name, &want, f as FactId, out);
+            walk(p, v, &mut Vec::new(), &info.name, &want, f as FactId, &mut found);
         }
     }
+    out.extend(found.into_iter().filter(|h| at.as_ref().is_none_or(|a| h.path == *a)));
 }
 
 fn walk(

@@ -1,0 +1,86 @@
+//! Where a record read by a ruling sits in the facts: the facts-file path of a record
+//! value (`team.players[2]`), found by identity, so that a missing field names the one
+//! list element it is missing from rather than its record type.
+//!
+//! Values are shared, never copied, between the facts and an evaluation: a record the
+//! interpreter reads from a fact (through a list, a `filter`, a `sort`, a parameter) is the
+//! very record held in the facts. A record built by the rulebook itself is in no fact and
+//! has no origin; the missing field is then named by its record type, as before, and every
+//! record of that type in the facts is a candidate.
+
+use crate::check::program::{Program, TypeKind};
+use crate::eval::interp::Inputs;
+use crate::eval::value::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The address of a record's fields: its identity while the facts are held.
+pub fn identity(fields: &Arc<[Option<Value>]>) -> usize {
+    Arc::as_ptr(fields) as *const Option<Value> as *const () as usize
+}
+
+/// The facts-file path of every record held in the facts, by identity.
+pub fn origins(p: &Program, inputs: &Inputs) -> HashMap<usize, String> {
+    let mut out = HashMap::new();
+    for (f, v) in inputs.facts.iter().enumerate() {
+        if let (Some(v), Some(info)) = (v, p.facts.get(f)) {
+            each_record(p, v, &info.name, &mut |path, _, fields| {
+                out.entry(identity(fields)).or_insert_with(|| path.to_string());
+            });
+        }
+    }
+    out
+}
+
+/// The record at facts-file path `path`, if one is there.
+pub fn record_at(p: &Program, inputs: &Inputs, path: &str) -> Option<Value> {
+    let mut found = None;
+    for (f, v) in inputs.facts.iter().enumerate() {
+        if let (Some(v), Some(info)) = (v, p.facts.get(f))
+            && path.starts_with(&info.name)
+        {
+            each_record(p, v, &info.name, &mut |at, t, fields| {
+                if found.is_none() && at == path {
+                    found = Some(Value::Record(t, fields.clone()));
+                }
+            });
+        }
+    }
+    found
+}
+
+/// The name a person knows a record by (its `name` or `navn` field), if it has one.
+pub fn name_of(p: &Program, record: &Value) -> Option<String> {
+    let Value::Record(t, fields) = record else { return None };
+    let TypeKind::Record(fs) = &p.types.get(*t as usize)?.kind else { return None };
+    let i = fs.iter().position(|f| crate::eval::show::is_name_field(&f.name))?;
+    match fields.get(i) {
+        Some(Some(Value::Text(s))) => Some(s.to_string()),
+        _ => None,
+    }
+}
+
+/// Calls `f` with the path and fields of every record within `v` (at `path`).
+fn each_record(p: &Program, v: &Value, path: &str, f: &mut dyn FnMut(&str, u32, &Arc<[Option<Value>]>)) {
+    match v {
+        Value::Record(t, fields) => {
+            f(path, *t, fields);
+            let Some(TypeKind::Record(fs)) = p.types.get(*t as usize).map(|t| &t.kind) else { return };
+            for (x, decl) in fields.iter().zip(fs.iter()) {
+                if let Some(x) = x
+                    && matches!(x, Value::Record(..) | Value::List(_))
+                {
+                    each_record(p, x, &format!("{path}.{}", decl.name), f);
+                }
+            }
+        }
+        Value::List(xs) => {
+            for (i, x) in xs.iter().enumerate() {
+                if matches!(x, Value::Record(..) | Value::List(_)) {
+                    each_record(p, x, &format!("{path}[{i}]"), f);
+                }
+            }
+        }
+        _ => {}
+    }
+}
