@@ -119,3 +119,26 @@ fn ask_asks_only_for_the_player_who_counts() {
     }
     panic!("no ruling after {asked:?}");
 }
+
+/// Many players: the needed ones in the order of the list (`players[2]` before
+/// `players[10]`), the juniors among them left out, worked out in time proportional to the
+/// list (each missing field is found along its path, not by searching the facts).
+#[test]
+fn many_players_are_named_in_list_order() {
+    let players: Vec<J> = (0..2000)
+        .map(|i| {
+            let mut p = json!({ "name": format!("P{i}"), "junior": i % 2 == 1 });
+            if i % 4 < 2 {
+                p["masterpoints"] = json!(1);
+            }
+            p
+        })
+        .collect();
+    let facts = json!({ "team": { "name": "Big", "players": players } });
+    let started = std::time::Instant::now();
+    let got = holes(&facts, "counted");
+    let want: Vec<String> =
+        (0..2000).filter(|i| i % 4 == 2).map(|i| format!("team.players[{i}].masterpoints")).collect();
+    assert_eq!(got, want);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+}

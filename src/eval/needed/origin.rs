@@ -8,7 +8,8 @@
 //! has no origin; the missing field is then named by its record type, as before, and every
 //! record of that type in the facts is a candidate.
 
-use crate::check::program::{Program, TypeKind};
+use super::Step;
+use crate::check::program::{FactId, Program, TypeKind};
 use crate::eval::interp::Inputs;
 use crate::eval::value::Value;
 use std::collections::HashMap;
@@ -34,19 +35,50 @@ pub fn origins(p: &Program, inputs: &Inputs) -> HashMap<usize, String> {
 
 /// The record at facts-file path `path`, if one is there.
 pub fn record_at(p: &Program, inputs: &Inputs, path: &str) -> Option<Value> {
-    let mut found = None;
-    for (f, v) in inputs.facts.iter().enumerate() {
-        if let (Some(v), Some(info)) = (v, p.facts.get(f))
-            && path.starts_with(&info.name)
-        {
-            each_record(p, v, &info.name, &mut |at, t, fields| {
-                if found.is_none() && at == path {
-                    found = Some(Value::Record(t, fields.clone()));
-                }
-            });
+    locate(p, inputs, path).map(|(_, _, v)| v).filter(|v| matches!(v, Value::Record(..)))
+}
+
+/// The value at facts-file path `path` (`team.players[2]`), with the fact it is in and the
+/// steps to it from there; read along the path, never by searching the facts.
+pub fn locate(p: &Program, inputs: &Inputs, path: &str) -> Option<(FactId, Vec<Step>, Value)> {
+    // The fact: the longest fact name the path starts with, followed by a step or nothing
+    // (a fact of a section has a dot in its name).
+    let (f, rest) = p
+        .facts
+        .iter()
+        .enumerate()
+        .filter_map(|(f, info)| {
+            let rest = path.strip_prefix(info.name.as_str())?;
+            (rest.is_empty() || rest.starts_with(['.', '['])).then_some((f, rest, info.name.len()))
+        })
+        .max_by_key(|(_, _, len)| *len)
+        .map(|(f, rest, _)| (f, rest))?;
+    let mut v = inputs.facts.get(f)?.clone()?;
+    let mut steps = Vec::new();
+    let mut rest = rest;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('[') {
+            let (i, after) = r.split_once(']')?;
+            let i: usize = i.parse().ok()?;
+            let Value::List(xs) = &v else { return None };
+            let x = xs.get(i)?.clone();
+            steps.push(Step::Index(i));
+            v = x;
+            rest = after;
+        } else {
+            let r = rest.strip_prefix('.')?;
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            let (name, after) = r.split_at(end);
+            let Value::Record(t, fields) = &v else { return None };
+            let TypeKind::Record(fs) = &p.types.get(*t as usize)?.kind else { return None };
+            let i = fs.iter().position(|x| x.name == name)?;
+            let x = fields.get(i)?.clone()?;
+            steps.push(Step::Field(i as u32));
+            v = x;
+            rest = after;
         }
     }
-    found
+    Some((f as FactId, steps, v))
 }
 
 /// The name a person knows a record by (its `name` or `navn` field), if it has one.
