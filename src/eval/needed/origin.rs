@@ -93,7 +93,10 @@ pub fn name_of(p: &Program, record: &Value) -> Option<String> {
 }
 
 /// Calls `f` with the path and fields of every record within `v` (at `path`).
-fn each_record(p: &Program, v: &Value, path: &str, f: &mut dyn FnMut(&str, u32, &Arc<[Option<Value>]>)) {
+/// What [`each_record`] calls for each record: its path, type and fields.
+type OnRecord<'f> = dyn FnMut(&str, u32, &Arc<[Option<Value>]>) + 'f;
+
+fn each_record(p: &Program, v: &Value, path: &str, f: &mut OnRecord<'_>) {
     match v {
         Value::Record(t, fields) => {
             f(path, *t, fields);

@@ -275,8 +275,8 @@ pub(super) fn teach(text: &str, at: usize, expected: &[Rule]) -> Option<Teaching
     }
 
     // Texts, numbers, ranges, lists and words written as other languages write them.
-    if rest.starts_with('\'') {
-        let inner = rest[1..].split(['\'', '\n']).next().unwrap_or("");
+    if let Some(quoted) = rest.strip_prefix('\'') {
+        let inner = quoted.split(['\'', '\n']).next().unwrap_or("");
         return Some(t(
             "texts are written in double quotes".into(),
             "a single quote",
