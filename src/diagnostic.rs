@@ -143,26 +143,72 @@ pub fn crowded(diags: &[Diagnostic], file: FileId) -> bool {
     diags[start..].iter().filter(|d| d.primary_span().is_some_and(|s| s.file == file)).count() >= MAX_PER_FILE
 }
 
-/// "did you mean `x`?" for the closest candidate within a small edit distance.
+/// "did you mean `x`?" for the closest candidate within a small edit distance, over both
+/// the section-qualified names and their short names: `round_1_date` (or `round_1_dat`)
+/// finds `allsvenskan.round_1_date`, and `allsvenska.round_1_date` finds it too. When the
+/// nearest are several qualified names of one short name (a name of several sections),
+/// each is offered: "did you mean `a.boards` or `b.boards`?".
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     // Names are short; a long text is no misspelling of one (and the distance is quadratic).
     if name.len() > MAX_SUGGEST_LEN {
         return None;
     }
     let lower = name.to_lowercase();
-    let len = name.chars().count();
-    let best = candidates
+    let lower_short = short_name(&lower);
+    // Within a third of the longer's length (at least 1): the distance, else `None`.
+    let near = |a: &str, b: &str| {
+        let (la, lb) = (a.chars().count(), b.chars().count());
+        let most = (la.max(lb) / 3).max(1);
+        // The distance is at least the difference in length: skip what cannot be near.
+        if la.abs_diff(lb) > most {
+            return None;
+        }
+        let d = edit_distance(a, b);
+        (d <= most).then_some(d)
+    };
+    let mut scored: Vec<(usize, bool, &str)> = candidates
         .into_iter()
         .filter(|c| c.len() <= MAX_SUGGEST_LEN)
-        .filter(|c| {
-            // The distance is at least the difference in length: skip what cannot be near.
-            let cl = c.chars().count();
-            len.abs_diff(cl) <= (len.max(cl) / 3).max(1)
+        .filter_map(|c| {
+            let full = c.to_lowercase();
+            let short = short_name(&full);
+            // By the whole name first; by the short names only where one is qualified.
+            let whole = near(&lower, &full).map(|d| (d, false));
+            let by_short = match (lower_short, short) {
+                (Some(a), Some(b)) => near(a, b),
+                (None, Some(b)) => near(&lower, b),
+                (Some(a), None) => near(a, &full),
+                (None, None) => None,
+            };
+            let by_short = by_short.map(|d| (d, true));
+            [whole, by_short].into_iter().flatten().min().map(|(d, s)| (d, s, c))
         })
-        .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
-        .filter(|(d, c)| *d <= (len.max(c.chars().count()) / 3).max(1))
-        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))?;
-    Some(format!("did you mean `{}`?", best.1))
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.2 == b.2);
+    let &(best, by_short, first) = scored.first()?;
+    let mut names = vec![format!("`{first}`")];
+    if by_short {
+        // The same short name in other sections, as near.
+        let tail = short_name(first).unwrap_or(first).to_lowercase();
+        for &(d, s, c) in &scored[1..] {
+            if d == best && s && short_name(c).is_some_and(|t| t.to_lowercase() == tail) && names.len() < 3 {
+                names.push(format!("`{c}`"));
+            }
+        }
+    }
+    Some(match names.as_slice() {
+        [init @ .., last] if !init.is_empty() => format!("did you mean {} or {last}?", init.join(", ")),
+        _ => format!("did you mean `{first}`?"),
+    })
+}
+
+/// The short name of a section-qualified name (`allsvenskan.round_1_date` →
+/// `round_1_date`), or `None` for a name that is not qualified. Only a name whose last part
+/// is a name (begins with a letter or `_`) counts: `304.1` is a label, not a qualified name.
+fn short_name(name: &str) -> Option<&str> {
+    let (_, short) = name.rsplit_once('.')?;
+    short.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_').then_some(short)
 }
 
 /// Longest name for which a "did you mean" is looked for.

@@ -220,6 +220,22 @@ fn lookup<'a>(names: &'a [Name], written: &str, record: Option<&str>) -> Option<
     find(names, f, Some(r)).filter(|_| record.is_none_or(|x| x == r))
 }
 
+/// The help of a name `--rename` does not find: "; did you mean `x`?" over the names
+/// `keep` allows (qualified, short, and `Record.field` for a field), or nothing.
+fn near(names: &[Name], written: &str, keep: impl Fn(&Name) -> bool) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .filter(|n| keep(n))
+        .map(|n| match &n.record {
+            Some(r) => format!("{r}.{}", n.name),
+            None => n.name.clone(),
+        })
+        .collect();
+    crate::diagnostic::did_you_mean(written, shown.iter().map(String::as_str))
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default()
+}
+
 /// Works out the renames from `old` to `new`: `--rename` pairs first (an error when one does
 /// not name a rename), then the notes of the new version, then the heuristic.
 pub fn find_renames(old: &Checked, new: &Checked, asked: &[(String, String)]) -> Result<Renames, String> {
@@ -234,14 +250,16 @@ pub fn find_renames(old: &Checked, new: &Checked, asked: &[(String, String)]) ->
         let written = format!("`--rename {o}={n}`");
         let Some(a) = lookup(&on, o, None) else {
             return Err(format!(
-                "{written}: `{o}` is not a fact, decision, definition, ruling or field (`Record.field`) of the old version"
+                "{written}: `{o}` is not a fact, decision, definition, ruling or field (`Record.field`) of the old version{}",
+                near(&on, o, |_| true)
             ));
         };
         let Some(b) = lookup(&nn, n, a.record.as_deref()) else {
             return Err(format!(
-                "{written}: `{n}` is not a {} of the new version{}",
+                "{written}: `{n}` is not a {} of the new version{}{}",
                 a.what,
-                a.record.as_ref().map(|r| format!(" in the record `{r}`")).unwrap_or_default()
+                a.record.as_ref().map(|r| format!(" in the record `{r}`")).unwrap_or_default(),
+                near(&nn, n, |x| x.same_slot(a))
             ));
         };
         if !a.same_slot(b) {

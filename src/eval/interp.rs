@@ -137,6 +137,9 @@ pub struct Interp<'a> {
     pub(crate) seen_taken: bool,
     /// The steps of what the working being worked out took of `seen`, counted once already.
     pub(crate) found_steps: u64,
+    /// The facts-file path of each record in the facts, by identity; worked out when a
+    /// field is first found missing ([`super::needed::origin`]).
+    origins: Option<std::collections::HashMap<usize, String>>,
 }
 
 enum RuleResult {
@@ -200,6 +203,7 @@ impl<'a> Interp<'a> {
             items: None,
             seen_taken: false,
             found_steps: 0,
+            origins: None,
         }
     }
 
@@ -540,6 +544,10 @@ impl<'a> Interp<'a> {
                             ),
                             TypeKind::Enum(_) => (String::new(), String::new()),
                         };
+                        // Named by where the record sits in the facts, when it is one of theirs.
+                        let origins =
+                            self.origins.get_or_insert_with(|| super::needed::origin::origins(self.p, self.inputs));
+                        let record = origins.get(&super::needed::origin::identity(&fields)).cloned().unwrap_or(record);
                         Err(Halt::Undetermined(vec![Need::Field { record, field }]))
                     }
                 },

@@ -14,6 +14,7 @@
 //! one value per region its thresholds cut the number line into ([`numbers`]).
 
 pub mod numbers;
+pub mod origin;
 
 use super::Outcome;
 use super::interp::Inputs;
@@ -27,7 +28,7 @@ use crate::syntax::ast::DecisionKind;
 pub const MAX_TRIES: usize = 400;
 
 /// One step into a value: a record field or a list element.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Step {
     Field(u32),
     Index(usize),
@@ -163,12 +164,19 @@ pub fn holes(p: &Program, inputs: &Inputs, needs: &[Need]) -> Vec<Hole> {
             Need::Field { record, field } => field_holes(p, inputs, record, field, &mut out),
         }
     }
-    let mut seen: Vec<String> = Vec::new();
-    out.retain(|h| {
-        let new = !seen.contains(&h.path);
-        seen.push(h.path.clone());
-        new
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    out.retain(|h| seen.insert(h.path.clone()));
+    // Fields in the order of the facts (`players[2]` before `players[10]`), in the places
+    // fields hold among the other holes.
+    let slots: Vec<usize> = (0..out.len()).filter(|i| matches!(out[*i].kind, HoleKind::Field { .. })).collect();
+    let mut fields: Vec<Hole> = slots.iter().map(|i| out[*i].clone()).collect();
+    fields.sort_by(|a, b| match (&a.kind, &b.kind) {
+        (HoleKind::Field { fact: f, steps: s }, HoleKind::Field { fact: g, steps: t }) => (f, s).cmp(&(g, t)),
+        _ => std::cmp::Ordering::Equal,
     });
+    for (i, h) in slots.into_iter().zip(fields) {
+        out[i] = h;
+    }
     out
 }
 
@@ -183,8 +191,27 @@ fn lot_domain(p: &Program, ty: &Type, candidates: &[String]) -> Option<Vec<Value
         .collect()
 }
 
+/// The holes behind a missing field: the one field of the record at facts-file path
+/// `record` (the list element it is missing from), or, when `record` names a record type
+/// (a record the rulebook built, in no fact), that field of every record of the type.
 fn field_holes(p: &Program, inputs: &Inputs, record: &str, field: &str, out: &mut Vec<Hole>) {
-    let Some(Symbol::Type(t)) = p.symbols.get(record) else { return };
+    let Some(Symbol::Type(t)) = p.symbols.get(record) else {
+        // Where the record is: the one field missing there.
+        let Some((fact, mut steps, Value::Record(t, fields))) = origin::locate(p, inputs, record) else { return };
+        let TypeKind::Record(fs) = &p.types[t as usize].kind else { return };
+        let Some(i) = fs.iter().position(|f| f.name == field) else { return };
+        if matches!(fields.get(i), Some(None)) {
+            steps.push(Step::Field(i as u32));
+            out.push(Hole {
+                kind: HoleKind::Field { fact, steps },
+                path: format!("{record}.{field}"),
+                ty: fs[i].ty.clone(),
+                candidates: Vec::new(),
+                domain: domain(p, &fs[i].ty),
+            });
+        }
+        return;
+    };
     let TypeKind::Record(fs) = &p.types[*t as usize].kind else { return };
     let Some(i) = fs.iter().position(|f| f.name == field) else { return };
     let want = (*t, i as u32, fs[i].ty.clone());

@@ -510,7 +510,7 @@ pub fn field_word(p: &Program, f: &crate::check::program::FieldInfo, lang: Lang)
 }
 
 /// Whether a record field is the record's name in one of the languages.
-fn is_name_field(field: &str) -> bool {
+pub(crate) fn is_name_field(field: &str) -> bool {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES
         .get_or_init(|| Lang::framed().into_iter().map(|l| messages::word(l, "record-name-field")).collect())

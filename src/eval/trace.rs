@@ -13,7 +13,9 @@ use crate::syntax::ast::{BinaryOp, Span};
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Need {
     Fact(FactId),
-    /// An optional field left out of a record: the record's type and the field name.
+    /// An optional field left out of a record: where the record is in the facts (its
+    /// facts-file path, `team.players[2]`), or its type when it is in no fact; and the
+    /// field name.
     Field {
         record: String,
         field: String,

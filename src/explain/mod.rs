@@ -243,10 +243,20 @@ impl<'a> Explainer<'a> {
                 who: None,
                 citation: None,
                 candidates: Vec::new(),
-                sentence: w.needs_field(record, field),
+                sentence: w.needs_field(&self.record_words(record), field),
             },
             Need::Decision(d) => self.decision_need(*d, &[]),
             Need::Lot { lot, candidates } => self.decision_need(*lot, candidates),
+        }
+    }
+
+    /// A record a field is missing from, as a person knows it: its facts-file path with
+    /// its name (`team.players[2] (Jensen)`), or as the need names it.
+    fn record_words(&self, record: &str) -> String {
+        let at = crate::eval::needed::origin::record_at(self.p, self.inputs, record);
+        match at.and_then(|r| crate::eval::needed::origin::name_of(self.p, &r)) {
+            Some(name) => format!("{record} ({name})"),
+            None => record.to_string(),
         }
     }
 

@@ -1,7 +1,8 @@
 //! Parsing: pest grammar (`grammar/conditions.pest`) → [`ast::File`](super::ast::File).
 //!
 //! Syntax errors become diagnostics over the whole named file, with the
-//! expected tokens phrased in the language's words rather than pest rule names.
+//! expected tokens phrased in the language's words rather than pest rule names; the
+//! common mistakes of a first-time writer are recognised and taught (`teach`).
 
 use super::ast::*;
 use crate::diagnostic::Diagnostic;
@@ -11,6 +12,7 @@ use pest::iterators::Pair;
 use std::cell::{Cell, RefCell};
 
 mod build;
+mod teach;
 use build::Builder;
 pub use build::fold_whitespace;
 
@@ -284,7 +286,8 @@ fn describe(rule: &Rule) -> Option<&'static str> {
         | Rule::order_expr => "an expression",
         Rule::cmp_op => "a comparison",
         Rule::sum_op | Rule::prod_op => "an operator",
-        Rule::kw_and | Rule::kw_or => "`and` or `or`",
+        Rule::kw_and => "`and`",
+        Rule::kw_or => "`or`",
         Rule::kw_in => "`in`",
         Rule::kw_by => "`by`",
         Rule::kw_among => "`among`",
@@ -345,6 +348,13 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
     if text.get(start..).is_some_and(|rest| rest.trim().is_empty()) {
         start = text.trim_end().len();
         end = start;
+    }
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant
+        && let Some(t) = teach::teach(text, start, positives)
+    {
+        return Diagnostic::error("conditions::syntax", format!("syntax error: {}", t.message))
+            .at(Span::new(file, t.start, t.end.max(t.start)), t.label)
+            .help(t.help);
     }
     let (message, label) = match &e.variant {
         ErrorVariant::ParsingError { positives, negatives } => {
