@@ -28,7 +28,18 @@ pub struct Edit {
 /// `Player.masterpoints`) stands for: a fact, decision, ruling, definition or record field.
 pub fn resolve(a: &Analysis, written: &str) -> Result<Target, String> {
     let p = &a.checked.program;
-    match p.symbols.get(written) {
+    // A name of a section may be written short when no other section has it.
+    let symbol = |name: &str| -> Option<&Symbol> {
+        p.symbols.get(name).or_else(|| {
+            let suffix = format!(".{name}");
+            let mut found = p.symbols.iter().filter(|(k, _)| k.ends_with(&suffix));
+            match (found.next(), found.next()) {
+                (Some((_, s)), None) => Some(s),
+                _ => None,
+            }
+        })
+    };
+    match symbol(written) {
         Some(Symbol::Fact(f)) => return Ok(Target::Fact(*f)),
         Some(Symbol::Decision(d)) => return Ok(Target::Decision(*d)),
         Some(Symbol::Def(d)) => return Ok(Target::Def(*d)),
@@ -40,7 +51,7 @@ pub fn resolve(a: &Analysis, written: &str) -> Result<Target, String> {
         None => {}
     }
     if let Some((record, field)) = written.rsplit_once('.')
-        && let Some(Symbol::Type(t)) = p.symbols.get(record)
+        && let Some(Symbol::Type(t)) = symbol(record)
     {
         let TypeKind::Record(fs) = &p.types[*t as usize].kind else {
             return Err(format!("`{record}` is not a record type, so it has no field `{field}`"));

@@ -20,11 +20,15 @@ pub fn run(rulebook: &str, name: &str, format: InfoFormat) -> ExitCode {
         errln!(
             "error[conditions::unknown_name]: no ruling, definition, fact, decision or field `{name}` in `{}`\n  help: {}",
             p.rulebook.name,
-            conditions::diagnostic::did_you_mean(name, about::describable(p).iter().map(String::as_str)).unwrap_or_else(
-                || format!(
+            if name.rsplit_once('.').is_some_and(|(r, _)| about::is_record(p, r)) {
+                conditions::diagnostic::did_you_mean(name, about::describable(p).iter().map(String::as_str))
+            } else {
+                discover::suggest::did_you_mean(p, name, true)
+                    .or_else(|| conditions::diagnostic::did_you_mean(name, about::describable(p).iter().map(String::as_str)))
+            }
+                .unwrap_or_else(|| format!(
                     "`conditions list {rulebook} --all` lists every name; `conditions find {rulebook} WORDS…` finds a ruling by its words"
-                )
-            )
+                ))
         );
         return ExitCode::from(2);
     }
@@ -49,8 +53,9 @@ pub fn run(rulebook: &str, name: &str, format: InfoFormat) -> ExitCode {
     }
     if d.kind != "ruling" {
         let readers = about::rulings_reading_def(p, def);
-        if !readers.is_empty() {
-            outln!("read by {}", names_in_full(&readers));
+        match readers.len() {
+            0 => outln!("read by no ruling"),
+            n => outln!("read by {n} ruling{}: {}", if n == 1 { "" } else { "s" }, names_in_full(&readers)),
         }
     }
     if !d.decided_through.is_empty() {

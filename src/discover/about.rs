@@ -47,6 +47,11 @@ pub fn input_named(p: &Program, written: &str) -> Option<Origin> {
     fs.iter().position(|f| f.name == field).map(|i| Origin::Field(*t, i as u32))
 }
 
+/// Whether `name` is a record type of the rulebook.
+pub fn is_record(p: &Program, name: &str) -> bool {
+    matches!(p.symbols.get(name), Some(Symbol::Type(t)) if matches!(p.types[*t as usize].kind, TypeKind::Record(_)))
+}
+
 /// Every name `describe` takes: rulings, definitions, facts, decisions, lots and fields.
 pub fn describable(p: &Program) -> Vec<String> {
     let mut out: Vec<String> = p.defs.iter().map(|d| d.name.clone()).collect();
