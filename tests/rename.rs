@@ -191,3 +191,37 @@ fn a_rename_that_would_change_the_meaning_is_refused_and_nothing_written() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("give the rulebook's folder by path"), "{err}");
 }
+
+/// A case file naming a needed field by its facts-file path (`player.residence_district`)
+/// gets the path renamed, and still passes.
+#[test]
+fn a_needed_field_s_path_is_renamed_in_case_files() {
+    let (_scratch, dir) = copy_of("conditions/gnt", "needed-path");
+    let case = Path::new(&dir).join("cases/needed-residence-unknown.toml");
+    std::fs::write(
+        &case,
+        r#"description = "A player whose residence is not known: whether it permits play waits for it."
+
+[facts]
+player = { name = "Wes", masterpoints = 300, life_master = false, acbl_paid_up = true, district17_unit_member = false }
+event_stage = "DistrictFinal"
+residence_exception_sought = false
+
+[[expect]]
+ruling = "residence_permits_play"
+undetermined = ["player.residence_district", "player.temporary_residence"]
+"#,
+    )
+    .expect("case file");
+    let (code, out, _) = run(&["test", &case.display().to_string()]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out, err) = run(&["rename", &dir, "Player.residence_district", "district_of_residence"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let text = std::fs::read_to_string(&case).expect("case file");
+    assert!(
+        text.contains(r#"undetermined = ["player.district_of_residence", "player.temporary_residence"]"#),
+        "{text}"
+    );
+    let (code, out, _) = run(&["test", &dir]);
+    assert_eq!(code, Some(0), "{out}");
+}

@@ -1,7 +1,8 @@
 //! Renaming in case files what [`super::rename`] renames in the rulebook: the keys of the
 //! `[facts]` that write a renamed fact or decision (under its full name, or its short name
 //! in its section's table), the keys of a renamed record field wherever a fact, decision or
-//! expected value of that record type writes it, and the renamed ruling named by an
+//! expected value of that record type writes it and in the paths of needed inputs
+//! (`undetermined = ["player.masterpoints"]`), and the renamed ruling or input named by an
 //! expectation (`ruling = "…"`, `undetermined = ["…"]`). Each edit replaces exactly the key
 //! or string it renames, so the rest of the file (its description above all) stays byte for
 //! byte as it was. A key written in a way the edit cannot keep (with escapes) is reported,
@@ -146,6 +147,43 @@ impl Walk<'_> {
         }
     }
 
+    /// A needed input written as a facts-file path (`player.masterpoints`,
+    /// `s304.rejsehold.spillere[].bopæl`) with the renamed field renamed; `None` when the path
+    /// does not go through it.
+    fn field_path(&self, path: &str) -> Option<String> {
+        let Renamed::Field { record, old, new } = self.what else { return None };
+        let parts: Vec<&str> = path.split('.').collect();
+        // The fact or decision: the longest leading parts that name one.
+        let (n, mut ty) = (1..=parts.len()).rev().find_map(|n| {
+            let name = parts[..n].join(".");
+            let name = name.strip_suffix("[]").unwrap_or(&name);
+            match self.p.symbols.get(name) {
+                Some(Symbol::Fact(f)) => Some((n, self.p.facts[*f as usize].ty.clone())),
+                Some(Symbol::Decision(d)) => Some((n, self.p.decisions[*d as usize].ty.clone())),
+                _ => None,
+            }
+        })?;
+        let mut out: Vec<String> = parts[..n].iter().map(|x| x.to_string()).collect();
+        let mut changed = false;
+        for part in &parts[n..] {
+            let (name, list) = part.strip_suffix("[]").map_or((*part, ""), |x| (x, "[]"));
+            while let Type::List(inner) = ty {
+                ty = *inner;
+            }
+            let Type::Record(id) = ty else { return None };
+            let Some(TypeKind::Record(fs)) = self.p.types.get(id as usize).map(|t| &t.kind) else { return None };
+            let f = fs.iter().find(|f| f.name == name)?;
+            if id == *record && name == old {
+                out.push(format!("{new}{list}"));
+                changed = true;
+            } else {
+                out.push(part.to_string());
+            }
+            ty = f.ty.clone();
+        }
+        changed.then(|| out.join("."))
+    }
+
     fn expect(&mut self, e: &DeTable) {
         let mut ruling: Option<String> = None;
         for (k, v) in e.iter() {
@@ -161,13 +199,17 @@ impl Walk<'_> {
         for (k, v) in e.iter() {
             match (k.get_ref().as_ref(), v.get_ref()) {
                 ("undetermined", DeValue::Array(names)) => {
-                    if let Renamed::Input { old, new } = self.what {
-                        for n in names.iter() {
-                            if let DeValue::String(s) = n.get_ref()
-                                && s == old
-                            {
-                                self.replace(n.span(), old, new);
+                    for n in names.iter() {
+                        let DeValue::String(s) = n.get_ref() else { continue };
+                        match self.what {
+                            Renamed::Input { old, new } if s == old => self.replace(n.span(), old, new),
+                            Renamed::Field { .. } => {
+                                if let Some(renamed) = self.field_path(s) {
+                                    let s = s.to_string();
+                                    self.replace(n.span(), &s, &renamed);
+                                }
                             }
+                            _ => {}
                         }
                     }
                 }

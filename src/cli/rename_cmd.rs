@@ -171,12 +171,52 @@ pub fn run(args: RenameArgs) -> ExitCode {
     for r in remarks {
         outln!("note: {r}");
     }
-    if !args.dry_run {
+    let key =
+        old_full.rsplit_once('.').filter(|_| matches!(target, Target::Field(..))).map_or(old_short.as_str(), |x| x.1);
+    let kept = facts_files_writing(&book.root, key);
+    if !kept.is_empty() {
         outln!(
-            "facts files kept outside the rulebook (for `conditions rule`) still write `{shown_old}`: change them too"
+            "note: these facts files in the rulebook's folder may still write `{key}`, and are not renamed: {}",
+            kept.join(", ")
         );
     }
+    if !args.dry_run {
+        outln!("facts files kept outside the rulebook (for `conditions rule`) still write `{key}`: change them too");
+    }
     ExitCode::SUCCESS
+}
+
+/// The facts files (JSON, TOML, YAML) under the rulebook's folder, outside `cases/`, whose
+/// text holds `key` as a key: `"key"`, `key =` or `key:`.
+fn facts_files_writing(root: &Path, key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                if p != root.join("cases") {
+                    stack.push(p);
+                }
+                continue;
+            }
+            let facts = p
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| matches!(x, "json" | "jsonl" | "toml" | "yaml" | "yml"));
+            if !facts {
+                continue;
+            }
+            let Ok(text) = conditions::loader::read_text(&p, conditions::facts::MAX_FACTS_BYTES) else { continue };
+            let written = [format!("\"{key}\""), format!("{key} ="), format!("{key}:"), format!("{key}=")];
+            if written.iter().any(|w| text.contains(w.as_str())) {
+                out.push(shown(&p));
+            }
+        }
+    }
+    out
 }
 
 /// `5 places` (the declaration, the uses, the note).
