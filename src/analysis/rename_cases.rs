@@ -102,16 +102,16 @@ impl Walk<'_> {
                 DeValue::Table(inner) if sections.contains_key(key) && self.p.symbols.get(key).is_none() => {
                     for (k2, v2) in inner.iter() {
                         let full = format!("{key}.{}", k2.get_ref());
-                        self.input(&full, k2.span(), k2.get_ref(), v2.get_ref(), v2.span());
+                        self.input(&full, k2.span(), k2.get_ref(), v2.get_ref());
                     }
                 }
-                value => self.input(key, k.span(), key, value, v.span()),
+                value => self.input(key, k.span(), key, value),
             }
         }
     }
 
     /// A fact or decision written under `full` (its key written `key` at `at`).
-    fn input(&mut self, full: &str, at: Range<usize>, key: &str, v: &DeValue, _value_at: Range<usize>) {
+    fn input(&mut self, full: &str, at: Range<usize>, key: &str, v: &DeValue) {
         if let Renamed::Input { old, new } = self.what
             && full == old
         {

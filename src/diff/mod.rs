@@ -133,6 +133,8 @@ pub struct DeclChange {
     /// The name in the old version, when renamed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_name: Option<String>,
+    /// The source before and after, white space folded; of a changed type written over
+    /// several lines (a record), only the lines that differ, one a line.
     pub old: Option<String>,
     pub new: Option<String>,
 }
