@@ -165,6 +165,18 @@ fn first_difference(want: &str, got: &str) -> Option<String> {
     None
 }
 
+/// Where a document line departs from the nearest clause text: told from the form of the
+/// line, with or without its label, that differs from the text in fewer words (word by
+/// word, and in length); the line as printed when both differ as much.
+fn line_difference(line: &str, unlabelled: &str, text: &str) -> Option<String> {
+    let apart = |a: &str| {
+        let (x, y): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), text.split(' ').collect());
+        x.iter().zip(&y).filter(|(p, q)| p != q).count() + x.len().abs_diff(y.len())
+    };
+    let form = if apart(line) <= apart(unlabelled) { line } else { unlabelled };
+    first_difference(form, text)
+}
+
 fn common_prefix_words(a: &str, b: &str) -> usize {
     a.split(' ').zip(b.split(' ')).take_while(|(x, y)| x == y).count()
 }
@@ -226,11 +238,12 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
         }
         let best =
             strings.iter().max_by_key(|(_, s)| common_prefix_words(&unlabelled, s).max(common_prefix_words(&line, s)));
+        let first_difference = best.and_then(|(_, s)| line_difference(&line, &unlabelled, s));
         missing.push(Missing {
             line: i + 1,
             text: line.clone(),
             nearest: best.map(|(c, _)| c.clone()),
-            first_difference: best.and_then(|(_, s)| first_difference(&unlabelled, s)),
+            first_difference,
         });
     }
     let printed = |c: &&crate::check::program::ClauseInfo| c.text_kind == TextKind::Printed;
@@ -313,8 +326,25 @@ pub fn coverage(p: &Program, document: &str) -> Coverage {
 
 #[cfg(test)]
 mod tests {
-    use super::Runs;
+    use super::{Runs, line_difference};
     use proptest::prelude::*;
+
+    #[test]
+    fn an_unlabelled_line_is_compared_from_its_first_word() {
+        let line = "Flight B will be open to players with fewer than 2,000 masterpoints.";
+        let (_, unlabelled) = line.split_once(' ').expect("words");
+        let clause = "Flight B will be open to players with fewer than 2,500 masterpoints.";
+        assert_eq!(
+            line_difference(line, unlabelled, clause).as_deref(),
+            Some("word 11: `2,000` where the clause has `2,500`")
+        );
+        let labelled = "D. Flight B will be open to players with fewer than 2,000 masterpoints.";
+        let (_, rest) = labelled.split_once(' ').expect("words");
+        assert_eq!(
+            line_difference(labelled, rest, clause).as_deref(),
+            Some("word 11: `2,000` where the clause has `2,500`")
+        );
+    }
 
     #[test]
     fn runs_find_phrases_anywhere_in_any_text() {
@@ -335,6 +365,27 @@ mod tests {
         ) {
             let r = Runs::new(texts.iter().map(String::as_str).collect());
             prop_assert_eq!(r.contains(&phrase), texts.iter().any(|t| t.contains(phrase.as_str())));
+        }
+
+        /// A clause text that is a document line (with a label or without) with one word
+        /// changed: the difference named is that word, counted in the line as printed
+        /// without its label.
+        #[test]
+        fn the_difference_named_is_the_word_changed(
+            words in proptest::collection::vec("[a-z]{1,6}", 2..12),
+            labelled in any::<bool>(),
+            at in any::<prop::sample::Index>(),
+        ) {
+            let k = at.index(words.len());
+            let text = words.join(" ");
+            let mut printed = words.clone();
+            printed[k] = format!("{}9", printed[k]);
+            let body = printed.join(" ");
+            let line = if labelled { format!("A. {body}") } else { body.clone() };
+            let unlabelled = line.split_once(' ').map(|(_, r)| r.to_string()).unwrap_or_default();
+            let said = line_difference(&line, &unlabelled, &text).unwrap_or_default();
+            let want = format!("word {}: `{}` where the clause has `{}`", k + 1, printed[k], words[k]);
+            prop_assert_eq!(said, want);
         }
     }
 }

@@ -27,5 +27,9 @@ fn bundled_names_run_the_bundled_case_files_anywhere() {
         assert_eq!(last(&without), last(&with), "{name}: the same results as in the checkout");
     }
     let (code, out) = run_in(&elsewhere, &["test", "gnt", "--filter", "residence-district-unknown"]);
-    assert_eq!((code, out.lines().last()), (Some(0), Some("2 passed, 0 failed")), "{out}");
+    assert_eq!(
+        (code, out.lines().last()),
+        (Some(0), Some("2 expectations in 1 case file: 2 passed, 0 failed")),
+        "{out}"
+    );
 }

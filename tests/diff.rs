@@ -197,3 +197,80 @@ fn a_version_that_does_not_check_is_refused() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// The summary line with case files only, facts lines only, and both: each count of changed
+/// inputs is out of the inputs of its own kind.
+#[test]
+fn the_summary_counts_case_files_and_facts_lines_each_apart() {
+    let copy = flight_b_raised("summary");
+    let facts = copy.0.join("players.jsonl");
+    // A changes (2,100 masterpoints: Flight B opens), B does not (2,600).
+    std::fs::write(
+        &facts,
+        "{\"player\": {\"name\": \"A\", \"masterpoints\": 2100, \"life_master\": false}}\n{\"player\": {\"name\": \"B\", \"masterpoints\": 2600, \"life_master\": false}}\n",
+    )
+    .expect("write");
+    let new = copy.0.join("gnt").display().to_string();
+    let facts = facts.display().to_string();
+    let n = gnt_case_count();
+    let summary = |out: &str| out.lines().nth(1).unwrap_or_default().to_string();
+    let (_, out) = run(&["diff", "conditions/gnt", &new]);
+    assert!(summary(&out).contains(&format!("4 rulings change in 4 of {n} case files;")), "{out}");
+    let (_, out) = run(&["diff", "conditions/gnt", &new, "--cases", "tests/test_command/empty", "--facts", &facts]);
+    let line = summary(&out);
+    assert!(line.contains(" in 1 of 2 facts lines;"), "{line}");
+    assert!(!line.contains("case file"), "{line}");
+    let (_, out) = run(&["diff", "conditions/gnt", &new, "--facts", &facts]);
+    let line = summary(&out);
+    assert!(line.contains(&format!(" in 4 of {n} case files and 1 of 2 facts lines;")), "{line}");
+    let (_, out) = run(&["diff", "conditions/gnt", "conditions/gnt", "--cases", "tests/test_command/book/cases"]);
+    assert!(summary(&out).contains("0 rulings change in 0 of 3 case files;"), "{out}");
+}
+
+/// Every annotation of `--format github` names its file by a path that exists from the
+/// working folder (the repository's top folder in a workflow), case files included.
+#[test]
+fn github_annotations_name_files_by_their_path() {
+    let copy = flight_b_raised("github-paths");
+    let new = copy.0.join("gnt").display().to_string();
+    for old in ["conditions/gnt", "HEAD:conditions/gnt"] {
+        if old.starts_with("HEAD")
+            && !Command::new("git").args(["rev-parse", "HEAD"]).output().is_ok_and(|o| o.status.success())
+        {
+            continue;
+        }
+        let (_, out) = run(&["diff", old, &new, "--format", "github"]);
+        let files: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.split_once(" file=").map(|(_, rest)| rest))
+            .map(|rest| rest.split([',', ':']).next().unwrap_or_default())
+            .collect();
+        assert!(files.len() > 4, "{out}");
+        for f in files {
+            assert!(Path::new(f).is_file(), "`{f}` is no file from the working folder:\n{out}");
+        }
+    }
+}
+
+/// A field renamed in a record shows as that field's line, before and after, not as the
+/// whole record on one line.
+#[test]
+fn a_renamed_field_shows_only_its_line() {
+    let copy = flight_b_raised("field-line");
+    let book = copy.0.join("gnt").display().to_string();
+    let (code, out) = run(&["rename", &book, "Player.masterpoints", "masterpoints_at_cutoff"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (_, out) = run(&["diff", "conditions/gnt", &book]);
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| l.trim() == "type changed `Player`").unwrap_or_else(|| panic!("{out}"));
+    let field = "number \"masterpoints in the September 1, 2007 masterpoint cycle\",";
+    assert_eq!(
+        lines[at + 1..at + 3],
+        [
+            format!("    - masterpoints: {field}"),
+            format!("    + masterpoints_at_cutoff renamed from masterpoints: {field}")
+        ],
+        "{out}"
+    );
+    assert!(!lines[at + 3].starts_with("    "), "only the changed line: {out}");
+}

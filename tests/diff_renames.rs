@@ -181,7 +181,7 @@ fn markdown_and_github_formats_carry_the_renames() {
     assert!(gh.contains("::notice title=rename::fact `member` → `is_member`"), "{gh}");
     let dir = corpus().join("ambiguous");
     let (_, gh, _) = run(&diff_args(&dir, &[], "github"));
-    assert!(gh.contains("::warning file=junior.toml,title=not compared::"), "{gh}");
+    assert!(gh.contains("::warning file=tests/diff/renames/ambiguous/cases/junior.toml,title=not compared::"), "{gh}");
     assert!(gh.contains("not renamed: fact `junior`, `senior` → `is_junior`, `is_senior`"), "{gh}");
 }
 

@@ -335,3 +335,55 @@ fn the_server_searches_with_the_same_index() {
     assert!(page.contains("s322.divisionskampens_format"), "the page lists the ruling");
     assert!(page.contains("Kampen går over 60 spil"), "the page shows the clause's words");
 }
+
+/// `describe` of a fact, decision, lot or record field (`Record.field`): every one of the
+/// GNT rulebook is described, read by exactly the rulings whose reach holds it; the command
+/// says its type, description, clause and readers, and an unknown name gets the nearest of
+/// every name `describe` takes.
+#[test]
+fn describe_tells_what_reads_a_fact_a_decision_or_a_field() {
+    use conditions::discover::about;
+    let p = &load("gnt").program;
+    let reaches: Vec<(String, discover::Reach)> =
+        p.rulings().map(|(d, info)| (info.name.clone(), discover::reach(p, &[d]))).collect();
+    let mut origins: Vec<Origin> = (0..p.facts.len() as u32).map(Origin::Fact).collect();
+    origins.extend((0..p.decisions.len() as u32).map(Origin::Decision));
+    for (t, ty) in p.types.iter().enumerate() {
+        if let conditions::check::program::TypeKind::Record(fs) = &ty.kind {
+            origins.extend((0..fs.len() as u32).map(|i| Origin::Field(t as u32, i)));
+        }
+    }
+    for o in origins {
+        let a = about::about(p, o);
+        assert_eq!(about::input_named(p, &a.name), Some(o), "{}", a.name);
+        let want: Vec<&str> = reaches
+            .iter()
+            .filter(|(_, r)| match o {
+                Origin::Fact(f) => r.facts.contains(&f),
+                Origin::Decision(d) => r.decisions.contains(&d),
+                Origin::Field(t, i) => r.fields.contains(&(t, i)),
+            })
+            .map(|(n, _)| n.as_str())
+            .collect();
+        assert_eq!(a.read_by, want, "{}", a.name);
+    }
+    let (code, out, err) = run(&["describe", "gnt", "teams_entered"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("teams_entered (fact): list of TeamResult\n"), "{out}");
+    assert!(out.contains("declared in Stage 1 I\n"), "{out}");
+    assert!(out.contains("`qualifiers`"), "{out}");
+    let (code, out, err) = run(&["describe", "gnt", "Player.masterpoints"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Player.masterpoints (field): number\n"), "{out}");
+    assert!(out.contains("written in a facts file as `player.masterpoints`"), "{out}");
+    assert!(out.contains("`flights`"), "{out}");
+    let (code, out, err) = run(&["describe", "gnt", "residence_verified"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("decided by the credentials committee\n"), "{out}");
+    let (code, _, err) = run(&["describe", "gnt", "Player.masterpoint"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no ruling, definition, fact, decision or field `Player.masterpoint`"), "{err}");
+    assert!(err.contains("did you mean `Player.masterpoints`?"), "{err}");
+    let (_, out, _) = run(&["list", "gnt", "--all"]);
+    assert!(out.contains("  field Player.masterpoints: number"), "{out}");
+}

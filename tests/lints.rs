@@ -146,3 +146,21 @@ proptest::proptest! {
         proptest::prop_assert!(half.values.contains(&Num::ratio(pct as i128, 100).unwrap()));
     }
 }
+
+/// A clause whose number changed while the published document's line did not: both the
+/// stray clause and the missing line name the same first difference, the number (word 11),
+/// not the line's first word read as a label.
+#[test]
+fn a_changed_number_is_the_first_difference_of_both_findings() {
+    let (diags, rendered) = lint(std::path::Path::new("tests/fixtures/source_changed_number"));
+    let help = |code: &str| {
+        diags
+            .iter()
+            .find(|d| d.code == code)
+            .and_then(|d| d.help.clone())
+            .unwrap_or_else(|| panic!("{code}: {rendered}"))
+    };
+    let want = "word 11: `2,000` where the clause has `2,500`";
+    assert!(help("lint::source_stray").contains(want), "{rendered}");
+    assert!(help("lint::source_missing").contains(want), "{rendered}");
+}

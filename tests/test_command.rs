@@ -16,19 +16,19 @@ fn a_rulebook_runs_all_its_cases_and_a_wrong_expectation_fails() {
     let (code, out, _) = test(&[BOOK]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("FAIL tests/test_command/book/cases/wrong.toml — open"), "{out}");
-    assert!(out.ends_with("2 passed, 1 failed\n"), "{out}");
+    assert!(out.ends_with("3 expectations in 3 case files: 2 passed, 1 failed\n"), "{out}");
 }
 
 #[test]
 fn a_single_case_file_runs_on_its_rulebook() {
     let (code, out, _) = test(&["tests/test_command/book/cases/below.toml"]);
-    assert_eq!((code, out.as_str()), (Some(0), "1 passed, 0 failed\n"));
+    assert_eq!((code, out.as_str()), (Some(0), "1 expectation in 1 case file: 1 passed, 0 failed\n"));
 }
 
 #[test]
 fn a_folder_of_cases_runs_on_its_rulebook() {
     let (code, out, _) = test(&["tests/test_command/book/cases", "--filter", "limit"]);
-    assert_eq!((code, out.as_str()), (Some(0), "1 passed, 0 failed\n"));
+    assert_eq!((code, out.as_str()), (Some(0), "1 expectation in 1 case file: 1 passed, 0 failed\n"));
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn filter_matches_the_description_too() {
     let (code, out, _) = test(&[BOOK, "--filter", "deliberately", "-v"]);
     assert_eq!(code, Some(1));
     assert!(out.starts_with("FAIL tests/test_command/book/cases/wrong.toml (0 passed, 1 failed)\n"), "{out}");
-    assert!(out.ends_with("0 passed, 1 failed\n"), "{out}");
+    assert!(out.ends_with("1 expectation in 1 case file: 0 passed, 1 failed\n"), "{out}");
 }
 
 #[test]
@@ -121,4 +121,46 @@ fn a_folder_without_a_rulebook_does_not_hide_a_bundled_name() {
     let (_, out) = run(&["list", "gnt"]);
     assert!(out.starts_with("T 1\n"), "the folder is read: {out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The last line counts expectations and case files apart: over the bundled GNT case files,
+/// the expectations are the `[[expect]]` tables of its case files, counted here.
+#[test]
+fn the_totals_count_expectations_and_case_files_apart() {
+    let cases = conditions::cases::find_cases(std::path::Path::new("conditions/gnt/cases"));
+    let expectations: usize = cases
+        .iter()
+        .map(|c| {
+            let text = std::fs::read_to_string(c).expect("readable");
+            let table: toml::Table = toml::from_str(&text).expect("a case file");
+            table.get("expect").and_then(|e| e.as_array()).map_or(0, Vec::len)
+        })
+        .sum();
+    assert!(expectations > cases.len(), "some case files state more than one expectation");
+    let (code, out, _) = test(&["conditions/gnt"]);
+    assert_eq!(code, Some(0), "{out}");
+    let want = format!("{expectations} expectations in {} case files: {expectations} passed, 0 failed", cases.len());
+    assert_eq!(out.lines().last(), Some(want.as_str()), "{out}");
+}
+
+/// Case files of a rulebook that does not check are not run: said apart, not counted as
+/// failed expectations, and the command fails.
+#[test]
+fn case_files_of_a_rulebook_that_does_not_check_are_counted_as_not_run() {
+    let dir = std::env::temp_dir().join(format!("conditions-test-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("cases")).expect("scratch folder");
+    let book = std::fs::read_to_string(format!("{BOOK}/rulebook.cond")).expect("rulebook");
+    std::fs::write(dir.join("rulebook.cond"), format!("{book}\nfact broken: no_such_type\n")).expect("write");
+    for case in ["at-limit", "below", "wrong"] {
+        std::fs::copy(format!("{BOOK}/cases/{case}.toml"), dir.join(format!("cases/{case}.toml"))).expect("copy");
+    }
+    let (code, out, _) = test(&[&dir.display().to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(
+        out.lines().last(),
+        Some("0 expectations in 3 case files: 0 passed, 0 failed; 3 case files not run (the rulebook does not check)"),
+        "{out}"
+    );
 }

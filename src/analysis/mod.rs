@@ -4,6 +4,8 @@
 
 pub mod describe;
 pub mod index;
+pub mod rename;
+pub mod rename_cases;
 
 use crate::check::{Checked, check_read_with};
 use crate::diagnostic::Diagnostic;

@@ -86,11 +86,28 @@ fn version(spec: &str) -> Result<(Version, Option<PathBuf>), ExitCode> {
     Ok((Version { label: spec.to_string(), checked }, folder))
 }
 
-fn named_cases(dirs: &[PathBuf]) -> Vec<(String, PathBuf)> {
+/// A path as an annotation names it: relative to the working folder (the repository's top
+/// folder in a workflow) when it lies inside it, without the `REV:` of a git version.
+fn from_here(path: &str) -> String {
+    let path = match path.split_once(':') {
+        Some((_, rest)) if !Path::new(path).exists() && !rest.is_empty() => rest,
+        _ => path,
+    };
+    let p = Path::new(path);
+    let here = std::env::current_dir().ok();
+    let relative = here.as_deref().and_then(|h| p.strip_prefix(h).ok()).filter(|_| p.is_absolute());
+    relative.unwrap_or(p).display().to_string()
+}
+
+/// The case files of `dirs`, each named by its path inside its folder when there is one
+/// folder (by its path from the working folder for `github`, whose annotations need it).
+fn named_cases(dirs: &[PathBuf], full_paths: bool) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     for dir in dirs {
         for case in conditions::cases::find_cases(dir) {
-            let name = if dirs.len() == 1 {
+            let name = if full_paths {
+                from_here(&case.display().to_string())
+            } else if dirs.len() == 1 {
                 case.strip_prefix(dir).map_or_else(|_| case.display().to_string(), |r| r.display().to_string())
             } else {
                 case.display().to_string()
@@ -122,8 +139,15 @@ pub fn run(args: DiffArgs) -> ExitCode {
         }
     }
     let inputs = Inputs {
-        cases: named_cases(&dirs),
-        facts: args.facts.iter().map(|f| (f.display().to_string(), f.clone())).collect(),
+        cases: named_cases(&dirs, args.format == DiffFormat::Github),
+        facts: args
+            .facts
+            .iter()
+            .map(|f| {
+                let shown = f.display().to_string();
+                (if args.format == DiffFormat::Github { from_here(&shown) } else { shown }, f.clone())
+            })
+            .collect(),
     };
     let mut asked = Vec::new();
     for r in &args.rename {
@@ -142,7 +166,12 @@ pub fn run(args: DiffArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let report = diff_renamed(&old, &new, &inputs, &renames);
+    let mut report = diff_renamed(&old, &new, &inputs, &renames);
+    if args.format == DiffFormat::Github {
+        for c in &mut report.clauses {
+            c.file = c.file.as_deref().map(from_here);
+        }
+    }
     let shown = match args.format {
         DiffFormat::Text => show::text(&report),
         DiffFormat::Markdown => show::markdown(&report),

@@ -1,4 +1,5 @@
-//! `conditions list`: the rulings of a rulebook, grouped by section.
+//! `conditions list`: the rulings of a rulebook, grouped by section (with `--all`, also its
+//! definitions, facts, decisions, lots and record fields).
 
 use super::InfoFormat;
 use super::rule_cmd::load_rulebook;
@@ -11,7 +12,10 @@ pub fn run(rulebook: &str, word: Option<&str>, all: bool, format: InfoFormat) ->
         Err(code) => return code,
     };
     let p = &book.program;
-    let entries = discover::list(p, word, all);
+    let mut entries = discover::list(p, word, all);
+    if all {
+        entries.extend(discover::fields(p, word));
+    }
     if format == InfoFormat::Json {
         let v = conditions::ojson!({ "rulebook": &p.rulebook.name, "entries": &entries });
         outln!("{}", v.to_pretty());

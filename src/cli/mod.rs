@@ -51,6 +51,7 @@ mod find_cmd;
 mod fmt_cmd;
 mod list_cmd;
 mod output;
+mod rename_cmd;
 mod rule_cmd;
 mod schema_cmd;
 #[cfg(feature = "serve")]
@@ -134,7 +135,7 @@ enum Command {
         rulebook: String,
         /// Show only entries with this word in the name, question or clause.
         word: Option<String>,
-        /// Also list definitions, facts, decisions and lots.
+        /// Also list definitions, facts, decisions, lots and record fields (`Record.field`).
         #[arg(long)]
         all: bool,
         /// Output format.
@@ -158,11 +159,13 @@ enum Command {
         limit: u32,
     },
     /// Describe a ruling: its question, answer type, deciding clauses, and every fact,
-    /// decision and lot it can read, with facts-file paths and how to write them.
+    /// decision and lot it can read, with facts-file paths and how to write them; or a
+    /// fact, decision, lot or record field: its type, description, clause and the rulings
+    /// that read it.
     Describe {
         /// A rulebook folder, or the name of a bundled rulebook.
         rulebook: String,
-        /// The ruling (or definition).
+        /// A ruling or definition; a fact, decision or lot; or a record field as `Record.field`.
         name: String,
         /// Output format.
         #[arg(long, value_enum, default_value = "text", ignore_case = true)]
@@ -382,6 +385,20 @@ enum Command {
         #[arg(long, value_name = "OLD=NEW")]
         rename: Vec<String>,
     },
+    /// Rename a fact, decision, ruling, definition or record field everywhere the rulebook
+    /// uses it and in its case files, noting `renamed from OLD` on the declaration; printed
+    /// texts, glosses, descriptions and the published document are left as they are.
+    Rename {
+        /// The rulebook folder (a path: the files are edited).
+        rulebook: PathBuf,
+        /// The name now: a fact, decision, ruling or definition, or a field as `Record.field`.
+        old: String,
+        /// The new name (of a field: the field's name alone).
+        new: String,
+        /// Show the lines that would change, and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// Exit codes: 0 clean, 1 errors found (or failed cases), 2 usage or I/O error (a failure
@@ -474,6 +491,9 @@ fn dispatch() -> ExitCode {
         Command::Fmt { check, paths } => fmt_cmd::run(&paths, check),
         Command::Diff { old, new, cases, facts, format, fail_on_change, rename } => {
             diff_cmd::run(diff_cmd::DiffArgs { old, new, cases, facts, format, fail_on_change, rename })
+        }
+        Command::Rename { rulebook, old, new, dry_run } => {
+            rename_cmd::run(rename_cmd::RenameArgs { rulebook, old, new, dry_run })
         }
         Command::Coverage { rulebook, source, format, strict } => {
             coverage_cmd::run(&rulebook, source.as_deref(), format, strict)

@@ -1,4 +1,5 @@
-//! `conditions test`: runs case files on their rulebooks and ends with `N passed, N failed`.
+//! `conditions test`: runs case files on their rulebooks and ends with `N expectations in M case
+//! files: N passed, N failed`.
 //!
 //! A path is a rulebook folder, a folder of rulebook folders, a folder of case files or one
 //! case file (both run on the rulebook above them), or a bundled rulebook's name (`gnt`: its
@@ -175,8 +176,10 @@ pub fn run(args: TestArgs) -> ExitCode {
     }
     let books: Vec<BookResult> = groups.into_iter().map(run_group).collect();
     let passed: usize = books.iter().map(|b| b.summary.passed).sum();
-    let failed: usize =
-        books.iter().map(|b| if b.checked.is_some() { b.summary.failed.len() } else { b.cases.len() }).sum();
+    let failed: usize = books.iter().filter(|b| b.checked.is_some()).map(|b| b.summary.failed.len()).sum();
+    let case_files: usize = books.iter().map(|b| b.cases.len()).sum();
+    // Case files whose rulebook does not check: none of their expectations ran.
+    let not_run: usize = books.iter().filter(|b| b.checked.is_none()).map(|b| b.cases.len()).sum();
     match args.format {
         TestFormat::Junit => outln!("{}", junit(&books)),
         TestFormat::Text => {
@@ -194,9 +197,27 @@ pub fn run(args: TestArgs) -> ExitCode {
         }
     }
     if args.format == TestFormat::Text {
-        outln!("{passed} passed, {failed} failed");
+        outln!("{}", totals(passed, failed, case_files, not_run));
     }
-    if failed > 0 || below { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if failed > 0 || not_run > 0 || below { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The last line: `430 expectations in 289 case files: 430 passed, 0 failed`, and the case
+/// files not run when a rulebook does not check.
+fn totals(passed: usize, failed: usize, case_files: usize, not_run: usize) -> String {
+    let mut s = format!(
+        "{} in {}: {passed} passed, {failed} failed",
+        plural(passed + failed, "expectation", "expectations"),
+        plural(case_files, "case file", "case files")
+    );
+    if not_run > 0 {
+        s.push_str(&format!("; {} not run (the rulebook does not check)", plural(not_run, "case file", "case files")));
+    }
+    s
 }
 
 fn run_group(g: Group) -> BookResult {

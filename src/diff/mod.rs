@@ -67,6 +67,23 @@ impl Report {
     pub fn changed(&self) -> bool {
         !self.clauses.is_empty() || !self.rulings.is_empty() || !self.broken.is_empty() || !self.renames.is_empty()
     }
+    /// How many case files, and how many facts lines, have a changed ruling.
+    pub fn changed_counts(&self) -> (usize, usize) {
+        let mut seen: Vec<&str> = Vec::new();
+        let (mut cases, mut lines) = (0, 0);
+        for r in &self.rulings {
+            if !seen.contains(&r.source.as_str()) {
+                seen.push(&r.source);
+                if r.facts_line {
+                    lines += 1;
+                } else {
+                    cases += 1;
+                }
+            }
+        }
+        (cases, lines)
+    }
+
     /// The case files and facts lines with a changed ruling, in order, without repeats.
     pub fn changed_sources(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
@@ -116,6 +133,8 @@ pub struct DeclChange {
     /// The name in the old version, when renamed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_name: Option<String>,
+    /// The source before and after, white space folded; of a changed type written over
+    /// several lines (a record), only the lines that differ, one a line.
     pub old: Option<String>,
     pub new: Option<String>,
 }
@@ -124,6 +143,9 @@ pub struct DeclChange {
 pub struct RulingChange {
     /// The case file or facts line (`facts.jsonl:3`).
     pub source: String,
+    /// Whether the source is a facts line (else a case file).
+    #[serde(skip)]
+    pub facts_line: bool,
     pub ruling: String,
     pub old: Side,
     pub new: Side,
@@ -150,13 +172,13 @@ fn squeeze(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The declarations of each clause: (what, name) → source text, white space folded.
+/// The declarations of each clause: (what, name) → source text as written.
 fn declarations(c: &Checked) -> IndexMap<String, IndexMap<(&'static str, String), String>> {
     let p = &c.program;
     let mut out: IndexMap<String, IndexMap<(&'static str, String), String>> = IndexMap::new();
     let mut add = |clause: Option<u32>, what: &'static str, name: &str, span: Span| {
         let key = p.citation_of(clause).unwrap_or(OUTSIDE).to_string();
-        out.entry(key).or_default().insert((what, name.to_string()), squeeze(c.sources.snippet(span)));
+        out.entry(key).or_default().insert((what, name.to_string()), c.sources.snippet(span).to_string());
     };
     for r in &p.rules {
         add(r.clause, "rule", &r.label, r.span);
@@ -174,6 +196,32 @@ fn declarations(c: &Checked) -> IndexMap<String, IndexMap<(&'static str, String)
         add(None, "type", &t.name, t.span);
     }
     out
+}
+
+/// The lines of a changed declaration written over several lines (a record's fields) that
+/// differ, before and after, one a line with white space folded; the whole declarations
+/// when no line differs (lines moved, or one line rewrapped).
+fn changed_lines(old: &str, new: &str) -> (String, String) {
+    let lines = |t: &str| t.lines().map(squeeze).filter(|l| !l.is_empty()).collect::<Vec<_>>();
+    let (a, b) = (lines(old), lines(new));
+    let only = |xs: &[String], ys: &[String]| {
+        let mut left: Vec<&String> = ys.iter().collect();
+        let mut out = Vec::new();
+        for x in xs {
+            match left.iter().position(|y| *y == x) {
+                Some(i) => {
+                    left.remove(i);
+                }
+                None => out.push(x.clone()),
+            }
+        }
+        out
+    };
+    let (gone, came) = (only(&a, &b), only(&b, &a));
+    if gone.is_empty() && came.is_empty() || a.len() < 2 {
+        return (squeeze(old), squeeze(new));
+    }
+    (gone.join("\n"), came.join("\n"))
 }
 
 fn parts_of(p: &Program, citation: &str) -> [(&'static str, Option<String>); 4] {
@@ -247,16 +295,19 @@ pub fn clauses_renamed(old: &Checked, new: &Checked, renames: &Renames) -> Vec<C
                     kind: "added",
                     old_name: was.get(key).cloned(),
                     old: None,
-                    new: Some(text.clone()),
+                    new: Some(squeeze(text)),
                 }),
-                Some(o) if o != text || was.contains_key(key) => decls.push(DeclChange {
-                    what: key.0,
-                    name: key.1.clone(),
-                    kind: if was.contains_key(key) { "renamed" } else { "changed" },
-                    old_name: was.get(key).cloned(),
-                    old: Some(o.clone()),
-                    new: Some(text.clone()),
-                }),
+                Some(o) if squeeze(o) != squeeze(text) || was.contains_key(key) => {
+                    let (old, new) = if key.0 == "type" { changed_lines(o, text) } else { (squeeze(o), squeeze(text)) };
+                    decls.push(DeclChange {
+                        what: key.0,
+                        name: key.1.clone(),
+                        kind: if was.contains_key(key) { "renamed" } else { "changed" },
+                        old_name: was.get(key).cloned(),
+                        old: Some(old),
+                        new: Some(new),
+                    })
+                }
                 Some(_) => {}
             }
         }
@@ -267,7 +318,7 @@ pub fn clauses_renamed(old: &Checked, new: &Checked, renames: &Renames) -> Vec<C
                     name: key.1.clone(),
                     kind: "removed",
                     old_name: was.get(key).cloned(),
-                    old: Some(text.clone()),
+                    old: Some(squeeze(text)),
                     new: None,
                 });
             }
@@ -319,6 +370,7 @@ fn inputs_for(c: &Checked, tree: &serde_json::Value, origin: &str) -> Result<cra
 /// translated into the old version's names.
 struct Facts<'a> {
     source: &'a str,
+    facts_line: bool,
     old: &'a serde_json::Value,
     new: &'a serde_json::Value,
 }
@@ -350,7 +402,13 @@ fn compare(old: &Checked, new: &Checked, facts: Facts, rulings: &[String], renam
     for ruling in rulings {
         let (x, y) = (side(old, &a, renames.old_def(ruling)), side(new, &b, ruling));
         if (&x.status, &x.answer, &x.cites) != (&y.status, &y.answer, &y.cites) {
-            report.rulings.push(RulingChange { source: source.to_string(), ruling: ruling.clone(), old: x, new: y });
+            report.rulings.push(RulingChange {
+                source: source.to_string(),
+                facts_line: facts.facts_line,
+                ruling: ruling.clone(),
+                old: x,
+                new: y,
+            });
         }
     }
 }
@@ -410,7 +468,7 @@ pub fn diff_renamed(old: &Version, new: &Version, inputs: &Inputs, renames: &Ren
             }
         }
         let old_tree = renames.translate_json(&new.checked.program, &tree);
-        let facts = Facts { source: name, old: &old_tree, new: &tree };
+        let facts = Facts { source: name, facts_line: false, old: &old_tree, new: &tree };
         compare(&old.checked, &new.checked, facts, &rulings, renames, &mut report);
         let translated = renames.translate_case(&new.checked.program, &text, &tree);
         let before = failures(&old.checked, case, translated.as_deref());
@@ -441,7 +499,7 @@ pub fn diff_renamed(old: &Version, new: &Version, inputs: &Inputs, renames: &Ren
                 }
             };
             let old_tree = renames.translate_json(&new.checked.program, &tree);
-            let facts = Facts { source: &source, old: &old_tree, new: &tree };
+            let facts = Facts { source: &source, facts_line: true, old: &old_tree, new: &tree };
             compare(&old.checked, &new.checked, facts, &rulings, renames, &mut report);
             report.facts_lines_compared += 1;
         }

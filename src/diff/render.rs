@@ -12,18 +12,26 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn summary(r: &Report) -> String {
-    let sources = r.changed_sources().len();
-    let mut s = format!(
-        "{} changed; {} change in {} of {} case files",
-        plural(r.clauses.len(), "clause", "clauses"),
-        plural(r.rulings.len(), "ruling", "rulings"),
-        sources,
-        r.cases_compared
-    );
-    if r.facts_lines_compared > 0 {
-        let _ = write!(s, " and {} facts lines", r.facts_lines_compared);
+/// Where the rulings changed, out of what was compared: `4 of 289 case files`, `2 of 8 facts
+/// lines`, or both joined by `and`.
+fn compared(r: &Report) -> String {
+    let (cases, lines) = r.changed_counts();
+    let case_part = format!("{cases} of {}", plural(r.cases_compared, "case file", "case files"));
+    let line_part = format!("{lines} of {}", plural(r.facts_lines_compared, "facts line", "facts lines"));
+    match (r.cases_compared > 0, r.facts_lines_compared > 0) {
+        (true, true) => format!("{case_part} and {line_part}"),
+        (false, true) => line_part,
+        _ => case_part,
     }
+}
+
+fn summary(r: &Report) -> String {
+    let mut s = format!(
+        "{} changed; {} in {}",
+        plural(r.clauses.len(), "clause", "clauses"),
+        plural(r.rulings.len(), "ruling changes", "rulings change"),
+        compared(r)
+    );
     let _ = write!(s, "; {} broken", plural(r.broken.len(), "case expectation", "case expectations"));
     if !r.renames.is_empty() {
         let _ = write!(s, "; {}", plural(r.renames.len(), "name renamed", "names renamed"));
@@ -166,10 +174,10 @@ pub fn text(r: &Report) -> String {
         }
         for d in &c.declarations {
             let _ = writeln!(out, "  {}", decl_title(d, false));
-            if let Some(o) = &d.old {
+            for o in d.old.iter().flat_map(|o| o.lines()) {
                 let _ = writeln!(out, "    - {o}");
             }
-            if let Some(n) = &d.new {
+            for n in d.new.iter().flat_map(|n| n.lines()) {
                 let _ = writeln!(out, "    + {n}");
             }
         }
@@ -207,10 +215,10 @@ fn clause_markdown(out: &mut String, c: &ClauseChange) {
     for d in &c.declarations {
         let _ = writeln!(out, "- {}", decl_title(d, true));
         let _ = writeln!(out, "  ```diff");
-        if let Some(o) = &d.old {
+        for o in d.old.iter().flat_map(|o| o.lines()) {
             let _ = writeln!(out, "  - {o}");
         }
-        if let Some(n) = &d.new {
+        for n in d.new.iter().flat_map(|n| n.lines()) {
             let _ = writeln!(out, "  + {n}");
         }
         let _ = writeln!(out, "  ```");

@@ -4,8 +4,10 @@
 //! ([`mod@write`]), the JSON Schema of a facts file ([`schema`]) and facts templates
 //! ([`template`]), how to give an input a ruling still needs ([`how_to`]), finding a
 //! ruling from the printed words ([`find`], [`words`]), the "did you mean" of an unknown
-//! ruling name ([`suggest`]), and what else bears on a ruling's inputs ([`related`]).
+//! ruling name ([`suggest`]), what else bears on a ruling's inputs ([`related`]), and
+//! what a fact, decision or record field is and which rulings read it ([`about`]).
 
+pub mod about;
 pub mod find;
 pub mod how_to;
 pub mod inputs;
@@ -25,7 +27,7 @@ pub use inputs::{Decider, Input, InputKind, Origin, Reach, inputs_of, reach};
 /// One entry of `conditions list`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Entry {
-    /// `ruling`, `definition`, `fact`, `decision` or `lot`.
+    /// `ruling`, `definition`, `fact`, `decision`, `lot` or `field`.
     pub kind: &'static str,
     pub name: String,
     /// The question it answers (its description).
@@ -95,6 +97,26 @@ pub fn list(p: &Program, word: Option<&str>, all: bool) -> Vec<Entry> {
         let w = w.to_lowercase();
         let has = |s: &Option<String>| s.as_ref().is_some_and(|s| s.to_lowercase().contains(&w));
         out.retain(|e| e.name.to_lowercase().contains(&w) || has(&e.question) || has(&e.clause));
+    }
+    out
+}
+
+/// The fields of the record types, as `Record.field`, filtered like [`list`] (`conditions
+/// list --all` shows them after the facts).
+pub fn fields(p: &Program, word: Option<&str>) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for t in &p.types {
+        if let crate::check::program::TypeKind::Record(fs) = &t.kind {
+            for f in fs {
+                let name = format!("{}.{}", t.name, f.name);
+                out.push(entry(p, "field", &name, &f.doc, None, p.describe(&f.ty)));
+            }
+        }
+    }
+    if let Some(w) = word {
+        let w = w.to_lowercase();
+        let has = |s: &Option<String>| s.as_ref().is_some_and(|s| s.to_lowercase().contains(&w));
+        out.retain(|e| e.name.to_lowercase().contains(&w) || has(&e.question));
     }
     out
 }
