@@ -377,6 +377,8 @@ pub enum WorkKind {
         items: Vec<(Value, Value)>,
         elem: Type,
         key: Type,
+        /// How the key is named (a column's header).
+        key_name: KeyName,
         places: Option<Value>,
     },
     /// `apportion`: the seats, the items with their weights.
@@ -384,6 +386,8 @@ pub enum WorkKind {
         seats: Value,
         items: Vec<(Value, Value)>,
         elem: Type,
+        /// How the weight is named (a column's header).
+        weight: KeyName,
     },
     /// `map` over another working (a ranking's names, say): the working of the list mapped.
     Map(Box<Work>),

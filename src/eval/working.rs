@@ -463,6 +463,7 @@ impl Interp<'_> {
                         items: xs.iter().cloned().zip(keys.into_iter().flatten()).collect(),
                         elem: elem(&list.ty),
                         key: l.body.ty.clone(),
+                        key_name: key_name(&l.body, 0),
                         places: None,
                     };
                     return (kind, Some(s.value.take()));
@@ -484,6 +485,7 @@ impl Interp<'_> {
                     items: xs.into_iter().zip(keys).collect(),
                     elem: elem(&list.ty),
                     key: l.body.ty.clone(),
+                    key_name: key_name(&l.body, 0),
                     places,
                 };
                 (kind, value)
@@ -499,6 +501,7 @@ impl Interp<'_> {
                     seats,
                     items: xs.into_iter().zip(ws.into_iter().flatten()).collect(),
                     elem: elem(&list.ty),
+                    weight: key_name(&l.body, 0),
                 };
                 (kind, None)
             }

@@ -290,10 +290,12 @@ impl<'a> Explainer<'a> {
                 self.val_into(&mut e, w);
                 Some(e)
             }
-            WorkKind::Ranking { builtin, items, elem, key, places } => {
-                self.ranking(*builtin, items, elem, key, places.as_ref(), w)
+            WorkKind::Ranking { builtin, items, elem, key, key_name, places } => {
+                self.ranking(*builtin, items, elem, key, key_name, places.as_ref(), w)
             }
-            WorkKind::Apportion { seats, items, elem } => self.apportion(seats, items, elem, w).map(|s| Buf::of(&s)),
+            WorkKind::Apportion { seats, items, elem, weight } => {
+                self.apportion(seats, items, elem, weight, w).map(|s| Buf::of(&s))
+            }
             WorkKind::Standings { items, elem, keys, among, breaks, groups } => {
                 notes.extend(self.standings(items, elem, keys, among, breaks, groups).iter().map(|s| Buf::of(s)));
                 None
