@@ -389,6 +389,9 @@ pub enum WorkKind {
         /// How the weight is named (a column's header).
         weight: KeyName,
     },
+    /// `let x = v in body` where `v` orders or shares a list: the working of `v` (its table),
+    /// then the body's.
+    Let(Box<Work>, Box<Work>),
     /// `map` over another working (a ranking's names, say): the working of the list mapped.
     Map(Box<Work>),
     /// `count` of a list without a condition: how many items the list has.

@@ -70,6 +70,18 @@ fn shows_working(ir: &Ir) -> bool {
     }
 }
 
+/// Whether `ir` orders or shares a list (`top`, `most`, `least`, `apportion`, `rank`, `sort`):
+/// its working is a table.
+fn is_ordering(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Order(_) => true,
+        IrKind::Builtin(b, ..) => {
+            matches!(b, Builtin::Top | Builtin::Most | Builtin::Least | Builtin::Apportion) && shows_working(ir)
+        }
+        _ => false,
+    }
+}
+
 /// [`shows_working`] for a special form's call.
 fn special_shows_working(s: Special, args: &[Ir], lam: bool) -> bool {
     use Special::*;
@@ -272,6 +284,23 @@ impl Interp<'_> {
                 WorkKind::If(cond, boxed(self, taken, frame))
             }
             IrKind::Let(slot, v, body) => {
+                // An ordering or a share bound to a name is shown (its table): the body reads
+                // it by the name alone.
+                if is_ordering(v) {
+                    let bound = self.work_inner(v, frame);
+                    match &bound.value {
+                        Some(x) => frame[*slot as usize] = x.clone(),
+                        None => {
+                            if let Ok(x) = self.eval(v, frame) {
+                                frame[*slot as usize] = x;
+                            }
+                        }
+                    }
+                    let body = self.work_inner(body, frame);
+                    let (value, ty) = (body.value.clone(), body.ty.clone());
+                    let kind = WorkKind::Let(self.spare.boxed(bound), self.spare.boxed(body));
+                    return Work { value, ty, span: ir.span, kind };
+                }
                 if let Ok(x) = self.eval(v, frame) {
                     frame[*slot as usize] = x;
                 }

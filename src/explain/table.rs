@@ -98,11 +98,17 @@ pub(crate) fn text_into(out: &mut String, lang: Lang, t: &Table, indent: &str, w
     }
     super::wrap::wrap_into(out, &caption, indent, width);
     let n = t.columns.len();
-    let mut widths: Vec<usize> = t.columns.iter().map(|c| c.chars().count()).collect();
+    // Each column as wide as its widest cell; a long header is wrapped over lines of up to
+    // HEADER_ROOM characters (never narrower than its longest word).
+    let mut widths: Vec<usize> = vec![0; n];
     for r in &t.rows {
         for (w, c) in widths.iter_mut().zip(&r.cells) {
             *w = (*w).max(c.chars().count());
         }
+    }
+    for (w, h) in widths.iter_mut().zip(&t.columns) {
+        let longest_word = h.split(' ').map(|x| x.chars().count()).max().unwrap_or(0);
+        *w = (*w).max(longest_word).max(h.chars().count().min(HEADER_ROOM.max(*w)));
     }
     let total = indent.chars().count() + MARK.chars().count() + widths.iter().sum::<usize>() + 2 * n.saturating_sub(1);
     if total > width {
@@ -128,7 +134,8 @@ pub(crate) fn text_into(out: &mut String, lang: Lang, t: &Table, indent: &str, w
         }
         return;
     }
-    let row = |out: &mut String, mark: &str, cells: &[String], header: bool| {
+    let right = |i: usize| t.numeric.get(i).copied().unwrap_or(false);
+    let row = |out: &mut String, mark: &str, cells: &[&str]| {
         out.push_str(indent);
         out.push_str(mark);
         let mut line = String::new();
@@ -137,22 +144,50 @@ pub(crate) fn text_into(out: &mut String, lang: Lang, t: &Table, indent: &str, w
                 line.push_str("  ");
             }
             let pad = w.saturating_sub(c.chars().count());
-            let right = !header && t.numeric.get(i).copied().unwrap_or(false);
-            if right {
+            if right(i) {
                 line.extend(std::iter::repeat_n(' ', pad));
             }
             line.push_str(c);
-            if !right {
+            if !right(i) {
                 line.extend(std::iter::repeat_n(' ', pad));
             }
         }
         out.push_str(line.trim_end());
         out.push('\n');
     };
-    row(out, UNMARKED, &t.columns, true);
-    for r in &t.rows {
-        row(out, if r.decides { MARK } else { UNMARKED }, &r.cells, false);
+    // The header, a line per line of its longest wrapped cell.
+    let headers: Vec<Vec<String>> = t.columns.iter().zip(&widths).map(|(h, &w)| fill(h, w)).collect();
+    let depth = headers.iter().map(Vec::len).max().unwrap_or(0);
+    for k in 0..depth {
+        let cells: Vec<&str> = headers.iter().map(|h| h.get(k).map_or("", String::as_str)).collect();
+        row(out, UNMARKED, &cells);
     }
+    for r in &t.rows {
+        let cells: Vec<&str> = r.cells.iter().map(String::as_str).collect();
+        row(out, if r.decides { MARK } else { UNMARKED }, &cells);
+    }
+}
+
+/// The widest a header's line is made when its column's cells are narrower.
+const HEADER_ROOM: usize = 20;
+
+/// `text`'s words put onto lines of at most `width` characters (a longer word alone).
+fn fill(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// A Markdown cell: pipes and line breaks escaped.
@@ -226,6 +261,7 @@ mod tests {
         text_into(&mut out, Lang::En, &standings(), "  ", 100);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[1], "    Place  Name   VP");
+        assert_eq!(fill("Victory points scored in the game", 20), ["Victory points", "scored in the game"]);
         assert_eq!(lines[2], "    1      North  80");
         assert_eq!(lines[3], "  ▸ 2–3    East    7");
         assert!(lines[0].starts_with("  Standings (▸ "), "{out}");

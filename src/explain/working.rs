@@ -304,6 +304,11 @@ impl<'a> Explainer<'a> {
                 self.sentences_to(inner, &mut |s| notes.push(Buf::of(s)));
                 None
             }
+            WorkKind::Let(bound, body) => {
+                self.sentences_to(bound, &mut |s| notes.push(Buf::of(s)));
+                self.sentences_to(body, &mut |s| notes.push(Buf::of(s)));
+                None
+            }
             WorkKind::Record(t, fields) => {
                 // Each field worked out: "of which gold points: 40 × 1 / 3 = 40/3".
                 let names: Vec<(String, Option<String>)> = match &self.p.types[*t as usize].kind {

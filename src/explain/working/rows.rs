@@ -149,25 +149,31 @@ impl Explainer<'_> {
             Some(end) => (end > 0 && rank[i] + same[i] - 1 == end) || rank[i] == end + 1,
             None => rank[i] == 1,
         };
+        // Items ranked by themselves (numbers, say) need no column for the key.
+        let by_self = items.iter().all(|(x, k)| x == k);
         let rows = order
             .iter()
-            .map(|&i| TableRow {
-                cells: vec![
-                    table::place(rank[i], same[i]),
-                    self.show(&items[i].0, elem).into_string(),
-                    self.show(&items[i].1, key).into_string(),
-                ],
-                decides: decides(i),
+            .map(|&i| {
+                let mut cells = vec![table::place(rank[i], same[i]), self.show(&items[i].0, elem).into_string()];
+                if !by_self {
+                    cells.push(self.show(&items[i].1, key).into_string());
+                }
+                TableRow { cells, decides: decides(i) }
             })
             .collect();
         let header = self.key_header(key_name);
-        let t = Table {
-            kind: "ranking",
-            caption: self.m("table-ranking", &[("key", Arg::Text(&header))]).into_string(),
-            columns: vec![word(self.lang, "col-place").into(), word(self.lang, "col-name").into(), capital(&header)],
-            numeric: vec![false, false, is_number(key)],
-            rows,
+        let mut columns = vec![word(self.lang, "col-place").to_string(), word(self.lang, "col-name").to_string()];
+        let mut numeric = vec![false, is_number(elem) && by_self];
+        if !by_self {
+            columns.push(capital(&header));
+            numeric.push(is_number(key));
+        }
+        let caption = if by_self {
+            word(self.lang, "table-standings").to_string()
+        } else {
+            self.m("table-ranking", &[("key", Arg::Text(&header))]).into_string()
         };
+        let t = Table { kind: "ranking", caption, columns, numeric, rows };
         if !table::offer(t) {
             return None;
         }
