@@ -12,6 +12,8 @@ use std::fmt::Write;
 
 /// Most rows a table shows: a longer list is said by its count, as in the sentences.
 pub(crate) const ROWS_MAX: usize = 64;
+/// Fewest rows a table shows: two rows read as well in a sentence.
+pub(crate) const TABLE_MIN: usize = 3;
 
 /// A table of a step's working.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -41,6 +43,14 @@ impl Table {
     /// Whether any row is marked as deciding.
     pub fn marked(&self) -> bool {
         self.rows.iter().any(|r| r.decides)
+    }
+
+    /// The table as the brief terminal text shows it under a step (indented, wrapped to
+    /// 100 columns).
+    pub fn text(&self, lang: Lang) -> String {
+        let mut out = String::new();
+        text_into(&mut out, lang, self, "      ", 100);
+        out
     }
 }
 

@@ -5,7 +5,7 @@
 use super::super::Explainer;
 use super::super::messages::{Arg, msg_into, word_ref as word};
 use super::super::scratch::Buf;
-use super::super::table::{self, ROWS_MAX, Table, TableRow};
+use super::super::table::{self, ROWS_MAX, TABLE_MIN, Table, TableRow};
 use super::LIST_MAX;
 use crate::check::types::Type;
 use crate::eval::num::Num;
@@ -56,7 +56,7 @@ impl Explainer<'_> {
             _ => Default::default(),
         };
         let places_n = places.and_then(|p| p.as_num()).and_then(|n| n.as_i64());
-        if items.len() <= ROWS_MAX
+        if (TABLE_MIN..=ROWS_MAX).contains(&items.len())
             && let Some(s) =
                 self.ranking_table(items, elem, key, key_name, places, &order, &rank, &same, &taken, taken_n)
         {
@@ -286,7 +286,8 @@ impl Explainer<'_> {
                 xs.iter().zip(vals).map(|(x, v)| format!("{} {}", self.show(x, elem), self.show(v, ty))).collect();
             parts.join(", ")
         };
-        let tabled = items.len() <= ROWS_MAX && self.standings_table(items, elem, keys, breaks, groups);
+        let tabled =
+            (TABLE_MIN..=ROWS_MAX).contains(&items.len()) && self.standings_table(items, elem, keys, breaks, groups);
         if !tabled && items.len() <= LIST_MAX {
             for (name, ty, vals) in keys {
                 out.push(
@@ -470,7 +471,7 @@ impl Explainer<'_> {
             ("total", Arg::Text(&show::number(total, self.lang, 0))),
             ("left", Arg::Num(left as i64)),
         ];
-        if items.len() <= ROWS_MAX {
+        if (TABLE_MIN..=ROWS_MAX).contains(&items.len()) {
             // The rows at the remainder's cut decide: those tied on it, else the last to get a
             // place left over and the first not to.
             let mut decides = tied.clone();
