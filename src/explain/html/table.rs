@@ -12,13 +12,19 @@ use std::fmt::Write;
 /// The table `t` as a scrolling, labelled region.
 pub(super) fn render(out: &mut String, lang: Lang, t: &Table) {
     let caption = escape(&t.caption);
-    let legend = if t.marked() { format!(" ({})", escape(&word(lang, "table-decides"))) } else { String::new() };
+    let legend = if t.marked() {
+        format!(" <span class=\"legend\">(<mark>▸</mark> {})</span>", escape(&word(lang, "table-decides")))
+    } else {
+        String::new()
+    };
+    // The caption is shown above the box (a caption inside would scroll away with a wide
+    // table) and read by a screen reader from the table's own caption.
     let _ = write!(
         out,
-        "<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"{caption}\">\
-         <table class=\"working-table {}\"><caption>{caption}{}</caption><thead><tr>",
-        t.kind,
-        if t.marked() { format!(" <span class=\"legend\"><mark>▸</mark>{legend}</span>") } else { String::new() }
+        "<p class=\"table-caption\" aria-hidden=\"true\">{caption}{legend}</p>\
+         <div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"{caption}\">\
+         <table class=\"working-table {}\"><caption>{caption}{legend}</caption><thead><tr>",
+        t.kind
     );
     let num = |i: usize| t.numeric.get(i).copied().unwrap_or(false);
     for (i, c) in t.columns.iter().enumerate() {
