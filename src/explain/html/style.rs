@@ -56,7 +56,7 @@ pub const STYLE: &str = r#".conditions{font-family:Georgia,"Times New Roman",ser
 .conditions .working-table td{white-space:nowrap}
 .conditions .working-table tr.decides{background:#fff3bf}
 .conditions .working-table mark,.conditions .table-caption mark{background:none;color:#7a4b00}
-.conditions .working-table th{hyphens:auto;-webkit-hyphens:auto}
+.conditions .working-table th{hyphens:auto;-webkit-hyphens:auto;min-width:5em}
 @media print{
 .conditions{font-size:11pt;max-width:none;padding:0;color:#000}
 .conditions .contents,.conditions details,.conditions .back{display:none}
