@@ -65,6 +65,7 @@ apportioned = { $item }: { $seats }
 # Tabeller i udregningen: titler, kolonneoverskrifter og ordene ved siden af.
 table-ranking = Rangeret efter { $key }
 table-standings = Stilling
+table-each = { $key }, for hver enkelt
 table-apportion = Fordelingen af de { $seats } pladser
 table-decides = de rækker, der afgør
 col-place = Plads

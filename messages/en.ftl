@@ -76,6 +76,7 @@ apportioned = { $item }: { $seats }
 # Tables of the working: captions, headers, and the words beside them.
 table-ranking = Ranked by { $key }
 table-standings = Standings
+table-each = { $key }, one by one
 table-apportion = How the { $seats } places are shared
 table-decides = the rows that decide
 col-place = Place

@@ -65,6 +65,7 @@ apportioned = { $item }: { $seats }
 # Tabeller i utregningen: titler, kolonneoverskrifter og ordene ved siden av.
 table-ranking = Rangert etter { $key }
 table-standings = Stilling
+table-each = { $key }, for hver enkelt
 table-apportion = Fordelingen av de { $seats } plassene
 table-decides = radene som avgjør
 col-place = Plass

@@ -72,6 +72,7 @@ apportioned = { $item }: { $seats }
 # Tabeller i uträkningen: rubriker, kolumnrubriker och orden bredvid.
 table-ranking = Rangordnade efter { $key }
 table-standings = Ställning
+table-each = { $key }, för var och en
 table-apportion = Fördelningen av de { $seats } platserna
 table-decides = raderna som avgör
 col-place = Placering

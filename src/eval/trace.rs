@@ -364,6 +364,9 @@ pub enum WorkKind {
         builtin: Builtin,
         items: Vec<(Value, Option<bool>)>,
         elem: Type,
+        /// When the condition compares a field of each item (`t => t.victory_points > own`):
+        /// how the field is named, its type, and each item's value of it.
+        compared: Option<Box<(KeyName, Type, Vec<Option<Value>>)>>,
     },
     /// `sum`: the items with the value each contributed.
     Sum {

@@ -191,6 +191,28 @@ impl Interp<'_> {
             .collect()
     }
 
+    /// For `count` or `filter` whose condition compares a field of each item with something
+    /// (`t => t.victory_points > own`): the field's name, type and value for each item.
+    fn compared(
+        &mut self,
+        b: Builtin,
+        l: &Lambda,
+        xs: &[Value],
+        frame: &mut Vec<Value>,
+    ) -> Option<Box<(KeyName, Type, Vec<Option<Value>>)>> {
+        if !matches!(b, Builtin::Count | Builtin::Filter) {
+            return None;
+        }
+        let IrKind::Binary(op, a, _) = &l.body.kind else { return None };
+        let reads_item = |x: &Ir| matches!(&x.kind, IrKind::Field(inner, _) if matches!(inner.kind, IrKind::Local(s) if s == l.slot));
+        if !op.is_comparison() || !reads_item(a) {
+            return None;
+        }
+        let side = Lambda { slot: l.slot, body: Box::new((**a).clone()) };
+        let vals = self.lambda_values(&side, xs, frame);
+        Some(Box::new((key_name(a, 0), a.ty.clone(), vals)))
+    }
+
     fn lambda_values(&mut self, lam: &Lambda, xs: &[Value], frame: &mut Vec<Value>) -> Vec<Option<Value>> {
         self.lambda_results(lam, xs, frame).into_iter().map(Result::ok).collect()
     }
@@ -434,7 +456,9 @@ impl Interp<'_> {
                     // As the ruling found them: its value is the builtin's.
                     let truth = vals.iter().map(|v| v.as_ref().and_then(Value::as_bool));
                     let items = xs.iter().cloned().zip(truth).collect();
-                    return (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(s.value.take()));
+                    let value = s.value.take();
+                    let compared = self.compared(b, l, &xs, frame);
+                    return (WorkKind::Count { builtin: b, items, elem: elem(&list.ty), compared }, Some(value));
                 }
                 let (listed, results): (_, Vec<Item>) = {
                     let listed = self.list_or_none(list, frame);
@@ -448,14 +472,15 @@ impl Interp<'_> {
                     Item::Found(v) => v.as_bool(),
                     _ => None,
                 });
+                let compared = self.compared(b, l, &xs, frame);
                 let items = xs.into_iter().zip(truth).collect();
-                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(value))
+                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty), compared }, Some(value))
             }
             (Filter | All | Any, [list, ..], None) => {
                 let xs = self.list_of(list, frame);
                 let n = xs.len();
                 let items = xs.into_iter().zip(std::iter::repeat_n(Some(true), n)).collect();
-                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, None)
+                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty), compared: None }, None)
             }
             (Sum, [list, ..], _) => {
                 let (listed, vals) = match lam {

@@ -282,7 +282,12 @@ impl<'a> Explainer<'a> {
                     (None, _) => (!then.is_empty()).then(|| joined(&then, "; ")),
                 }
             }
-            WorkKind::Count { builtin, items, elem } => self.count(w, *builtin, items, elem),
+            WorkKind::Count { builtin, items, elem, compared } => {
+                if let Some(c) = compared {
+                    self.compared_table(items, elem, c);
+                }
+                self.count(w, *builtin, items, elem)
+            }
             WorkKind::Sum { items, .. } if items.len() > 1 && items.len() <= LIST_MAX => {
                 let mut e = Buf::new();
                 self.expr_into(&mut e, w, &mut notes, None);

@@ -241,6 +241,39 @@ impl Explainer<'_> {
         Some(s)
     }
 
+    /// The items of a count whose condition compares a field of each, with the field's value
+    /// for each (the items counted marked), offered to the step as a table.
+    pub(super) fn compared_table(
+        &self,
+        items: &[(Value, Option<bool>)],
+        elem: &Type,
+        compared: &(KeyName, Type, Vec<Option<Value>>),
+    ) {
+        let (name, ty, vals) = compared;
+        if !(TABLE_MIN..=ROWS_MAX).contains(&items.len()) || vals.len() != items.len() {
+            return;
+        }
+        let header = self.key_header(name);
+        let rows = items
+            .iter()
+            .zip(vals)
+            .map(|((x, counted), v)| TableRow {
+                cells: vec![
+                    self.show(x, elem).into_string(),
+                    v.as_ref().map_or_else(|| "?".to_string(), |v| self.show(v, ty).into_string()),
+                ],
+                decides: *counted == Some(true),
+            })
+            .collect();
+        table::offer(Table {
+            kind: "compared",
+            caption: capital(&self.m("table-each", &[("key", Arg::Text(&header))])),
+            columns: vec![word(self.lang, "col-name").to_string(), capital(&header)],
+            numeric: vec![false, is_number(ty)],
+            rows,
+        });
+    }
+
     /// How a key is named as a column's header: a field by its `says` phrase or the head of
     /// its description, a definition by its label.
     fn key_header(&self, k: &KeyName) -> String {
