@@ -191,8 +191,8 @@ impl Interp<'_> {
             .collect()
     }
 
-    /// For `count` or `filter` whose condition compares a field of each item with something
-    /// (`t => t.victory_points > own`): the field's name, type and value for each item.
+    /// For `count` or `filter` whose condition compares a number field of each item with
+    /// something (`t => t.victory_points > own`): the field's name, type and value for each item.
     fn compared(
         &mut self,
         b: Builtin,
@@ -205,7 +205,9 @@ impl Interp<'_> {
         }
         let IrKind::Binary(op, a, _) = &l.body.kind else { return None };
         let reads_item = |x: &Ir| matches!(&x.kind, IrKind::Field(inner, _) if matches!(inner.kind, IrKind::Local(s) if s == l.slot));
-        if !op.is_comparison() || !reads_item(a) {
+        // Only numbers: the values that decide (a count of items equal to a name is said by
+        // the items counted).
+        if !op.is_comparison() || !reads_item(a) || !matches!(a.ty, Type::Int | Type::Quantity(_)) {
             return None;
         }
         let side = Lambda { slot: l.slot, body: Box::new((**a).clone()) };
