@@ -2,7 +2,7 @@
 //! down rather than sentences to read ([`Table`]), with the rows that decide marked; and
 //! their terminal text (aligned columns, wrapped to the width) and Markdown. The working in
 //! words ([`super::working`]) offers its tables to the step being put together
-//! ([`collect`]); the words of the headers come from the message files.
+//! (`collect`); the words of the headers come from the message files.
 
 use super::messages::word_ref as word;
 use crate::eval::show::Lang;
@@ -18,7 +18,8 @@ pub(crate) const TABLE_MIN: usize = 3;
 /// A table of a step's working.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
-    /// `standings`, `ranking` or `apportionment`.
+    /// `standings`, `ranking`, `apportionment`, or `compared` (the items of a count with the
+    /// number each was compared by).
     pub kind: &'static str,
     /// What the table shows, in words.
     pub caption: String,
@@ -35,7 +36,7 @@ pub struct Table {
 pub struct TableRow {
     pub cells: Vec<String>,
     /// Whether the row decides the answer (at the cut, sharing the deciding place, tied on
-    /// the remainder): shown highlighted.
+    /// the remainder, counted): shown highlighted.
     pub decides: bool,
 }
 
