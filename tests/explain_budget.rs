@@ -2,7 +2,8 @@
 //! brief explanation as text, in the rulebook's language and in English, is counted for
 //! (a) lines that say a clause "does not apply" (message `does-not-apply`) about a clause the
 //! same explanation cites as deciding, (b) lines that show code: a backtick or a raw
-//! `snake_case` name, (c) the words before the quoted clauses, and (d) lines that only say a
+//! `snake_case` name, (c) the words before the quoted clauses (a table of the working counted
+//! as its caption and one word a row: its cells are looked at, not read), and (d) lines that only say a
 //! value is itself ("no: no"). The figures are printed
 //! (`cargo test --test explain_budget -- --nocapture`) and the test fails when one is worse
 //! than its ceiling in [`CEILINGS`]; lower a ceiling when a change brings a figure down.
