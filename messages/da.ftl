@@ -62,6 +62,30 @@ apportion = { $seats } pladser fordelt efter vægt (i alt { $total }), hver kvot
 apportion-row = { $item } { $weight } → kvote { $quota } → { $seats }
 # An apportionment's answer: each item with the places it gets.
 apportioned = { $item }: { $seats }
+# Tabeller i udregningen: titler, kolonneoverskrifter og ordene ved siden af.
+table-ranking = Rangeret efter { $key }
+table-standings = Stilling
+table-each = { $key }, for hver enkelt
+table-apportion = Fordelingen af de { $seats } pladser
+table-decides = de rækker, der afgør
+col-place = Plads
+col-name = Navn
+col-quota = Kvote
+col-whole = Hele tal
+col-remainder = Brøkdel
+col-places = Pladser
+ranking-cut = De første { $places } pladser, inklusive dem der står lige ved grænsen: { $n ->
+    [one] 1 går videre
+   *[other] { $n } går videre
+  }
+ranking-shared = { $items } deler { place } plads med { $key }
+ranking-alone = { $item } er nr. { $rank } med { $key }
+standings-share = { $items } deler { ordinal-place } plads
+apportion-sum = { $seats } pladser fordelt efter vægt (i alt { $total }), hver kvotens hele tal, { $left ->
+    [0] ingen pladser tilovers
+    [one] den 1 plads tilovers til den største brøkdel
+   *[other] de { $left } pladser tilovers til de største brøkdele
+  }
 
 ## Betingelser som sætninger
 subject = { $left } er { $value }

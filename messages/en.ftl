@@ -73,6 +73,30 @@ apportion = { $seats } places shared by weight (total { $total }), each its quot
 apportion-row = { $item } { $weight } → quota { $quota } → { $seats }
 # An apportionment's answer: each item with the places it gets.
 apportioned = { $item }: { $seats }
+# Tables of the working: captions, headers, and the words beside them.
+table-ranking = Ranked by { $key }
+table-standings = Standings
+table-each = { $key }, one by one
+table-apportion = How the { $seats } places are shared
+table-decides = the rows that decide
+col-place = Place
+col-name = Name
+col-quota = Quota
+col-whole = Whole part
+col-remainder = Remainder
+col-places = Places
+ranking-cut = The first { $places } places, ties at the cut included: { $n ->
+    [one] 1 goes through
+   *[other] { $n } go through
+  }
+ranking-shared = { $items } share { place } place with { $key }
+ranking-alone = { $item } is { place } with { $key }
+standings-share = { $items } share { ordinal-place } place
+apportion-sum = { $seats } places shared by weight (total { $total }), each its quota's whole number, { $left ->
+    [0] none left over
+    [one] the 1 place left over to the largest remainder
+   *[other] the { $left } places left over to the largest remainders
+  }
 
 ## Conditions as sentences
 subject = { $left } is { $value }

@@ -62,6 +62,30 @@ apportion = { $seats } plasser fordelt etter vekt (i alt { $total }), hver får 
 apportion-row = { $item } { $weight } → kvote { $quota } → { $seats }
 # An apportionment's answer: each item with the places it gets.
 apportioned = { $item }: { $seats }
+# Tabeller i utregningen: titler, kolonneoverskrifter og ordene ved siden av.
+table-ranking = Rangert etter { $key }
+table-standings = Stilling
+table-each = { $key }, for hver enkelt
+table-apportion = Fordelingen av de { $seats } plassene
+table-decides = radene som avgjør
+col-place = Plass
+col-name = Navn
+col-quota = Kvote
+col-whole = Heltall
+col-remainder = Rest
+col-places = Plasser
+ranking-cut = De første { $places } plassene, medregnet dem som står likt ved grensen: { $n ->
+    [one] 1 går videre
+   *[other] { $n } går videre
+  }
+ranking-shared = { $items } deler { place } plass med { $key }
+ranking-alone = { $item } er nr. { $rank } med { $key }
+standings-share = { $items } deler { ordinal-place } plass
+apportion-sum = { $seats } plasser fordelt etter vekt (i alt { $total }), hver får kvotens heltall, { $left ->
+    [0] ingen plasser til overs
+    [one] den 1 plassen til overs går til den største resten
+   *[other] de { $left } plassene til overs går til de største restene
+  }
 
 ## Betingelser som setninger
 subject = { $left } er { $value }

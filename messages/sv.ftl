@@ -69,6 +69,30 @@ apportion = { $seats } platser fördelade efter vikt (totalt { $total }), var oc
 apportion-row = { $item } { $weight } → kvot { $quota } → { $seats }
 # An apportionment's answer: each item with the places it gets.
 apportioned = { $item }: { $seats }
+# Tabeller i uträkningen: rubriker, kolumnrubriker och orden bredvid.
+table-ranking = Rangordnade efter { $key }
+table-standings = Ställning
+table-each = { $key }, för var och en
+table-apportion = Fördelningen av de { $seats } platserna
+table-decides = raderna som avgör
+col-place = Placering
+col-name = Namn
+col-quota = Kvot
+col-whole = Heltalsdel
+col-remainder = Rest
+col-places = Platser
+ranking-cut = De första { $places } platserna, inklusive de som står lika vid gränsen: { $n ->
+    [one] 1 går vidare
+   *[other] { $n } går vidare
+  }
+ranking-shared = { $items } delar { place } plats med { $key }
+ranking-alone = { $item } kommer på { place } plats med { $key }
+standings-share = { $items } delar { ordinal-place } plats
+apportion-sum = { $seats } platser fördelade efter vikt (totalt { $total }), var och en får kvotens heltalsdel, { $left ->
+    [0] inga platser blir över
+    [one] den 1 plats som blir över går till den största resten
+   *[other] de { $left } platser som blir över går till de största resterna
+  }
 
 ## Villkor som meningar
 subject = { $left } är { $value }

@@ -2,7 +2,8 @@
 //! brief explanation as text, in the rulebook's language and in English, is counted for
 //! (a) lines that say a clause "does not apply" (message `does-not-apply`) about a clause the
 //! same explanation cites as deciding, (b) lines that show code: a backtick or a raw
-//! `snake_case` name, (c) the words before the quoted clauses, and (d) lines that only say a
+//! `snake_case` name, (c) the words before the quoted clauses (a table of the working counted
+//! as its caption and one word a row: its cells are looked at, not read), and (d) lines that only say a
 //! value is itself ("no: no"). The figures are printed
 //! (`cargo test --test explain_budget -- --nocapture`) and the test fails when one is worse
 //! than its ceiling in [`CEILINGS`]; lower a ceiling when a change brings a figure down.
@@ -187,7 +188,33 @@ fn measure(f: &mut Figures, lang: Lang, r: &Report, out: &str, name: &str) {
     f.contradicting_in += usize::from(contradicting > 0);
     f.code += code;
     f.code_in += usize::from(code > 0);
-    f.words.push(before.split_whitespace().count());
+    f.words.push(words_before(lang, r, before));
+}
+
+/// The words before the quoted clauses, a table of the working counted as its caption and
+/// one word a row (a row is taken in at a glance, as its cells are not read one by one).
+fn words_before(lang: Lang, r: &Report, before: &str) -> usize {
+    fn tables<'r>(s: &'r Step, into: &mut Vec<&'r conditions::explain::table::Table>) {
+        into.extend(&s.tables);
+        for c in &s.children {
+            tables(c, into);
+        }
+    }
+    let mut all = Vec::new();
+    for s in &r.steps {
+        tables(s, &mut all);
+    }
+    let mut words = before.split_whitespace().count();
+    let mut counted = BTreeSet::new();
+    for t in all {
+        let shown = t.text(lang);
+        if counted.insert(shown.clone()) {
+            let times = before.matches(shown.as_str()).count();
+            let glance = t.caption.split_whitespace().count() + t.rows.len();
+            words = words - times * shown.split_whitespace().count() + times * glance;
+        }
+    }
+    words
 }
 
 /// A raw `snake_case` name: letters or digits joined by underscores, with at least one letter.

@@ -366,6 +366,9 @@ pub enum WorkKind {
         builtin: Builtin,
         items: Vec<(Value, Option<bool>)>,
         elem: Type,
+        /// When the condition compares a field of each item (`t => t.victory_points > own`):
+        /// how the field is named, its type, and each item's value of it.
+        compared: Option<Box<(KeyName, Type, Vec<Option<Value>>)>>,
     },
     /// `sum`: the items with the value each contributed.
     Sum {
@@ -379,6 +382,8 @@ pub enum WorkKind {
         items: Vec<(Value, Value)>,
         elem: Type,
         key: Type,
+        /// How the key is named (a column's header).
+        key_name: KeyName,
         places: Option<Value>,
     },
     /// `apportion`: the seats, the items with their weights.
@@ -386,7 +391,12 @@ pub enum WorkKind {
         seats: Value,
         items: Vec<(Value, Value)>,
         elem: Type,
+        /// How the weight is named (a column's header).
+        weight: KeyName,
     },
+    /// `let x = v in body` where `v` orders or shares a list: the working of `v` (its table),
+    /// then the body's.
+    Let(Box<Work>, Box<Work>),
     /// `map` over another working (a ranking's names, say): the working of the list mapped.
     Map(Box<Work>),
     /// `count` of a list without a condition: how many items the list has.

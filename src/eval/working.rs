@@ -70,6 +70,18 @@ fn shows_working(ir: &Ir) -> bool {
     }
 }
 
+/// Whether `ir` orders or shares a list (`top`, `most`, `least`, `apportion`, `rank`, `sort`):
+/// its working is a table.
+fn is_ordering(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Order(_) => true,
+        IrKind::Builtin(b, ..) => {
+            matches!(b, Builtin::Top | Builtin::Most | Builtin::Least | Builtin::Apportion) && shows_working(ir)
+        }
+        _ => false,
+    }
+}
+
 /// [`shows_working`] for a special form's call.
 fn special_shows_working(s: Special, args: &[Ir], lam: bool) -> bool {
     use Special::*;
@@ -179,6 +191,30 @@ impl Interp<'_> {
             .collect()
     }
 
+    /// For `count` or `filter` whose condition compares a number field of each item with
+    /// something (`t => t.victory_points > own`): the field's name, type and value for each item.
+    fn compared(
+        &mut self,
+        b: Builtin,
+        l: &Lambda,
+        xs: &[Value],
+        frame: &mut Vec<Value>,
+    ) -> Option<Box<(KeyName, Type, Vec<Option<Value>>)>> {
+        if !matches!(b, Builtin::Count | Builtin::Filter) {
+            return None;
+        }
+        let IrKind::Binary(op, a, _) = &l.body.kind else { return None };
+        let reads_item = |x: &Ir| matches!(&x.kind, IrKind::Field(inner, _) if matches!(inner.kind, IrKind::Local(s) if s == l.slot));
+        // Only numbers: the values that decide (a count of items equal to a name is said by
+        // the items counted).
+        if !op.is_comparison() || !reads_item(a) || !matches!(a.ty, Type::Int | Type::Quantity(_)) {
+            return None;
+        }
+        let side = Lambda { slot: l.slot, body: Box::new((**a).clone()) };
+        let vals = self.lambda_values(&side, xs, frame);
+        Some(Box::new((key_name(a, 0), a.ty.clone(), vals)))
+    }
+
     fn lambda_values(&mut self, lam: &Lambda, xs: &[Value], frame: &mut Vec<Value>) -> Vec<Option<Value>> {
         self.lambda_results(lam, xs, frame).into_iter().map(Result::ok).collect()
     }
@@ -272,6 +308,23 @@ impl Interp<'_> {
                 WorkKind::If(cond, boxed(self, taken, frame))
             }
             IrKind::Let(slot, v, body) => {
+                // An ordering or a share bound to a name is shown (its table): the body reads
+                // it by the name alone.
+                if is_ordering(v) {
+                    let bound = self.work_inner(v, frame);
+                    match &bound.value {
+                        Some(x) => frame[*slot as usize] = x.clone(),
+                        None => {
+                            if let Ok(x) = self.eval(v, frame) {
+                                frame[*slot as usize] = x;
+                            }
+                        }
+                    }
+                    let body = self.work_inner(body, frame);
+                    let (value, ty) = (body.value.clone(), body.ty.clone());
+                    let kind = WorkKind::Let(self.spare.boxed(bound), self.spare.boxed(body));
+                    return Work { value, ty, span: ir.span, kind };
+                }
                 if let Ok(x) = self.eval(v, frame) {
                     frame[*slot as usize] = x;
                 }
@@ -403,7 +456,9 @@ impl Interp<'_> {
                     // As the ruling found them: its value is the builtin's.
                     let truth = vals.iter().map(|v| v.as_ref().and_then(Value::as_bool));
                     let items = xs.iter().cloned().zip(truth).collect();
-                    return (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(s.value.take()));
+                    let value = s.value.take();
+                    let compared = self.compared(b, l, &xs, frame);
+                    return (WorkKind::Count { builtin: b, items, elem: elem(&list.ty), compared }, Some(value));
                 }
                 let (listed, results): (_, Vec<Item>) = {
                     let listed = self.list_or_none(list, frame);
@@ -417,14 +472,15 @@ impl Interp<'_> {
                     Item::Found(v) => v.as_bool(),
                     _ => None,
                 });
+                let compared = self.compared(b, l, &xs, frame);
                 let items = xs.into_iter().zip(truth).collect();
-                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, Some(value))
+                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty), compared }, Some(value))
             }
             (Filter | All | Any, [list, ..], None) => {
                 let xs = self.list_of(list, frame);
                 let n = xs.len();
                 let items = xs.into_iter().zip(std::iter::repeat_n(Some(true), n)).collect();
-                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty) }, None)
+                (WorkKind::Count { builtin: b, items, elem: elem(&list.ty), compared: None }, None)
             }
             (Sum, [list, ..], _) => {
                 let (listed, vals) = match lam {
@@ -461,6 +517,7 @@ impl Interp<'_> {
                         items: xs.iter().cloned().zip(keys.into_iter().flatten()).collect(),
                         elem: elem(&list.ty),
                         key: l.body.ty.clone(),
+                        key_name: key_name(&l.body, 0),
                         places: None,
                     };
                     return (kind, Some(s.value.take()));
@@ -482,6 +539,7 @@ impl Interp<'_> {
                     items: xs.into_iter().zip(keys).collect(),
                     elem: elem(&list.ty),
                     key: l.body.ty.clone(),
+                    key_name: key_name(&l.body, 0),
                     places,
                 };
                 (kind, value)
@@ -497,6 +555,7 @@ impl Interp<'_> {
                     seats,
                     items: xs.into_iter().zip(ws.into_iter().flatten()).collect(),
                     elem: elem(&list.ty),
+                    weight: key_name(&l.body, 0),
                 };
                 (kind, None)
             }

@@ -366,19 +366,25 @@ impl Walk<'_, '_> {
         // step is shown.
         let mut body = Buf::new();
         let mut said = false;
-        if let Some(wk) = n.working.as_ref() {
-            e.sentences_to(wk, &mut |s| {
-                said = true;
-                wrap_into(&mut body, s, "      ", 100);
-            });
-        }
-        for a in &n.because {
-            if let Some(s) = e.atom_words(a)
-                && !s.is_empty()
-            {
-                said = true;
-                wrap_into(&mut body, &s, "      ", 100);
+        let ((), tables) = super::table::collect(|| {
+            if let Some(wk) = n.working.as_ref() {
+                e.sentences_to(wk, &mut |s| {
+                    said = true;
+                    wrap_into(&mut body, s, "      ", 100);
+                });
             }
+            for a in &n.because {
+                if let Some(s) = e.atom_words(a)
+                    && !s.is_empty()
+                {
+                    said = true;
+                    wrap_into(&mut body, &s, "      ", 100);
+                }
+            }
+        });
+        for t in &tables {
+            said = true;
+            super::table::text_into(&mut body, lang, t, "      ", 100);
         }
         if depth == 0 || said {
             let at = n

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// Text made inert in Markdown: `<`, `>` and `&` as entities, so no raw HTML from a
 /// facts file reaches the page.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     if !s.contains(['<', '>', '&']) {
         return s.to_string();
     }
@@ -54,6 +54,9 @@ fn step(out: &mut String, s: &Step, depth: usize, full: bool, lang: Lang) {
     for b in s.working.iter().chain(&s.because) {
         let _ = writeln!(out, "{pad}  - {}", escape(b));
     }
+    for t in &s.tables {
+        super::table::markdown_into(out, lang, t, &format!("{pad}  "));
+    }
     if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
             let _ = writeln!(
@@ -87,10 +90,13 @@ fn brief_step<'s>(
     let args = s.args_shown();
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
-    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
+    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() || !s.tables.is_empty() {
         let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
         for line in s.working.iter().chain(&s.because) {
             let _ = writeln!(out, "  - {}", escape(line));
+        }
+        for t in &s.tables {
+            super::table::markdown_into(out, lang, t, "  ");
         }
     }
     // Where nothing decided, the rules considered are the explanation; where a rule decided

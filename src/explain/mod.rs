@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod messages;
 pub(crate) mod meter;
 mod scratch;
+pub mod table;
 pub mod text;
 pub mod views;
 pub mod working;
@@ -108,6 +109,10 @@ pub struct Step {
     /// How the value was reached, in words, with the values put in.
     pub working: Vec<String>,
     pub because: Vec<String>,
+    /// The working's standings, rankings and apportionments as tables (shown after the
+    /// working's sentences).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<table::Table>,
     pub overridden: Vec<RuleRef>,
     pub not_applied: Vec<WhyNotView>,
     pub children: Vec<Step>,
@@ -382,6 +387,13 @@ impl<'a> Explainer<'a> {
             }
             _ => self.why_not(n.def, why),
         };
+        // The working and the reasons, in words; the tables they show gathered beside them.
+        let ((working, because), tables) = table::collect(|| {
+            (
+                n.working.as_ref().map(|w| self.sentences(w)).unwrap_or_default(),
+                n.because.iter().map(|a| self.atom_sentence(a)).filter(|s| !s.is_empty()).collect(),
+            )
+        });
         Step {
             name: info.name.clone(),
             args: n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect(),
@@ -395,8 +407,9 @@ impl<'a> Explainer<'a> {
             decided_by: n.decided_by.map(|r| self.rule_ref(v, r)),
             also: n.also.iter().map(|&r| self.rule_ref(v, r)).collect(),
             row: n.row,
-            working: n.working.as_ref().map(|w| self.sentences(w)).unwrap_or_default(),
-            because: n.because.iter().map(|a| self.atom_sentence(a)).filter(|s| !s.is_empty()).collect(),
+            working,
+            because,
+            tables,
             overridden: n.overridden.iter().map(|&r| self.rule_ref(v, r)).collect(),
             not_applied: n
                 .not_applied

@@ -44,6 +44,9 @@ fn step(out: &mut String, w: &Words, s: &Step, depth: usize, full: bool) {
     for b in s.working.iter().chain(&s.because) {
         out.push_str(&wrap(&format!("· {b}"), &format!("{pad}    "), 100));
     }
+    for t in &s.tables {
+        super::table::text_into(out, w.lang, t, &format!("{pad}    "), 100);
+    }
     // Where nothing decided, the rules considered are the explanation.
     if full || depth == 0 || (s.decided_by.is_none() && s.row.is_none()) {
         for n in &s.not_applied {
@@ -73,7 +76,7 @@ fn brief_step<'s>(
         return;
     }
     seen.push((s.name.as_str(), s.args.as_slice()));
-    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
+    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() || !s.tables.is_empty() {
         // "label (args): answer  [citation]"
         // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
@@ -99,6 +102,9 @@ fn brief_step<'s>(
         wrap_into(out, &head, "  ", 100);
         for line in s.working.iter().chain(&s.because) {
             wrap_into(out, line, "      ", 100);
+        }
+        for t in &s.tables {
+            super::table::text_into(out, lang, t, "      ", 100);
         }
     }
     // Where nothing decided, the rules considered are the explanation; where a rule decided

@@ -282,7 +282,12 @@ impl<'a> Explainer<'a> {
                     (None, _) => (!then.is_empty()).then(|| joined(&then, "; ")),
                 }
             }
-            WorkKind::Count { builtin, items, elem } => self.count(w, *builtin, items, elem),
+            WorkKind::Count { builtin, items, elem, compared } => {
+                if let Some(c) = compared {
+                    self.compared_table(items, elem, c);
+                }
+                self.count(w, *builtin, items, elem)
+            }
             WorkKind::Sum { items, .. } if items.len() > 1 && items.len() <= LIST_MAX => {
                 let mut e = Buf::new();
                 self.expr_into(&mut e, w, &mut notes, None);
@@ -290,16 +295,23 @@ impl<'a> Explainer<'a> {
                 self.val_into(&mut e, w);
                 Some(e)
             }
-            WorkKind::Ranking { builtin, items, elem, key, places } => {
-                self.ranking(*builtin, items, elem, key, places.as_ref(), w)
+            WorkKind::Ranking { builtin, items, elem, key, key_name, places } => {
+                self.ranking(*builtin, items, elem, key, key_name, places.as_ref(), w)
             }
-            WorkKind::Apportion { seats, items, elem } => self.apportion(seats, items, elem, w).map(|s| Buf::of(&s)),
+            WorkKind::Apportion { seats, items, elem, weight } => {
+                self.apportion(seats, items, elem, weight, w).map(|s| Buf::of(&s))
+            }
             WorkKind::Standings { items, elem, keys, among, breaks, groups } => {
                 notes.extend(self.standings(items, elem, keys, among, breaks, groups).iter().map(|s| Buf::of(s)));
                 None
             }
             WorkKind::Map(inner) => {
                 self.sentences_to(inner, &mut |s| notes.push(Buf::of(s)));
+                None
+            }
+            WorkKind::Let(bound, body) => {
+                self.sentences_to(bound, &mut |s| notes.push(Buf::of(s)));
+                self.sentences_to(body, &mut |s| notes.push(Buf::of(s)));
                 None
             }
             WorkKind::Record(t, fields) => {

@@ -8,6 +8,7 @@
 //! --format html` use them); [`STYLE`] is the stylesheet a fragment needs.
 
 mod style;
+mod table;
 mod tree;
 
 pub use style::STYLE;
@@ -138,6 +139,12 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         return;
     }
     let mut lines: Vec<String> = s.working.iter().chain(&s.because).map(|l| format!("<li>{}</li>", rich(l))).collect();
+    for t in &s.tables {
+        let mut li = String::from("<li class=\"table\">");
+        table::render(&mut li, ctx.lang, t);
+        li.push_str("</li>");
+        lines.push(li);
+    }
     // Where nothing decided, the rules considered are the explanation; where a rule decided
     // the answer, the exceptions that did not apply come after the working that gave it.
     let decided = s.decided_by.is_some() || s.row.is_some();

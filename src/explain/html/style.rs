@@ -47,6 +47,16 @@ pub const STYLE: &str = r#".conditions{font-family:Georgia,"Times New Roman",ser
 .conditions .tree .no{color:#5a5a5a}
 .conditions .back{font-size:.9em;margin:.5rem 0 0}
 .conditions .scroll{overflow-x:auto;max-width:100%}
+.conditions .table-scroll{overflow-x:auto;max-width:100%;margin:.3rem 0}
+.conditions .working-table{border-collapse:collapse;font-size:.92em;overflow-wrap:normal}
+.conditions .table-caption{font-style:italic;margin:.2rem 0 0}
+.conditions .working-table caption{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.conditions .working-table th,.conditions .working-table td{padding:.15rem .4rem;border-bottom:1px solid #e3e3e3;text-align:left;vertical-align:top}
+.conditions .working-table .num{text-align:right;font-variant-numeric:tabular-nums}
+.conditions .working-table td{white-space:nowrap}
+.conditions .working-table tr.decides{background:#fff3bf}
+.conditions .working-table mark,.conditions .table-caption mark{background:none;color:#7a4b00}
+.conditions .working-table th{hyphens:auto;-webkit-hyphens:auto;min-width:5em}
 @media print{
 .conditions{font-size:11pt;max-width:none;padding:0;color:#000}
 .conditions .contents,.conditions details,.conditions .back{display:none}

@@ -35,6 +35,11 @@ pub(super) fn step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, seen: &mut Seen
     for b in s.working.iter().chain(&s.because) {
         let _ = write!(inner, "<li>{}</li>", rich(b));
     }
+    for t in &s.tables {
+        inner.push_str("<li class=\"table\">");
+        super::table::render(&mut inner, ctx.lang, t);
+        inner.push_str("</li>");
+    }
     for n in &s.not_applied {
         let _ = write!(
             inner,

@@ -5,6 +5,7 @@
 use super::super::Explainer;
 use super::super::messages::{Arg, msg_into, word_ref as word};
 use super::super::scratch::Buf;
+use super::super::table::{self, ROWS_MAX, TABLE_MIN, Table, TableRow};
 use super::LIST_MAX;
 use crate::check::types::Type;
 use crate::eval::num::Num;
@@ -20,6 +21,7 @@ impl Explainer<'_> {
         items: &[(Value, Value)],
         elem: &Type,
         key: &Type,
+        key_name: &KeyName,
         places: Option<&Value>,
         w: &Work,
     ) -> Option<Buf> {
@@ -54,6 +56,12 @@ impl Explainer<'_> {
             _ => Default::default(),
         };
         let places_n = places.and_then(|p| p.as_num()).and_then(|n| n.as_i64());
+        if (TABLE_MIN..=ROWS_MAX).contains(&items.len())
+            && let Some(s) =
+                self.ranking_table(items, elem, key, key_name, places, &order, &rank, &same, &taken, taken_n)
+        {
+            return Some(s);
+        }
         // The rows one after the other, " · " between them.
         let mut table = Buf::new();
         for (n, &i) in order.iter().enumerate() {
@@ -110,6 +118,176 @@ impl Explainer<'_> {
         })
     }
 
+    /// A ranking as a table (place, item, key; the rows at the cut or in first place marked),
+    /// offered to the step; when taken, the sentence says only the cut and the ties at it.
+    #[allow(clippy::too_many_arguments)]
+    fn ranking_table(
+        &self,
+        items: &[(Value, Value)],
+        elem: &Type,
+        key: &Type,
+        key_name: &KeyName,
+        places: Option<&Value>,
+        order: &[usize],
+        rank: &[usize],
+        same: &[usize],
+        taken: &std::collections::HashSet<&Value>,
+        taken_n: usize,
+    ) -> Option<Buf> {
+        let places_n = places.and_then(|p| p.as_num()).and_then(|n| n.as_i64()).map(|p| p.max(0) as usize);
+        // The last place that goes through (a group tied at the cut goes through whole).
+        let last_in = places_n.map(|p| {
+            order
+                .iter()
+                .filter(|&&i| if taken.is_empty() { rank[i] <= p } else { taken.contains(&items[i].0) })
+                .map(|&i| rank[i] + same[i] - 1)
+                .max()
+                .unwrap_or(0)
+        });
+        // The rows that decide: the last group in and the first group out; without a cut, the first.
+        let decides = |i: usize| match last_in {
+            Some(end) => (end > 0 && rank[i] + same[i] - 1 == end) || rank[i] == end + 1,
+            None => rank[i] == 1,
+        };
+        // Items ranked by themselves (numbers, say) need no column for the key.
+        let by_self = items.iter().all(|(x, k)| x == k);
+        let rows = order
+            .iter()
+            .map(|&i| {
+                let mut cells = vec![table::place(rank[i], same[i]), self.show(&items[i].0, elem).into_string()];
+                if !by_self {
+                    cells.push(self.show(&items[i].1, key).into_string());
+                }
+                TableRow { cells, decides: decides(i) }
+            })
+            .collect();
+        let header = self.key_header(key_name);
+        let mut columns = vec![word(self.lang, "col-place").to_string(), word(self.lang, "col-name").to_string()];
+        let mut numeric = vec![false, is_number(elem) && by_self];
+        if !by_self {
+            columns.push(capital(&header));
+            numeric.push(is_number(key));
+        }
+        let caption = if by_self {
+            word(self.lang, "table-standings").to_string()
+        } else {
+            self.m("table-ranking", &[("key", Arg::Text(&header))]).into_string()
+        };
+        let t = Table { kind: "ranking", caption, columns, numeric, rows };
+        if !table::offer(t) {
+            return None;
+        }
+        // The ties at the cut (or in first place), in words.
+        let mut s = Buf::new();
+        let group_words = |s: &mut Buf, first: usize| {
+            let members: Vec<&Value> = order.iter().filter(|&&i| rank[i] == first).map(|&i| &items[i].0).collect();
+            let Some(&i) = order.iter().find(|&&i| rank[i] == first) else { return };
+            let k = self.show(&items[i].1, key);
+            if members.len() > 1 {
+                msg_into(
+                    s,
+                    self.lang,
+                    "ranking-shared",
+                    &[
+                        ("items", Arg::Text(&self.list(&members, elem))),
+                        ("rank", Arg::Num(first as i64)),
+                        ("key", Arg::Text(&k)),
+                    ],
+                );
+            } else {
+                msg_into(
+                    s,
+                    self.lang,
+                    "ranking-alone",
+                    &[
+                        ("item", Arg::Text(&self.show(members[0], elem))),
+                        ("rank", Arg::Num(first as i64)),
+                        ("key", Arg::Text(&k)),
+                    ],
+                );
+            }
+        };
+        match places {
+            Some(p) => {
+                msg_into(
+                    &mut s,
+                    self.lang,
+                    "ranking-cut",
+                    &[("places", Arg::Text(&self.show(p, &Type::Int))), ("n", Arg::Num(taken_n as i64))],
+                );
+                // The group at the cut, when tied, and the first left out.
+                if let Some(p) = places_n
+                    && let Some(&i) = order.iter().find(|&&i| rank[i] <= p && rank[i] + same[i] > p && same[i] > 1)
+                {
+                    s.push_str("; ");
+                    group_words(&mut s, rank[i]);
+                }
+                if let Some(i) = order.iter().copied().find(|&i| !taken.contains(&items[i].0)) {
+                    s.push_str("; ");
+                    msg_into(
+                        &mut s,
+                        self.lang,
+                        "ranking-first-out",
+                        &[
+                            ("item", Arg::Text(&self.show(&items[i].0, elem))),
+                            ("rank", Arg::Num(rank[i] as i64)),
+                            ("key", Arg::Text(&self.show(&items[i].1, key))),
+                        ],
+                    );
+                }
+            }
+            None => group_words(&mut s, 1),
+        }
+        Some(s)
+    }
+
+    /// The items of a count whose condition compares a field of each, with the field's value
+    /// for each (the items counted marked), offered to the step as a table.
+    pub(super) fn compared_table(
+        &self,
+        items: &[(Value, Option<bool>)],
+        elem: &Type,
+        compared: &(KeyName, Type, Vec<Option<Value>>),
+    ) {
+        let (name, ty, vals) = compared;
+        if !(TABLE_MIN..=ROWS_MAX).contains(&items.len()) || vals.len() != items.len() {
+            return;
+        }
+        let header = self.key_header(name);
+        let rows = items
+            .iter()
+            .zip(vals)
+            .map(|((x, counted), v)| TableRow {
+                cells: vec![
+                    self.show(x, elem).into_string(),
+                    v.as_ref().map_or_else(|| "?".to_string(), |v| self.show(v, ty).into_string()),
+                ],
+                decides: *counted == Some(true),
+            })
+            .collect();
+        table::offer(Table {
+            kind: "compared",
+            caption: capital(&self.m("table-each", &[("key", Arg::Text(&header))])),
+            columns: vec![word(self.lang, "col-name").to_string(), capital(&header)],
+            numeric: vec![false, is_number(ty)],
+            rows,
+        });
+    }
+
+    /// How a key is named as a column's header: a field by its `says` phrase or the head of
+    /// its description, a definition by its label.
+    fn key_header(&self, k: &KeyName) -> String {
+        match k {
+            KeyName::Field(t, i) => match &self.p.types[*t as usize].kind {
+                crate::check::program::TypeKind::Record(fs) => fs
+                    .get(*i as usize)
+                    .map_or_else(String::new, |f| self.short(f.says.as_deref(), f.doc.as_deref(), &f.name)),
+                _ => String::new(),
+            },
+            _ => self.key_label(k),
+        }
+    }
+
     /// How a key of an ordering is named in a sentence.
     fn key_label(&self, k: &KeyName) -> String {
         match k {
@@ -141,7 +319,9 @@ impl Explainer<'_> {
                 xs.iter().zip(vals).map(|(x, v)| format!("{} {}", self.show(x, elem), self.show(v, ty))).collect();
             parts.join(", ")
         };
-        if items.len() <= LIST_MAX {
+        let tabled =
+            (TABLE_MIN..=ROWS_MAX).contains(&items.len()) && self.standings_table(items, elem, keys, breaks, groups);
+        if !tabled && items.len() <= LIST_MAX {
             for (name, ty, vals) in keys {
                 // A key is shown for the items it was worked out for: those still tied when
                 // it was reached.
@@ -182,6 +362,29 @@ impl Explainer<'_> {
                 None => self.m("tie-kept", &[("items", Arg::Text(&members))]).into_string(),
             });
         }
+        if tabled {
+            // The places shared, in words (those level on every tie-break are said above).
+            let mut place = 1;
+            for g in groups {
+                let kept = breaks
+                    .iter()
+                    .any(|b| b.by.is_none() && b.group.len() == g.len() && g.iter().all(|x| b.group.contains(x)));
+                if g.len() > 1 && !kept {
+                    out.push(
+                        self.m(
+                            "standings-share",
+                            &[
+                                ("items", Arg::Text(&self.list(&g.iter().collect::<Vec<_>>(), elem))),
+                                ("place", Arg::Num(place)),
+                            ],
+                        )
+                        .into_string(),
+                    );
+                }
+                place += g.len() as i64;
+            }
+            return out;
+        }
         let mut place = 1;
         let rows: Vec<String> = groups
             .iter()
@@ -200,6 +403,50 @@ impl Explainer<'_> {
             .collect();
         out.push(self.m("standings", &[("table", Arg::Text(&rows.join(" · ")))]).into_string());
         out
+    }
+
+    /// Standings as a table (place, shared as "2–3", item, each key's value; the rows that
+    /// share a place or were separated by a tie-break marked), offered to the step.
+    fn standings_table(
+        &self,
+        items: &[Value],
+        elem: &Type,
+        keys: &[(KeyName, Type, Vec<Value>)],
+        breaks: &[crate::eval::order::TieBreak],
+        groups: &[Vec<Value>],
+    ) -> bool {
+        let mut columns = vec![word(self.lang, "col-place").to_string(), word(self.lang, "col-name").to_string()];
+        let mut numeric = vec![false, false];
+        for (name, ty, _) in keys {
+            columns.push(capital(&self.key_header(name)));
+            numeric.push(is_number(ty));
+        }
+        let broken = |x: &Value| breaks.iter().any(|b| b.by.is_some() && b.group.contains(x));
+        let mut rows = Vec::with_capacity(items.len());
+        let mut place = 1;
+        for g in groups {
+            for x in g {
+                if !super::super::meter::charge(1) {
+                    return false;
+                }
+                let at = items.iter().position(|y| y == x);
+                let mut cells = vec![table::place(place, g.len()), self.show(x, elem).into_string()];
+                for (_, ty, vals) in keys {
+                    cells.push(
+                        at.and_then(|k| vals.get(k)).map_or_else(String::new, |v| self.show(v, ty).into_string()),
+                    );
+                }
+                rows.push(TableRow { cells, decides: g.len() > 1 || broken(x) });
+            }
+            place += g.len();
+        }
+        table::offer(Table {
+            kind: "standings",
+            caption: word(self.lang, "table-standings").to_string(),
+            columns,
+            numeric,
+            rows,
+        })
     }
 
     /// An apportionment's answer beside its items: "Nordjylland: 8; Vestjylland: 5; …".
@@ -223,7 +470,14 @@ impl Explainer<'_> {
         Some(rows.join("; "))
     }
 
-    pub(super) fn apportion(&self, seats: &Value, items: &[(Value, Value)], elem: &Type, w: &Work) -> Option<String> {
+    pub(super) fn apportion(
+        &self,
+        seats: &Value,
+        items: &[(Value, Value)],
+        elem: &Type,
+        weight: &KeyName,
+        w: &Work,
+    ) -> Option<String> {
         let s = seats.as_num()?;
         let weights: Vec<Num> = items.iter().map(|(_, v)| v.as_num()).collect::<Option<_>>()?;
         let total = weights.iter().try_fold(Num::ZERO, |a, x| a.add(*x))?;
@@ -252,6 +506,57 @@ impl Explainer<'_> {
             Some(Value::List(xs)) => xs.iter().map(|x| self.show(x, &Type::Int).into_string()).collect(),
             _ => vec!["?".into(); items.len()],
         };
+        let sum_args = [
+            ("seats", Arg::Text(&self.show(seats, &Type::Int))),
+            ("total", Arg::Text(&show::number(total, self.lang, 0))),
+            ("left", Arg::Num(left as i64)),
+        ];
+        if (TABLE_MIN..=ROWS_MAX).contains(&items.len()) {
+            // The rows at the remainder's cut decide: those tied on it, else the last to get a
+            // place left over and the first not to.
+            let mut decides = tied.clone();
+            if !tied.contains(&true) && left > 0 {
+                for &i in order.iter().skip(left - 1).take(2) {
+                    decides[i] = true;
+                }
+            }
+            let header = self.key_header(weight);
+            let num = |n: Num| show::number(n, self.lang, 0);
+            let rows = items
+                .iter()
+                .enumerate()
+                .map(|(i, (x, wt))| TableRow {
+                    cells: vec![
+                        self.show(x, elem).into_string(),
+                        self.show(wt, &Type::Int).into_string(),
+                        num(quotas[i]),
+                        num(quotas[i].floor()),
+                        num(quotas[i].fract()),
+                        given.get(i).cloned().unwrap_or_else(|| "?".into()),
+                    ],
+                    decides: decides[i],
+                })
+                .collect();
+            let t = Table {
+                kind: "apportionment",
+                caption: self
+                    .m("table-apportion", &[("seats", Arg::Text(&self.show(seats, &Type::Int)))])
+                    .into_string(),
+                columns: vec![
+                    word(self.lang, "col-name").to_string(),
+                    capital(&header),
+                    word(self.lang, "col-quota").to_string(),
+                    word(self.lang, "col-whole").to_string(),
+                    word(self.lang, "col-remainder").to_string(),
+                    word(self.lang, "col-places").to_string(),
+                ],
+                numeric: vec![false, true, true, true, true, true],
+                rows,
+            };
+            if table::offer(t) {
+                return Some(self.m("apportion-sum", &sum_args).into_string());
+            }
+        }
         let rows: Vec<String> = items
             .iter()
             .enumerate()
@@ -282,4 +587,18 @@ impl Explainer<'_> {
             .into_string(),
         )
     }
+}
+
+/// A header with a capital first letter.
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether values of the type are numbers (a column aligned to the right).
+fn is_number(ty: &Type) -> bool {
+    matches!(ty, Type::Int | Type::Quantity(_))
 }
