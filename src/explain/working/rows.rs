@@ -411,7 +411,7 @@ impl Explainer<'_> {
         &self,
         items: &[Value],
         elem: &Type,
-        keys: &[(KeyName, Type, Vec<Value>)],
+        keys: &[(KeyName, Type, Vec<Option<Value>>)],
         breaks: &[crate::eval::order::TieBreak],
         groups: &[Vec<Value>],
     ) -> bool {
@@ -433,7 +433,10 @@ impl Explainer<'_> {
                 let mut cells = vec![table::place(place, g.len()), self.show(x, elem).into_string()];
                 for (_, ty, vals) in keys {
                     cells.push(
-                        at.and_then(|k| vals.get(k)).map_or_else(String::new, |v| self.show(v, ty).into_string()),
+                        // A key left unworked (the item was no longer tied) is an empty cell.
+                        at.and_then(|k| vals.get(k))
+                            .and_then(Option::as_ref)
+                            .map_or_else(String::new, |v| self.show(v, ty).into_string()),
                     );
                 }
                 rows.push(TableRow { cells, decides: g.len() > 1 || broken(x) });
