@@ -6,7 +6,8 @@
 //! value is itself ("no: no"). The figures are printed
 //! (`cargo test --test explain_budget -- --nocapture`) and the test fails when one is worse
 //! than its ceiling in [`CEILINGS`]; lower a ceiling when a change brings a figure down.
-//! With `EXPLAIN_BUDGET_SHOW` set, every line showing code is printed.
+//! With `EXPLAIN_BUDGET_SHOW` set, every line showing code is printed; with
+//! `EXPLAIN_BUDGET_LONGEST=n`, the `n` longest explanations are printed whole.
 
 use conditions::eval::show::Lang;
 use conditions::explain::messages::{Arg, msg};
@@ -45,6 +46,8 @@ struct Figures {
     tautologies: usize,
     words: Vec<usize>,
     examples: Vec<String>,
+    /// The words before the quoted clauses, the explanation's name and its text.
+    longest: Vec<(usize, String, String)>,
 }
 
 #[test]
@@ -99,6 +102,11 @@ fn brief_explanations_keep_to_their_budget() {
     );
     for e in f.examples.iter().take(12) {
         println!("  e.g. {e}");
+    }
+    let show: usize = std::env::var("EXPLAIN_BUDGET_LONGEST").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+    f.longest.sort_by(|a, b| b.0.cmp(&a.0));
+    for (words, name, out) in f.longest.iter().take(show) {
+        println!("==== {words} words: {name}\n{out}");
     }
     let mut worse = Vec::new();
     if f.contradicting > CEILINGS.contradicting {
@@ -183,7 +191,11 @@ fn measure(f: &mut Figures, lang: Lang, r: &Report, out: &str, name: &str) {
     f.contradicting_in += usize::from(contradicting > 0);
     f.code += code;
     f.code_in += usize::from(code > 0);
-    f.words.push(before.split_whitespace().count());
+    let words = before.split_whitespace().count();
+    f.words.push(words);
+    if std::env::var_os("EXPLAIN_BUDGET_LONGEST").is_some() && words > PHONE_WORDS {
+        f.longest.push((words, name.to_string(), before.to_string()));
+    }
 }
 
 /// A raw `snake_case` name: letters or digits joined by underscores, with at least one letter.

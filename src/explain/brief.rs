@@ -161,6 +161,7 @@ impl Explainer<'_> {
                 args: Buf::new(),
                 ends: List::new(),
                 deciding: super::deciding(views, nodes),
+                once: super::Once::new(nodes),
             };
             walk.step(&mut out, 0, 0);
         }
@@ -255,6 +256,8 @@ struct Walk<'e, 'a> {
     ends: List,
     /// The clauses that decided a step ([`super::Report::deciding`]).
     deciding: Vec<super::Shared>,
+    /// Which reads of a definition read for many items are made steps of.
+    once: super::Once,
 }
 
 /// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
@@ -310,11 +313,11 @@ impl Walk<'_, '_> {
         let reads = super::reads_by_def(nodes, &n.children);
         let many = |c: usize| {
             let def = nodes[c].def;
-            !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::LIST_MAX)
+            !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::BRIEF_READS_MAX)
         };
         super::meter::charge(n.children.len() as u64 + 1);
         for &c in &n.children {
-            if !self.steps.get(c).copied().unwrap_or(true) && !many(c) {
+            if !self.steps.get(c).copied().unwrap_or(true) && !many(c) && self.once.admit(p, nodes, c) {
                 self.kids.push(c);
             }
         }
@@ -452,6 +455,9 @@ impl Walk<'_, '_> {
         // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
             let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
+            if super::moot(e.p, n, *r, why) {
+                continue;
+            }
             if !matches!(why, WhyNot::Unknown(_)) && self.deciding.iter().any(|d| &**d == c) {
                 continue;
             }

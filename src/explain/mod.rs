@@ -120,6 +120,12 @@ pub struct WhyNotView {
     /// (whether it applies waits for what is still needed; `reason` names it).
     pub kind: &'static str,
     pub reason: String,
+    /// Whether the rule could not have changed the step's answer: the step is settled and the
+    /// rule was for another case, waits for an input the answer does not turn on, or gives
+    /// the answer the step has anyway (see [`moot`]). The brief explanation leaves it to
+    /// the full one. Not in the JSON format.
+    #[serde(skip)]
+    pub moot: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -199,6 +205,7 @@ impl Step {
     /// the full explanation). One that waits for an input is always said.
     pub fn brief_not_applied<'s>(&'s self, deciding: &'s [Shared]) -> impl Iterator<Item = &'s WhyNotView> {
         self.not_applied.iter().filter(move |n| match n.rule.citation.as_deref() {
+            Some(_) if n.moot => false,
             Some(c) => !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c)),
             None => false,
         })
@@ -324,7 +331,15 @@ impl<'a> Explainer<'a> {
     }
 
     /// One step of the report and the steps under it; `seen` marks the nodes already made steps of.
-    fn step(&self, v: &views::Views, nodes: &[Node], idx: usize, full: bool, seen: &mut [bool]) -> Step {
+    fn step(
+        &self,
+        v: &views::Views,
+        nodes: &[Node],
+        idx: usize,
+        full: bool,
+        seen: &mut [bool],
+        once: &mut Once,
+    ) -> Step {
         let n = &nodes[idx];
         let info = &self.p.defs[n.def as usize];
         let dv = &v.defs[n.def as usize];
@@ -343,20 +358,23 @@ impl<'a> Explainer<'a> {
         let reads = if full { Default::default() } else { reads_by_def(nodes, &n.children) };
         let many = |c: &usize| {
             let def = nodes[*c].def;
-            !self.p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::LIST_MAX)
+            !self.p.defs[def as usize].params.is_empty()
+                && reads.get(&def).is_some_and(|&k| k > working::BRIEF_READS_MAX)
         };
         // A sub-result used in several places is explained once, where it first appears.
         meter::charge(n.children.len() as u64 + 1);
         let children = n
             .children
             .iter()
-            .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c)))
+            .filter(|&&c| {
+                !seen.get(c).copied().unwrap_or(true) && (full || (!many(&c) && once.admit(self.p, nodes, c)))
+            })
             .copied()
             .collect::<Vec<_>>()
             .into_iter()
             .map(|c| {
                 seen[c] = true;
-                self.step(v, nodes, c, full, seen)
+                self.step(v, nodes, c, full, seen, once)
             })
             .collect();
         // Rules for other cases of the same argument give the same reason: said once, copied.
@@ -399,6 +417,7 @@ impl<'a> Explainer<'a> {
                         WhyNot::Unknown(_) => "unknown",
                     },
                     reason: reason(why),
+                    moot: moot(self.p, n, *r, why),
                 })
                 .collect(),
             children,
@@ -498,7 +517,7 @@ impl<'a> Explainer<'a> {
             Some(t) if !t.nodes.is_empty() => {
                 let mut seen = vec![false; t.nodes.len()];
                 seen[0] = true;
-                vec![self.step(views, &t.nodes, 0, full, &mut seen)]
+                vec![self.step(views, &t.nodes, 0, full, &mut seen, &mut Once::new(&t.nodes))]
             }
             _ => Vec::new(),
         };
@@ -607,6 +626,20 @@ impl<'a> Explainer<'a> {
     }
 }
 
+/// Whether rule `r` of node `n`, which did not apply for `why`, could not have changed the
+/// node's answer: the node has a value (whatever is still missing, it is settled) and the
+/// rule was for another case of the arguments, waits for an input, or would have given
+/// that same value (a constant).
+pub(crate) fn moot(p: &Program, n: &Node, r: RuleId, why: &WhyNot) -> bool {
+    let crate::eval::trace::Outcome::Value(v) = &n.outcome else { return false };
+    match why {
+        WhyNot::Pattern { .. } | WhyNot::Unknown(_) => true,
+        WhyNot::Condition(_) => {
+            matches!(&p.rules[r as usize].value.kind, crate::check::program::IrKind::Const(c) if c == v)
+        }
+    }
+}
+
 /// The citations of the clauses that decided a node of a trace, by a rule or a table row,
 /// each once.
 pub(crate) fn deciding(views: &views::Views, nodes: &[Node]) -> Vec<Shared> {
@@ -623,6 +656,42 @@ pub(crate) fn deciding(views: &views::Views, nodes: &[Node]) -> Vec<Shared> {
         }
     }
     out
+}
+
+/// The reads of a definition that the brief explanation makes steps of: of a definition with
+/// parameters read for more than [`working::BRIEF_ONCE_OVER`] items in the whole trace (a
+/// step per district, per final), the first only; the steps above give the others' values,
+/// and the full explanation each one's working.
+pub(crate) struct Once {
+    /// The nodes of each definition in the trace.
+    reads: std::collections::HashMap<DefId, usize>,
+    /// The definitions read for many items that are already shown.
+    shown: Vec<DefId>,
+}
+
+impl Once {
+    pub(crate) fn new(nodes: &[Node]) -> Once {
+        let mut reads = std::collections::HashMap::new();
+        for n in nodes {
+            *reads.entry(n.def).or_insert(0) += 1;
+        }
+        meter::charge(nodes.len() as u64);
+        Once { reads, shown: Vec::new() }
+    }
+
+    /// Whether node `c` becomes a step (noted: a second read of the same definition does not).
+    pub(crate) fn admit(&mut self, p: &Program, nodes: &[Node], c: usize) -> bool {
+        let def = nodes[c].def;
+        if p.defs[def as usize].params.is_empty() || self.reads.get(&def).is_none_or(|&k| k <= working::BRIEF_ONCE_OVER)
+        {
+            return true;
+        }
+        if self.shown.contains(&def) {
+            return false;
+        }
+        self.shown.push(def);
+        true
+    }
 }
 
 /// How many of `children` read each definition.

@@ -14,6 +14,7 @@ pub mod printed;
 pub mod rules;
 pub mod space;
 pub mod tables;
+pub mod terms;
 pub mod xrefs;
 
 use crate::check::Checked;
@@ -51,6 +52,7 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
     ("lint::tie_group_unread", Severity::Warning, "tie-breaks among the tied that never read the tied group"),
     ("lint::number_not_in_text", Severity::Warning, "numbers a rule writes that its clause's text does not print"),
     ("lint::number_not_in_rules", Severity::Warning, "numbers a clause's text prints that none of its rules uses"),
+    ("lint::gloss_term", Severity::Warning, "English glosses that render a term by another (UP, away points, as VP)"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -78,6 +80,7 @@ pub fn run(ctx: &Context) -> Vec<Diagnostic> {
     out.extend(confusables::lint(p));
     out.extend(orders::lint(p));
     out.extend(numbers::lint(ctx.checked));
+    out.extend(terms::lint(ctx.checked));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
     }
