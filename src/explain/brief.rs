@@ -144,6 +144,7 @@ impl Explainer<'_> {
                 wrap_into(&mut out, &format!("- {}", n.sentence), "  ", 100);
             }
         }
+        let mut said = std::collections::HashSet::new();
         if !nodes.is_empty() {
             out.push('\n');
             out.push_str(word(lang, "why"));
@@ -162,11 +163,13 @@ impl Explainer<'_> {
                 ends: List::new(),
                 deciding: super::deciding(views, nodes),
                 once: super::Once::new(nodes),
+                said: std::collections::HashSet::new(),
             };
             walk.step(&mut out, 0, 0);
+            said = walk.said;
         }
 
-        self.facts_used_into(&mut out, views, &facts, &decisions);
+        self.facts_used_into(&mut out, views, &facts, &decisions, &said);
         let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c)).peekable();
         if clauses.peek().is_some() {
             out.push('\n');
@@ -183,47 +186,54 @@ impl Explainer<'_> {
         out
     }
 
-    /// The facts used and the decisions given, a line each, as the report lists them.
+    /// The facts used and the decisions given, a line each, as the report lists them: but
+    /// not a line the working already says (`said`).
     #[inline(never)]
-    fn facts_used_into(&self, out: &mut String, views: &Views, facts: &[&FactUse], decisions: &[u32]) {
+    fn facts_used_into(
+        &self,
+        out: &mut String,
+        views: &Views,
+        facts: &[&FactUse],
+        decisions: &[u32],
+        said: &std::collections::HashSet<String>,
+    ) {
         let (p, lang) = (self.p, self.lang);
-        let given: Vec<(u32, &Value)> =
-            decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
-        if !facts.is_empty() || !given.is_empty() {
-            out.push('\n');
-            out.push_str(word(lang, "facts-used"));
-            out.push_str(":\n");
-            let mut line = Buf::new();
-            for u in facts {
-                line.clear();
-                let fi = &p.facts[u.fact as usize];
-                let fv = &views.facts[u.fact as usize];
-                let path = u.path(p);
-                let description = if *path == *fi.name {
-                    fv.description.as_deref()
-                } else {
-                    views.read(u.read).and_then(|f| f.description.as_deref())
-                };
-                match description {
-                    Some(d) => line.push_str(d),
-                    None => line.push_str(&path.replace('_', " ")),
-                }
-                line.push_str(": ");
-                show::value_into(&mut line, p, &u.value, u.ty(p), lang);
-                if let Some(c) = &fv.citation {
-                    push_cite(&mut line, c);
-                }
-                wrap_into(out, &line, "  ", 100);
+        let mut lines: Vec<(String, Option<&str>)> = Vec::with_capacity(facts.len() + decisions.len());
+        for u in facts {
+            let fi = &p.facts[u.fact as usize];
+            let fv = &views.facts[u.fact as usize];
+            let path = u.path(p);
+            let description = if *path == *fi.name {
+                fv.description.as_deref()
+            } else {
+                views.read(u.read).and_then(|f| f.description.as_deref())
+            };
+            let mut line = String::new();
+            match description {
+                Some(d) => line.push_str(d),
+                None => line.push_str(&path.replace('_', " ")),
             }
-            for (d, v) in given {
-                line.clear();
-                let di = &p.decisions[d as usize];
-                line.push_str(&self.decision_found(views, d, v));
-                if let Some(c) = p.citation_of(di.clause) {
-                    push_cite(&mut line, c);
-                }
-                wrap_into(out, &line, "  ", 100);
+            line.push_str(": ");
+            show::value_into(&mut line, p, &u.value, u.ty(p), lang);
+            lines.push((line, fv.citation.as_deref()));
+        }
+        for &d in decisions {
+            let Some(v) = self.inputs.decisions[d as usize].as_ref() else { continue };
+            let di = &p.decisions[d as usize];
+            lines.push((self.decision_found(views, d, v), p.citation_of(di.clause)));
+        }
+        lines.retain(|(l, _)| !said.contains(l));
+        if lines.is_empty() {
+            return;
+        }
+        out.push('\n');
+        out.push_str(word(lang, "facts-used"));
+        out.push_str(":\n");
+        for (mut line, c) in lines {
+            if let Some(c) = c {
+                push_cite(&mut line, c);
             }
+            wrap_into(out, &line, "  ", 100);
         }
     }
 }
@@ -258,6 +268,8 @@ struct Walk<'e, 'a> {
     deciding: Vec<super::Shared>,
     /// Which reads of a definition read for many items are made steps of.
     once: super::Once,
+    /// The lines of working and reasons shown (a fact they say is not said again).
+    said: std::collections::HashSet<String>,
 }
 
 /// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
@@ -365,22 +377,56 @@ impl Walk<'_, '_> {
             self.kids.truncate(from);
             return;
         }
+        // The step's line before its citation: "label (arguments): answer".
+        let mut head = std::mem::take(&mut self.line);
+        head.clear();
+        head.push_str(&dv.label);
+        let mut first = true;
+        for (i, a) in self.args_of(args).enumerate() {
+            if dv.param_labels.get(i).is_some_and(Option::is_some) {
+                continue;
+            }
+            head.push_str(if first { " (" } else { ", " });
+            head.push_str(a);
+            first = false;
+        }
+        if !first {
+            head.push(')');
+        }
+        head.push_str(": ");
+        match &n.outcome {
+            trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
+                Some(a) => head.push_str(&a),
+                None => show::value_into(&mut head, p, v, &info.ty, lang),
+            },
+            trace::Outcome::Undetermined(_) => head.push_str(&e.w().undetermined()),
+            trace::Outcome::Silent(_) => head.push_str(e.w().not_decided),
+            trace::Outcome::Error(m) => head.push_str(m),
+        }
         // The working and the reasons, wrapped under the step's line: written after it, if the
-        // step is shown.
+        // step is shown; a line that only repeats the step's own is left out.
         let mut body = Buf::new();
         let mut said = false;
+        let lines = &mut self.said;
         if let Some(wk) = n.working.as_ref() {
             e.sentences_to(wk, &mut |s| {
-                said = true;
-                wrap_into(&mut body, s, "      ", 100);
+                if s != head.as_str() {
+                    said = true;
+                    wrap_into(&mut body, s, "      ", 100);
+                    if !lines.contains(s) {
+                        lines.insert(s.to_string());
+                    }
+                }
             });
         }
         for a in &n.because {
             if let Some(s) = e.atom_words(a)
                 && !s.is_empty()
+                && *s != *head
             {
                 said = true;
                 wrap_into(&mut body, &s, "      ", 100);
+                lines.insert(s.to_string());
             }
         }
         if depth == 0 || said {
@@ -388,38 +434,13 @@ impl Walk<'_, '_> {
                 .decided_by
                 .and_then(|r| self.views.rules[r as usize].citation.as_deref())
                 .or(n.row.and(dv.citation.as_deref()));
-            let mut head = std::mem::take(&mut self.line);
-            head.clear();
-            head.push_str(&dv.label);
-            let mut first = true;
-            for (i, a) in self.args_of(args).enumerate() {
-                if dv.param_labels.get(i).is_some_and(Option::is_some) {
-                    continue;
-                }
-                head.push_str(if first { " (" } else { ", " });
-                head.push_str(a);
-                first = false;
-            }
-            if !first {
-                head.push(')');
-            }
-            head.push_str(": ");
-            match &n.outcome {
-                trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
-                    Some(a) => head.push_str(&a),
-                    None => show::value_into(&mut head, p, v, &info.ty, lang),
-                },
-                trace::Outcome::Undetermined(_) => head.push_str(&e.w().undetermined()),
-                trace::Outcome::Silent(_) => head.push_str(e.w().not_decided),
-                trace::Outcome::Error(m) => head.push_str(m),
-            }
             if let Some(c) = at {
                 push_cite(&mut head, c);
             }
             wrap_into(out, &head, "  ", 100);
-            self.line = head;
             out.push_str(&body);
         }
+        self.line = head;
         self.shown.entry(key).or_default().push(args);
         let decided = n.decided_by.is_some() || n.row.is_some();
         if depth == 0 && decided {
@@ -451,6 +472,7 @@ impl Walk<'_, '_> {
         let mut patterns: Vec<(usize, &Value, String)> = Vec::new();
         let mut reason = Buf::new();
         let mut line = Buf::new();
+        let mut said: Vec<String> = Vec::new();
         // Another rule of the clause that decided is left to the full explanation (the clause
         // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
@@ -481,7 +503,12 @@ impl Walk<'_, '_> {
             line.push_str(mark);
             line.push(' ');
             msg_into(&mut line, e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]);
+            // Two rules of one clause that give the same reason are said once.
+            if said.iter().any(|l| *l == *line) {
+                continue;
+            }
             wrap_into(out, &line, indent, 100);
+            said.push(line.to_string());
         }
     }
 }

@@ -87,9 +87,9 @@ fn brief_step<'s>(
     let args = s.args_shown();
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
-    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
+    if depth == 0 || s.brief_lines().next().is_some() {
         let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
-        for line in s.working.iter().chain(&s.because) {
+        for line in s.brief_lines() {
             let _ = writeln!(out, "  - {}", escape(line));
         }
     }
@@ -153,9 +153,9 @@ pub fn render(r: &Report, full: bool) -> String {
         }
         out.push('\n');
     }
-    if !r.facts.is_empty() {
+    if r.facts.iter().any(|f| !f.in_working) {
         let _ = writeln!(out, "## {}\n", w.facts_used);
-        for f in &r.facts {
+        for f in r.facts.iter().filter(|f| !f.in_working) {
             if let Some(s) = &f.sentence {
                 let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
                 let _ = writeln!(out, "- {}{at}", escape(s));

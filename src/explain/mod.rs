@@ -171,6 +171,22 @@ pub struct FactView {
     /// given, said as what its maker found. Not in the JSON format.
     #[serde(skip)]
     pub sentence: Option<String>,
+    /// Whether the brief explanation's working already says the line ([`FactView::line`]):
+    /// the brief leaves it out of the facts used. Not in the JSON format.
+    #[serde(skip)]
+    pub in_working: bool,
+}
+
+impl FactView {
+    /// The fact as a line of the facts used, before its citation: its sentence, else
+    /// "description: value".
+    pub fn line(&self) -> String {
+        match (&self.sentence, &self.description) {
+            (Some(s), _) => s.clone(),
+            (None, Some(d)) => format!("{d}: {}", self.value),
+            (None, None) => format!("{}: {}", self.name.replace('_', " "), self.value),
+        }
+    }
 }
 
 pub struct Explainer<'a> {
@@ -199,14 +215,31 @@ impl Step {
         self.decided_by.as_ref().and_then(|r| r.citation.as_deref()).or(self.row.and(self.citation.as_deref()))
     }
 
+    /// The step's working and reasons as the brief explanation says them: without a line
+    /// that only repeats the step's own line ("label (arguments): answer").
+    pub fn brief_lines(&self) -> impl Iterator<Item = &String> {
+        let head = format!("{}{}: {}", self.label, self.args_shown(), self.answer);
+        self.working.iter().chain(&self.because).filter(move |l| **l != head)
+    }
+
     /// The rules that did not apply as the brief explanation says them: those with a clause
     /// and a reason, but not another rule of a clause that decided a step (`deciding`, see
     /// [`Report::deciding`]: the clause applied, by its deciding rule; the others are left to
-    /// the full explanation). One that waits for an input is always said.
+    /// the full explanation), nor one that could not have changed a settled answer
+    /// ([`WhyNotView::moot`]); two alike are said once.
     pub fn brief_not_applied<'s>(&'s self, deciding: &'s [Shared]) -> impl Iterator<Item = &'s WhyNotView> {
+        // Two rules of one clause that give the same reason are said once.
+        let mut said: Vec<(&str, &str, &str)> = Vec::new();
         self.not_applied.iter().filter(move |n| match n.rule.citation.as_deref() {
             Some(_) if n.moot => false,
-            Some(c) => !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c)),
+            Some(c) => {
+                let shown = !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c));
+                let again = said.contains(&(c, n.kind, n.reason.as_str()));
+                if shown && !again {
+                    said.push((c, n.kind, n.reason.as_str()));
+                }
+                shown && !again
+            }
             None => false,
         })
     }
@@ -591,6 +624,7 @@ impl<'a> Explainer<'a> {
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
                     sentence: None,
+                    in_working: false,
                 }
             })
             .collect();
@@ -603,8 +637,29 @@ impl<'a> Explainer<'a> {
                 citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
                 sentence: Some(self.decision_found(views, d, v)),
+                in_working: false,
             })
         }));
+        if !full {
+            // A fact the brief working already says, line for line, is said once.
+            // (The steps as the brief shows them: a step repeated is shown once, without the
+            // steps under it.)
+            type Seen<'s> = Vec<(&'s str, &'s [String])>;
+            fn lines<'s>(s: &'s Step, said: &mut std::collections::HashSet<&'s str>, seen: &mut Seen<'s>) {
+                if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+                    return;
+                }
+                seen.push((s.name.as_str(), s.args.as_slice()));
+                said.extend(s.brief_lines().map(String::as_str));
+                s.children.iter().for_each(|c| lines(c, said, seen));
+            }
+            let mut said = std::collections::HashSet::new();
+            let mut seen = Vec::new();
+            steps.iter().for_each(|s| lines(s, &mut said, &mut seen));
+            for f in &mut fact_views {
+                f.in_working = said.contains(f.line().as_str());
+            }
+        }
         Report {
             rulebook: self.p.rulebook.name.clone(),
             rulebook_title: self.p.rulebook.title.clone(),

@@ -73,7 +73,7 @@ fn brief_step<'s>(
         return;
     }
     seen.push((s.name.as_str(), s.args.as_slice()));
-    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() {
+    if depth == 0 || s.brief_lines().next().is_some() {
         // "label (args): answer  [citation]"
         // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
@@ -97,7 +97,7 @@ fn brief_step<'s>(
             head.push(']');
         }
         wrap_into(out, &head, "  ", 100);
-        for line in s.working.iter().chain(&s.because) {
+        for line in s.brief_lines() {
             wrap_into(out, line, "      ", 100);
         }
     }
@@ -160,10 +160,10 @@ pub fn render(r: &Report, full: bool) -> String {
             brief_step(&mut out, lang, s, 0, &mut Vec::new(), &r.deciding);
         }
     }
-    if !r.facts.is_empty() {
+    if r.facts.iter().any(|f| !f.in_working) {
         let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
         let mut line = String::with_capacity(256);
-        for f in &r.facts {
+        for f in r.facts.iter().filter(|f| !f.in_working) {
             line.clear();
             match (&f.sentence, &f.description) {
                 (Some(s), _) => line.push_str(s),

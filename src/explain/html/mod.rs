@@ -137,7 +137,7 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
     if !seen.insert((&s.name, &s.args)) {
         return;
     }
-    let mut lines: Vec<String> = s.working.iter().chain(&s.because).map(|l| format!("<li>{}</li>", rich(l))).collect();
+    let mut lines: Vec<String> = s.brief_lines().map(|l| format!("<li>{}</li>", rich(l))).collect();
     // Where nothing decided, the rules considered are the explanation; where a rule decided
     // the answer, the exceptions that did not apply come after the working that gave it.
     let decided = s.decided_by.is_some() || s.row.is_some();
@@ -239,9 +239,9 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
         }
         out.push_str("</ul>\n");
     }
-    if !r.facts.is_empty() {
+    if r.facts.iter().any(|f| !f.in_working) {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
-        for f in &r.facts {
+        for f in r.facts.iter().filter(|f| !f.in_working) {
             if let Some(s) = &f.sentence {
                 let _ = writeln!(out, "<li>{}{}</li>", escape(s), ctx.cite(f.citation.as_deref()));
                 continue;
