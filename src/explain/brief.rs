@@ -164,6 +164,10 @@ impl Explainer<'_> {
                 deciding: super::deciding(views, nodes),
                 once: super::Once::new(nodes),
                 said: std::collections::HashSet::new(),
+                needed: match &ruling.outcome {
+                    Outcome::Undetermined(ns) => ns,
+                    _ => &[],
+                },
             };
             walk.step(&mut out, 0, 0);
             said = walk.said;
@@ -270,6 +274,8 @@ struct Walk<'e, 'a> {
     once: super::Once,
     /// The lines of working and reasons shown (a fact they say is not said again).
     said: std::collections::HashSet<String>,
+    /// What the ruling still needs (a rule that waits only for it says so).
+    needed: &'e [crate::eval::trace::Need],
 }
 
 /// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
@@ -497,8 +503,11 @@ impl Walk<'_, '_> {
             if reason.is_empty() {
                 continue;
             }
-            let (id, mark) =
-                if matches!(why, WhyNot::Unknown(_)) { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let (id, mark) = match why {
+                WhyNot::Unknown(ns) if ns.iter().all(|x| self.needed.contains(x)) => ("waits-for-needed", "?"),
+                WhyNot::Unknown(_) => ("waits-for", "?"),
+                _ => ("does-not-apply", "✗"),
+            };
             line.clear();
             line.push_str(mark);
             line.push(' ');

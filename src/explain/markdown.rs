@@ -115,7 +115,7 @@ fn brief_step<'s>(
 fn not_applied(out: &mut String, s: &Step, lang: Lang, bullet: &str, deciding: &[super::Shared]) {
     for n in s.brief_not_applied(deciding) {
         if let Some(c) = &n.rule.citation {
-            let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let (id, mark) = n.brief_message();
             let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
             let _ = writeln!(out, "{bullet}{mark} {}", escape(&line));
         }

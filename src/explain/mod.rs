@@ -126,6 +126,23 @@ pub struct WhyNotView {
     /// the full one. Not in the JSON format.
     #[serde(skip)]
     pub moot: bool,
+    /// Whether the rule waits only for inputs the ruling lists as still needed: the brief
+    /// explanation then says so rather than list them again. Not in the JSON format.
+    #[serde(skip)]
+    pub needed: bool,
+}
+
+impl WhyNotView {
+    /// The message and the mark that say the rule in the brief explanation: `does-not-apply`
+    /// (✗), `waits-for` (?), or `waits-for-needed` (?) for one that waits only for what the
+    /// ruling lists as still needed.
+    pub fn brief_message(&self) -> (&'static str, &'static str) {
+        match (self.kind, self.needed) {
+            ("unknown", true) => ("waits-for-needed", "?"),
+            ("unknown", false) => ("waits-for", "?"),
+            _ => ("does-not-apply", "✗"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -234,9 +251,10 @@ impl Step {
             Some(_) if n.moot => false,
             Some(c) => {
                 let shown = !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c));
-                let again = said.contains(&(c, n.kind, n.reason.as_str()));
+                let reason = if n.needed { "" } else { n.reason.as_str() };
+                let again = said.contains(&(c, n.kind, reason));
                 if shown && !again {
-                    said.push((c, n.kind, n.reason.as_str()));
+                    said.push((c, n.kind, reason));
                 }
                 shown && !again
             }
@@ -451,6 +469,7 @@ impl<'a> Explainer<'a> {
                     },
                     reason: reason(why),
                     moot: moot(self.p, n, *r, why),
+                    needed: matches!(why, WhyNot::Unknown(ns) if ns.iter().all(|x| once.needed.contains(x))),
                 })
                 .collect(),
             children,
@@ -550,7 +569,11 @@ impl<'a> Explainer<'a> {
             Some(t) if !t.nodes.is_empty() => {
                 let mut seen = vec![false; t.nodes.len()];
                 seen[0] = true;
-                vec![self.step(views, &t.nodes, 0, full, &mut seen, &mut Once::new(&t.nodes))]
+                let mut once = Once::new(&t.nodes);
+                if let Outcome::Undetermined(ns) = &ruling.outcome {
+                    once.needed = ns.clone();
+                }
+                vec![self.step(views, &t.nodes, 0, full, &mut seen, &mut once)]
             }
             _ => Vec::new(),
         };
@@ -722,6 +745,8 @@ pub(crate) struct Once {
     reads: std::collections::HashMap<DefId, usize>,
     /// The definitions read for many items that are already shown.
     shown: Vec<DefId>,
+    /// What the ruling still needs (see [`WhyNotView::needed`]).
+    pub(crate) needed: Vec<crate::eval::trace::Need>,
 }
 
 impl Once {
@@ -731,7 +756,7 @@ impl Once {
             *reads.entry(n.def).or_insert(0) += 1;
         }
         meter::charge(nodes.len() as u64);
-        Once { reads, shown: Vec::new() }
+        Once { reads, shown: Vec::new(), needed: Vec::new() }
     }
 
     /// Whether node `c` becomes a step (noted: a second read of the same definition does not).

@@ -123,7 +123,7 @@ fn brief_step<'s>(
 fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str, deciding: &[super::Shared]) {
     for n in s.brief_not_applied(deciding) {
         if let Some(c) = &n.rule.citation {
-            let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let (id, mark) = n.brief_message();
             let mut line = String::with_capacity(n.reason.len() + c.len() + 48);
             line.push_str(mark);
             line.push(' ');

@@ -147,8 +147,8 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         for n in s.brief_not_applied(&ctx.deciding) {
             let clause = ctx.cite(n.rule.citation.as_deref());
             // One that waits for an input is said to wait, never not to apply.
-            let (id, mark, class) =
-                if n.kind == "unknown" { ("waits-for", "?", "waits") } else { ("does-not-apply", "✗", "no") };
+            let (id, mark) = n.brief_message();
+            let class = if n.kind == "unknown" { "waits" } else { "no" };
             let line = msg(
                 ctx.lang,
                 id,
