@@ -248,6 +248,10 @@ fn push_cite(line: &mut String, c: &str) {
     line.push(']');
 }
 
+/// A child in [`Walk::kids`] that the brief leaves out ([`super::Step::hidden`]): its node's
+/// place with this bit set (a trace never has so many nodes).
+const HIDDEN: usize = 1 << (usize::BITS - 1);
+
 /// The walk over the trace that the report's step tree and the brief text's steps make.
 struct Walk<'e, 'a> {
     e: &'e Explainer<'a>,
@@ -270,7 +274,7 @@ struct Walk<'e, 'a> {
     ends: List,
     /// The clauses that decided a step ([`super::Report::deciding`]).
     deciding: Vec<super::Shared>,
-    /// Which reads of a definition read for many items are made steps of.
+    /// Which reads of a definition read for many items are shown.
     once: super::Once,
     /// The lines of working and reasons shown (a fact they say is not said again).
     said: std::collections::HashSet<String>,
@@ -329,14 +333,15 @@ impl Walk<'_, '_> {
         let p = self.e.p;
         let nodes = self.nodes;
         let reads = super::reads_by_def(nodes, &n.children);
-        let many = |c: usize| {
+        let many = |c: usize, most: usize| {
             let def = nodes[c].def;
-            !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::BRIEF_READS_MAX)
+            !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > most)
         };
         super::meter::charge(n.children.len() as u64 + 1);
         for &c in &n.children {
-            if !self.steps.get(c).copied().unwrap_or(true) && !many(c) && self.once.admit(p, nodes, c) {
-                self.kids.push(c);
+            if !self.steps.get(c).copied().unwrap_or(true) && !many(c, working::LIST_MAX) {
+                let hidden = many(c, working::BRIEF_READS_MAX) || !self.once.admit(p, nodes, c);
+                self.kids.push(if hidden { c | HIDDEN } else { c });
             }
         }
         from
@@ -346,7 +351,7 @@ impl Walk<'_, '_> {
     fn skip(&mut self, idx: usize) {
         let from = self.children(idx);
         for k in from..self.kids.len() {
-            let c = self.kids[k];
+            let c = self.kids[k] & !HIDDEN;
             self.steps[c] = true;
             self.skip(c);
         }
@@ -376,7 +381,7 @@ impl Walk<'_, '_> {
             self.args.truncate(text_from);
             self.ends.truncate(ends_from);
             for k in from..to {
-                let c = self.kids[k];
+                let c = self.kids[k] & !HIDDEN;
                 self.steps[c] = true;
                 self.skip(c);
             }
@@ -451,9 +456,13 @@ impl Walk<'_, '_> {
         let decided = n.decided_by.is_some() || n.row.is_some();
         if depth == 0 && decided {
             for k in from..to {
-                let c = self.kids[k];
+                let c = self.kids[k] & !HIDDEN;
                 self.steps[c] = true;
-                self.step(out, c, depth + 1);
+                if self.kids[k] & HIDDEN != 0 {
+                    self.skip(c);
+                } else {
+                    self.step(out, c, depth + 1);
+                }
             }
             self.kids.truncate(from);
             self.not_applied(out, idx, "  ");
@@ -463,9 +472,13 @@ impl Walk<'_, '_> {
             self.not_applied(out, idx, "      ");
         }
         for k in from..to {
-            let c = self.kids[k];
+            let c = self.kids[k] & !HIDDEN;
             self.steps[c] = true;
-            self.step(out, c, depth + 1);
+            if self.kids[k] & HIDDEN != 0 {
+                self.skip(c);
+            } else {
+                self.step(out, c, depth + 1);
+            }
         }
         self.kids.truncate(from);
     }

@@ -80,7 +80,7 @@ fn brief_step<'s>(
     deciding: &[super::Shared],
 ) {
     // A step repeated under another (the same definition on the same arguments) is shown once.
-    if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+    if s.hidden || seen.contains(&(s.name.as_str(), s.args.as_slice())) {
         return;
     }
     seen.push((s.name.as_str(), s.args.as_slice()));

@@ -111,6 +111,11 @@ pub struct Step {
     pub overridden: Vec<RuleRef>,
     pub not_applied: Vec<WhyNotView>,
     pub children: Vec<Step>,
+    /// Left out of the brief working, with the steps under it: one of several reads of a
+    /// definition for the items of a list, whose values the step above gives. Not in the
+    /// JSON format.
+    #[serde(skip)]
+    pub hidden: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -407,25 +412,26 @@ impl<'a> Explainer<'a> {
         // A definition read for more than a few items (one step per match of a round robin, say)
         // is left out of the brief explanation: the working above it gives its values.
         let reads = if full { Default::default() } else { reads_by_def(nodes, &n.children) };
-        let many = |c: &usize| {
+        let many = |c: &usize, most: usize| {
             let def = nodes[*c].def;
-            !self.p.defs[def as usize].params.is_empty()
-                && reads.get(&def).is_some_and(|&k| k > working::BRIEF_READS_MAX)
+            !self.p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > most)
         };
-        // A sub-result used in several places is explained once, where it first appears.
+        // A sub-result used in several places is explained once, where it first appears. One of
+        // a few reads of a definition, or a later read of one read for many items, is kept for
+        // the full derivation but left out of the brief working ([`Step::hidden`]).
         meter::charge(n.children.len() as u64 + 1);
         let children = n
             .children
             .iter()
-            .filter(|&&c| {
-                !seen.get(c).copied().unwrap_or(true) && (full || (!many(&c) && once.admit(self.p, nodes, c)))
-            })
-            .copied()
+            .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c, working::LIST_MAX)))
+            .map(|&c| (c, !full && (many(&c, working::BRIEF_READS_MAX) || !once.admit(self.p, nodes, c))))
             .collect::<Vec<_>>()
             .into_iter()
-            .map(|c| {
+            .map(|(c, hidden)| {
                 seen[c] = true;
-                self.step(v, nodes, c, full, seen, once)
+                let mut s = self.step(v, nodes, c, full, seen, once);
+                s.hidden = hidden;
+                s
             })
             .collect();
         // Rules for other cases of the same argument give the same reason: said once, copied.
@@ -473,6 +479,7 @@ impl<'a> Explainer<'a> {
                 })
                 .collect(),
             children,
+            hidden: false,
         }
     }
 
@@ -669,7 +676,7 @@ impl<'a> Explainer<'a> {
             // steps under it.)
             type Seen<'s> = Vec<(&'s str, &'s [String])>;
             fn lines<'s>(s: &'s Step, said: &mut std::collections::HashSet<&'s str>, seen: &mut Seen<'s>) {
-                if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+                if s.hidden || seen.contains(&(s.name.as_str(), s.args.as_slice())) {
                     return;
                 }
                 seen.push((s.name.as_str(), s.args.as_slice()));
@@ -736,10 +743,10 @@ pub(crate) fn deciding(views: &views::Views, nodes: &[Node]) -> Vec<Shared> {
     out
 }
 
-/// The reads of a definition that the brief explanation makes steps of: of a definition with
-/// parameters read for more than [`working::BRIEF_ONCE_OVER`] items in the whole trace (a
-/// step per district, per final), the first only; the steps above give the others' values,
-/// and the full explanation each one's working.
+/// The reads of a definition that the brief explanation shows: of a definition with
+/// parameters read for more than `BRIEF_ONCE_OVER` items in the whole trace (a step per
+/// district, per final), the first only; the steps above give the others' values, and the
+/// full derivation each one's working.
 pub(crate) struct Once {
     /// The nodes of each definition in the trace.
     reads: std::collections::HashMap<DefId, usize>,

@@ -134,7 +134,7 @@ fn summary(answer: &str) -> String {
 /// One step of the brief explanation: what it is, its value, and how it was reached.
 /// A step repeated under another (the same definition on the same arguments) is shown once.
 fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: &mut Seen<'s>) {
-    if !seen.insert((&s.name, &s.args)) {
+    if s.hidden || !seen.insert((&s.name, &s.args)) {
         return;
     }
     let mut lines: Vec<String> = s.brief_lines().map(|l| format!("<li>{}</li>", rich(l))).collect();
