@@ -744,12 +744,12 @@ pub(crate) fn deciding(views: &views::Views, nodes: &[Node]) -> Vec<Shared> {
 }
 
 /// The reads of a definition that the brief explanation shows: of a definition with
-/// parameters read for more than `BRIEF_ONCE_OVER` items in the whole trace (a step per
-/// district, per final), the first only; the steps above give the others' values, and the
+/// parameters read more than `BRIEF_ONCE_OVER` times, by more than one step (a chain of
+/// steps per district), the first read only; the steps above give the others' values, and the
 /// full derivation each one's working.
 pub(crate) struct Once {
-    /// The nodes of each definition in the trace.
-    reads: std::collections::HashMap<DefId, usize>,
+    /// How many times each definition is read in the trace, and by how many steps.
+    reads: std::collections::HashMap<DefId, (usize, usize)>,
     /// The definitions read for many items that are already shown.
     shown: Vec<DefId>,
     /// What the ruling still needs (see [`WhyNotView::needed`]).
@@ -758,18 +758,31 @@ pub(crate) struct Once {
 
 impl Once {
     pub(crate) fn new(nodes: &[Node]) -> Once {
-        let mut reads = std::collections::HashMap::new();
+        // How many times each definition is read, and by how many steps: the reads of one
+        // step alone are `BRIEF_READS_MAX`'s.
+        let mut reads: std::collections::HashMap<DefId, (usize, usize)> = std::collections::HashMap::new();
+        let mut defs = Vec::new();
         for n in nodes {
-            *reads.entry(n.def).or_insert(0) += 1;
+            defs.clear();
+            defs.extend(n.children.iter().filter_map(|&c| nodes.get(c)).map(|c| c.def));
+            for &d in &defs {
+                reads.entry(d).or_default().0 += 1;
+            }
+            defs.sort_unstable();
+            defs.dedup();
+            for &d in &defs {
+                reads.entry(d).or_default().1 += 1;
+            }
+            meter::charge(n.children.len() as u64 + 1);
         }
-        meter::charge(nodes.len() as u64);
         Once { reads, shown: Vec::new(), needed: Vec::new() }
     }
 
     /// Whether node `c` becomes a step (noted: a second read of the same definition does not).
     pub(crate) fn admit(&mut self, p: &Program, nodes: &[Node], c: usize) -> bool {
         let def = nodes[c].def;
-        if p.defs[def as usize].params.is_empty() || self.reads.get(&def).is_none_or(|&k| k <= working::BRIEF_ONCE_OVER)
+        if p.defs[def as usize].params.is_empty()
+            || self.reads.get(&def).is_none_or(|&(k, by)| k <= working::BRIEF_ONCE_OVER || by < 2)
         {
             return true;
         }
