@@ -164,6 +164,37 @@ mod tests {
     }
 
     #[test]
+    fn every_term_is_in_every_language() {
+        let g = g();
+        let langs = ["en", "da", "sv", "nb"];
+        let terms: std::collections::BTreeSet<&String> = g.langs.values().flat_map(|t| t.keys()).collect();
+        assert!(terms.len() >= 12, "the glossary has {} terms", terms.len());
+        for l in langs {
+            let mine = g.langs.get(l).unwrap_or_else(|| panic!("no [{l}] in the glossary"));
+            for t in &terms {
+                let forms = mine.get(*t).unwrap_or_else(|| panic!("[{l}] lacks `{t}`"));
+                assert!(
+                    !forms.is_empty() && forms.iter().all(|f| !f.trim().is_empty()),
+                    "[{l}] `{t}` has an empty form"
+                );
+            }
+        }
+        assert_eq!(g.langs.len(), langs.len(), "a language of the glossary is not checked here");
+        for (t, friends) in &g.wrong_friends {
+            for x in std::iter::once(t).chain(friends) {
+                assert!(terms.contains(x), "wrong friend `{x}` is no term of the glossary");
+            }
+        }
+        // The terms the brief names, by their English word.
+        for (term, word) in [("victory-points", "VP"), ("away-points", "away points"), ("imps", "IMP")] {
+            assert!(g.forms("en", term).iter().any(|f| f == word), "`{term}` is not `{word}` in English");
+        }
+        for term in ["board", "round", "flight", "carry-over", "session", "match-points"] {
+            assert!(!g.forms("da", term).is_empty(), "no Danish `{term}`");
+        }
+    }
+
+    #[test]
     fn away_points_glossed_as_victory_points_is_wrong() {
         let g = g();
         let found = wrong_term(&g, "da", "hold1's UP i alt", "team 1's VP in all");
