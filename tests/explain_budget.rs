@@ -31,9 +31,9 @@ struct Ceilings {
 
 // Over 1,431 explanations (the bundled case files of 2026-12-07, 102 of them new cross-clause
 // questions, whose explanations are longer: 303 over budget where 257 of the 1,280 before were;
-// 252, the longest 978 words from 1,214, once the brief said each line once and left out the
+// 225, the longest 978 words from 1,214, once the brief said each line once and left out the
 // per-item steps of a list and the rules that could not have changed a settled answer).
-const CEILINGS: Ceilings = Ceilings { contradicting: 0, code: 34, over_budget: 252, longest: 978, tautologies: 0 };
+const CEILINGS: Ceilings = Ceilings { contradicting: 0, code: 34, over_budget: 225, longest: 978, tautologies: 0 };
 
 /// Words a phone's screen holds before the quoted clauses.
 const PHONE_WORDS: usize = 250;

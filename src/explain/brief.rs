@@ -203,6 +203,7 @@ impl Explainer<'_> {
     ) {
         let (p, lang) = (self.p, self.lang);
         let mut lines: Vec<(String, Option<&str>)> = Vec::with_capacity(facts.len() + decisions.len());
+        let mut value = String::new();
         for u in facts {
             let fi = &p.facts[u.fact as usize];
             let fv = &views.facts[u.fact as usize];
@@ -212,14 +213,17 @@ impl Explainer<'_> {
             } else {
                 views.read(u.read).and_then(|f| f.description.as_deref())
             };
-            let mut line = String::new();
-            match description {
-                Some(d) => line.push_str(d),
-                None => line.push_str(&path.replace('_', " ")),
+            let label = match description {
+                Some(d) => d.to_string(),
+                None => path.replace('_', " "),
+            };
+            value.clear();
+            show::value_into(&mut value, p, &u.value, u.ty(p), lang);
+            // A fact the working says (by its description, with its value after) is not said again.
+            if super::says_fact(said.iter().map(String::as_str), &label, &value) {
+                continue;
             }
-            line.push_str(": ");
-            show::value_into(&mut line, p, &u.value, u.ty(p), lang);
-            lines.push((line, fv.citation.as_deref()));
+            lines.push((format!("{label}: {value}"), fv.citation.as_deref()));
         }
         for &d in decisions {
             let Some(v) = self.inputs.decisions[d as usize].as_ref() else { continue };

@@ -687,7 +687,9 @@ impl<'a> Explainer<'a> {
             let mut seen = Vec::new();
             steps.iter().for_each(|s| lines(s, &mut said, &mut seen));
             for f in &mut fact_views {
-                f.in_working = said.contains(f.line().as_str());
+                let label = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
+                f.in_working = said.contains(f.line().as_str())
+                    || (f.sentence.is_none() && says_fact(said.iter().copied(), &label, &f.value));
             }
         }
         Report {
@@ -709,6 +711,14 @@ impl<'a> Explainer<'a> {
             deciding: ruling.trace.as_ref().map(|t| deciding(views, &t.nodes)).unwrap_or_default(),
         }
     }
+}
+
+/// Whether one of the working's lines `said` says a fact: names it by `label` and gives its
+/// `value` after ("the team's final place … is 9, which is from 3 to 9").
+pub(crate) fn says_fact<'s>(mut said: impl Iterator<Item = &'s str>, label: &str, value: &str) -> bool {
+    !label.is_empty()
+        && !value.is_empty()
+        && said.any(|l| l.find(label).is_some_and(|i| l[i + label.len()..].contains(value)))
 }
 
 /// Whether rule `r` of node `n`, which did not apply for `why`, could not have changed the
