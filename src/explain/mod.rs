@@ -127,7 +127,7 @@ pub struct WhyNotView {
     pub reason: String,
     /// Whether the rule could not have changed the step's answer: the step is settled and the
     /// rule was for another case, waits for an input the answer does not turn on, or gives
-    /// the answer the step has anyway (see [`moot`]). The brief explanation leaves it to
+    /// the answer the step has anyway (a constant). The brief explanation leaves it to
     /// the full one. Not in the JSON format.
     #[serde(skip)]
     pub moot: bool,
