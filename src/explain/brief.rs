@@ -168,6 +168,7 @@ impl Explainer<'_> {
                     Outcome::Undetermined(ns) => ns,
                     _ => &[],
                 },
+                settled: matches!(ruling.outcome, Outcome::Decided(_)),
             };
             walk.step(&mut out, 0, 0);
             said = walk.said;
@@ -284,6 +285,8 @@ struct Walk<'e, 'a> {
     said: std::collections::HashSet<String>,
     /// What the ruling still needs (a rule that waits only for it says so).
     needed: &'e [crate::eval::trace::Need],
+    /// Whether the ruling is decided (no rule waiting for an input is said).
+    settled: bool,
 }
 
 /// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
@@ -500,7 +503,7 @@ impl Walk<'_, '_> {
         // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
             let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
-            if super::moot(e.p, n, *r, why) {
+            if (self.settled && matches!(why, WhyNot::Unknown(_))) || super::moot(e.p, n, *r, why) {
                 continue;
             }
             if !matches!(why, WhyNot::Unknown(_)) && self.deciding.iter().any(|d| &**d == c) {

@@ -474,7 +474,7 @@ impl<'a> Explainer<'a> {
                         WhyNot::Unknown(_) => "unknown",
                     },
                     reason: reason(why),
-                    moot: moot(self.p, n, *r, why),
+                    moot: (once.settled && matches!(why, WhyNot::Unknown(_))) || moot(self.p, n, *r, why),
                     needed: matches!(why, WhyNot::Unknown(ns) if ns.iter().all(|x| once.needed.contains(x))),
                 })
                 .collect(),
@@ -580,6 +580,7 @@ impl<'a> Explainer<'a> {
                 if let Outcome::Undetermined(ns) = &ruling.outcome {
                     once.needed = ns.clone();
                 }
+                once.settled = matches!(ruling.outcome, Outcome::Decided(_));
                 vec![self.step(views, &t.nodes, 0, full, &mut seen, &mut once)]
             }
             _ => Vec::new(),
@@ -764,6 +765,8 @@ pub(crate) struct Once {
     shown: Vec<DefId>,
     /// What the ruling still needs (see [`WhyNotView::needed`]).
     pub(crate) needed: Vec<crate::eval::trace::Need>,
+    /// Whether the ruling is decided: then no rule waiting for an input could change it.
+    pub(crate) settled: bool,
 }
 
 impl Once {
@@ -785,7 +788,7 @@ impl Once {
             }
             meter::charge(n.children.len() as u64 + 1);
         }
-        Once { reads, shown: Vec::new(), needed: Vec::new() }
+        Once { reads, shown: Vec::new(), needed: Vec::new(), settled: false }
     }
 
     /// Whether node `c` becomes a step (noted: a second read of the same definition does not).
