@@ -162,7 +162,7 @@ impl Explainer<'_> {
                 args: Buf::new(),
                 ends: List::new(),
                 deciding: super::deciding(views, nodes),
-                once: super::Once::new(nodes),
+                once: super::brevity::Once::new(nodes),
                 said: std::collections::HashSet::new(),
                 needed: match &ruling.outcome {
                     Outcome::Undetermined(ns) => ns,
@@ -221,7 +221,7 @@ impl Explainer<'_> {
             value.clear();
             show::value_into(&mut value, p, &u.value, u.ty(p), lang);
             // A fact the working says (by its description, with its value after) is not said again.
-            if super::says_fact(said.iter().map(String::as_str), &label, &value) {
+            if super::brevity::says_fact(said.iter().map(String::as_str), &label, &value) {
                 continue;
             }
             lines.push((format!("{label}: {value}"), fv.citation.as_deref()));
@@ -280,7 +280,7 @@ struct Walk<'e, 'a> {
     /// The clauses that decided a step ([`super::Report::deciding`]).
     deciding: Vec<super::Shared>,
     /// Which reads of a definition read for many items are shown.
-    once: super::Once,
+    once: super::brevity::Once,
     /// The lines of working and reasons shown (a fact they say is not said again).
     said: std::collections::HashSet<String>,
     /// What the ruling still needs (a rule that waits only for it says so).
@@ -503,7 +503,7 @@ impl Walk<'_, '_> {
         // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
             let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
-            if (self.settled && matches!(why, WhyNot::Unknown(_))) || super::moot(e.p, n, *r, why) {
+            if (self.settled && matches!(why, WhyNot::Unknown(_))) || super::brevity::moot(e.p, n, *r, why) {
                 continue;
             }
             if !matches!(why, WhyNot::Unknown(_)) && self.deciding.iter().any(|d| &**d == c) {
