@@ -135,6 +135,7 @@ paraphrase = Omskrivning (den trykte tekst foreligger ikke)
 error = Bestemmelserne kan ikke afgøre dette
 does-not-apply = { $clause } finder ikke anvendelse: { $reason }
 waits-for = { $clause } kan endnu ikke anvendes: det kræver { $reason }
+waits-for-needed = { $clause } kan endnu ikke anvendes: det afventer det, der mangler
 requires = den gælder kun, når { $what }
 here = (her: { $value })
 number-of = antallet af { $what }

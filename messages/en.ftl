@@ -147,6 +147,7 @@ paraphrase = Paraphrase (the printed text is not at hand)
 error = The conditions cannot rule on this
 does-not-apply = { $clause } does not apply: { $reason }
 waits-for = { $clause } cannot be applied yet: it needs { $reason }
+waits-for-needed = { $clause } cannot be applied yet: it waits for what is still needed
 requires = it applies only when { $what }
 here = (here: { $value })
 number-of = the number of { $what }

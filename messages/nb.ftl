@@ -135,6 +135,7 @@ paraphrase = Omskrivning (den trykte teksten foreligger ikke)
 error = Bestemmelsene kan ikke avgjøre dette
 does-not-apply = { $clause } kommer ikke til anvendelse: { $reason }
 waits-for = { $clause } kan ennå ikke anvendes: den krever { $reason }
+waits-for-needed = { $clause } kan ennå ikke anvendes: den venter på det som mangler
 requires = den gjelder bare når { $what }
 here = (her: { $value })
 number-of = antallet av { $what }

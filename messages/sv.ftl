@@ -142,6 +142,7 @@ paraphrase = Omskrivning (den tryckta texten finns inte till hands)
 error = Bestämmelserna kan inte avgöra detta
 does-not-apply = { $clause } är inte tillämplig: { $reason }
 waits-for = { $clause } kan ännu inte tillämpas: den kräver { $reason }
+waits-for-needed = { $clause } kan ännu inte tillämpas: den väntar på det som saknas
 requires = den gäller bara när { $what }
 here = (här: { $value })
 number-of = antalet av { $what }

@@ -7,7 +7,8 @@
 //! value is itself ("no: no"). The figures are printed
 //! (`cargo test --test explain_budget -- --nocapture`) and the test fails when one is worse
 //! than its ceiling in [`CEILINGS`]; lower a ceiling when a change brings a figure down.
-//! With `EXPLAIN_BUDGET_SHOW` set, every line showing code is printed.
+//! With `EXPLAIN_BUDGET_SHOW` set, every line showing code is printed; with
+//! `EXPLAIN_BUDGET_LONGEST=n`, the `n` longest explanations are printed whole.
 
 use conditions::eval::show::Lang;
 use conditions::explain::messages::{Arg, msg};
@@ -50,6 +51,8 @@ struct Figures {
     tautologies: usize,
     words: Vec<usize>,
     examples: Vec<String>,
+    /// The words before the quoted clauses, the explanation's name and its text.
+    longest: Vec<(usize, String, String)>,
 }
 
 #[test]
@@ -104,6 +107,11 @@ fn brief_explanations_keep_to_their_budget() {
     );
     for e in f.examples.iter().take(12) {
         println!("  e.g. {e}");
+    }
+    let show: usize = std::env::var("EXPLAIN_BUDGET_LONGEST").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+    f.longest.sort_by(|a, b| b.0.cmp(&a.0));
+    for (words, name, out) in f.longest.iter().take(show) {
+        println!("==== {words} words: {name}\n{out}");
     }
     let mut worse = Vec::new();
     if f.contradicting > CEILINGS.contradicting {
@@ -188,7 +196,11 @@ fn measure(f: &mut Figures, lang: Lang, r: &Report, out: &str, name: &str) {
     f.contradicting_in += usize::from(contradicting > 0);
     f.code += code;
     f.code_in += usize::from(code > 0);
-    f.words.push(words_before(lang, r, before));
+    let words = words_before(lang, r, before);
+    f.words.push(words);
+    if std::env::var_os("EXPLAIN_BUDGET_LONGEST").is_some() && words > PHONE_WORDS {
+        f.longest.push((words, name.to_string(), before.to_string()));
+    }
 }
 
 /// The words before the quoted clauses, a table of the working counted as its caption and
@@ -368,4 +380,62 @@ fn answers_and_reasons_show_no_code() {
     assert!(said > 1000, "said {said}");
     bad.dedup();
     assert!(bad.is_empty(), "{} explanations show code:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// A settled answer (the same whatever is still missing) lists no rule waiting for an input:
+/// over every case file of the bundled and the test rulebooks whose first ruling is decided,
+/// in the rulebook's language and English, the brief text has no "?" line.
+#[test]
+fn settled_answers_list_no_rule_waiting() {
+    let (mut settled, mut bad) = (0usize, Vec::new());
+    let books = ["gnt", "dbf", "tests/rulebooks/lagtavling", "tests/rulebooks/round_robin", "tests/rulebooks/sections"];
+    for name in books {
+        let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
+        let p = &book.program;
+        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
+        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
+        if langs[0] != Lang::En {
+            langs.push(Lang::En);
+        }
+        for path in conditions::cases::find_cases(Path::new(&cases)) {
+            let src = std::fs::read_to_string(&path).expect("readable");
+            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
+            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
+            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
+            let Some(exp) = case.expect.first() else { continue };
+            let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+            let ruling = conditions::eval::rule(p, &inputs, def, true);
+            if !matches!(ruling.outcome, conditions::eval::Outcome::Decided(_)) {
+                continue;
+            }
+            for &lang in &langs {
+                let report = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
+                let out = text::render(&report, false);
+                let clauses = format!("\n{}:\n", conditions::explain::messages::word_ref(lang, "clauses"));
+                let before = out.split(&clauses).next().unwrap_or_default();
+                settled += 1;
+                // Wrapped lines joined: a line is one said thing.
+                let mut said: Vec<String> = Vec::new();
+                for l in before.lines() {
+                    let t = l.trim();
+                    let starts = l.starts_with("  ") && !l.starts_with("   ")
+                        || t.starts_with(['✗', '?'])
+                        || l.starts_with("      ");
+                    match said.last_mut() {
+                        Some(last) if !starts && !t.is_empty() => {
+                            last.push(' ');
+                            last.push_str(t);
+                        }
+                        _ => said.push(t.to_string()),
+                    }
+                }
+                let name = format!("{} ({})", path.display(), lang.code());
+                if let Some(w) = said.iter().find(|l| l.starts_with("? ")) {
+                    bad.push(format!("{name}: {w}"));
+                }
+            }
+        }
+    }
+    assert!(settled > 500, "settled answers: {settled}");
+    assert!(bad.is_empty(), "{} settled explanations:\n{}", bad.len(), bad.join("\n"));
 }

@@ -164,3 +164,17 @@ fn a_changed_number_is_the_first_difference_of_both_findings() {
     assert!(help("lint::source_stray").contains(want), "{rendered}");
     assert!(help("lint::source_missing").contains(want), "{rendered}");
 }
+
+/// The English glosses of the bundled DBF rulebook use the glossary's terms: no `UP`
+/// (udebanepoint, away points) read as `VP`, in a clause's gloss or a `gloss of`.
+#[test]
+fn the_bundled_dbf_glosses_use_the_glossarys_terms() {
+    let book = find_rulebooks(std::path::Path::new("conditions/dbf")).expect("a rulebook").remove(0);
+    let (sources, problems) = read_rulebook(&book);
+    let checked = check_read(sources, problems);
+    assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+    let diags = conditions::lint::for_rulebook(&book.root, &checked, None);
+    let wrong: Vec<&str> =
+        diags.iter().filter(|d| d.code == conditions::lint::terms::GLOSS_TERM).map(|d| d.message.as_str()).collect();
+    assert!(wrong.is_empty(), "{} wrong terms in the English glosses:\n{}", wrong.len(), wrong.join("\n"));
+}

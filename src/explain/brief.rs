@@ -144,6 +144,7 @@ impl Explainer<'_> {
                 wrap_into(&mut out, &format!("- {}", n.sentence), "  ", 100);
             }
         }
+        let mut said = std::collections::HashSet::new();
         if !nodes.is_empty() {
             out.push('\n');
             out.push_str(word(lang, "why"));
@@ -161,11 +162,19 @@ impl Explainer<'_> {
                 args: Buf::new(),
                 ends: List::new(),
                 deciding: super::deciding(views, nodes),
+                once: super::brevity::Once::new(nodes),
+                said: std::collections::HashSet::new(),
+                needed: match &ruling.outcome {
+                    Outcome::Undetermined(ns) => ns,
+                    _ => &[],
+                },
+                settled: matches!(ruling.outcome, Outcome::Decided(_)),
             };
             walk.step(&mut out, 0, 0);
+            said = walk.said;
         }
 
-        self.facts_used_into(&mut out, views, &facts, &decisions);
+        self.facts_used_into(&mut out, views, &facts, &decisions, &said);
         let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c)).peekable();
         if clauses.peek().is_some() {
             out.push('\n');
@@ -182,47 +191,58 @@ impl Explainer<'_> {
         out
     }
 
-    /// The facts used and the decisions given, a line each, as the report lists them.
+    /// The facts used and the decisions given, a line each, as the report lists them: but
+    /// not a line the working already says (`said`).
     #[inline(never)]
-    fn facts_used_into(&self, out: &mut String, views: &Views, facts: &[&FactUse], decisions: &[u32]) {
+    fn facts_used_into(
+        &self,
+        out: &mut String,
+        views: &Views,
+        facts: &[&FactUse],
+        decisions: &[u32],
+        said: &std::collections::HashSet<String>,
+    ) {
         let (p, lang) = (self.p, self.lang);
-        let given: Vec<(u32, &Value)> =
-            decisions.iter().filter_map(|&d| Some((d, self.inputs.decisions[d as usize].as_ref()?))).collect();
-        if !facts.is_empty() || !given.is_empty() {
-            out.push('\n');
-            out.push_str(word(lang, "facts-used"));
-            out.push_str(":\n");
-            let mut line = Buf::new();
-            for u in facts {
-                line.clear();
-                let fi = &p.facts[u.fact as usize];
-                let fv = &views.facts[u.fact as usize];
-                let path = u.path(p);
-                let description = if *path == *fi.name {
-                    fv.description.as_deref()
-                } else {
-                    views.read(u.read).and_then(|f| f.description.as_deref())
-                };
-                match description {
-                    Some(d) => line.push_str(d),
-                    None => line.push_str(&path.replace('_', " ")),
-                }
-                line.push_str(": ");
-                show::value_into(&mut line, p, &u.value, u.ty(p), lang);
-                if let Some(c) = &fv.citation {
-                    push_cite(&mut line, c);
-                }
-                wrap_into(out, &line, "  ", 100);
+        let mut lines: Vec<(String, Option<&str>)> = Vec::with_capacity(facts.len() + decisions.len());
+        let mut value = String::new();
+        for u in facts {
+            let fi = &p.facts[u.fact as usize];
+            let fv = &views.facts[u.fact as usize];
+            let path = u.path(p);
+            let description = if *path == *fi.name {
+                fv.description.as_deref()
+            } else {
+                views.read(u.read).and_then(|f| f.description.as_deref())
+            };
+            let label = match description {
+                Some(d) => d.to_string(),
+                None => path.replace('_', " "),
+            };
+            value.clear();
+            show::value_into(&mut value, p, &u.value, u.ty(p), lang);
+            // A fact the working says (by its description, with its value after) is not said again.
+            if super::brevity::says_fact(said.iter().map(String::as_str), &label, &value) {
+                continue;
             }
-            for (d, v) in given {
-                line.clear();
-                let di = &p.decisions[d as usize];
-                line.push_str(&self.decision_found(views, d, v));
-                if let Some(c) = p.citation_of(di.clause) {
-                    push_cite(&mut line, c);
-                }
-                wrap_into(out, &line, "  ", 100);
+            lines.push((format!("{label}: {value}"), fv.citation.as_deref()));
+        }
+        for &d in decisions {
+            let Some(v) = self.inputs.decisions[d as usize].as_ref() else { continue };
+            let di = &p.decisions[d as usize];
+            lines.push((self.decision_found(views, d, v), p.citation_of(di.clause)));
+        }
+        lines.retain(|(l, _)| !said.contains(l));
+        if lines.is_empty() {
+            return;
+        }
+        out.push('\n');
+        out.push_str(word(lang, "facts-used"));
+        out.push_str(":\n");
+        for (mut line, c) in lines {
+            if let Some(c) = c {
+                push_cite(&mut line, c);
             }
+            wrap_into(out, &line, "  ", 100);
         }
     }
 }
@@ -232,6 +252,10 @@ fn push_cite(line: &mut String, c: &str) {
     line.push_str(c);
     line.push(']');
 }
+
+/// A child in [`Walk::kids`] that the brief leaves out ([`super::Step::hidden`]): its node's
+/// place with this bit set (a trace never has so many nodes).
+const HIDDEN: usize = 1 << (usize::BITS - 1);
 
 /// The walk over the trace that the report's step tree and the brief text's steps make.
 struct Walk<'e, 'a> {
@@ -255,6 +279,14 @@ struct Walk<'e, 'a> {
     ends: List,
     /// The clauses that decided a step ([`super::Report::deciding`]).
     deciding: Vec<super::Shared>,
+    /// Which reads of a definition read for many items are shown.
+    once: super::brevity::Once,
+    /// The lines of working and reasons shown (a fact they say is not said again).
+    said: std::collections::HashSet<String>,
+    /// What the ruling still needs (a rule that waits only for it says so).
+    needed: &'e [crate::eval::trace::Need],
+    /// Whether the ruling is decided (no rule waiting for an input is said).
+    settled: bool,
 }
 
 /// A step's arguments as shown: where their texts lie in [`Walk::args`] and where each
@@ -308,14 +340,15 @@ impl Walk<'_, '_> {
         let p = self.e.p;
         let nodes = self.nodes;
         let reads = super::reads_by_def(nodes, &n.children);
-        let many = |c: usize| {
+        let many = |c: usize, most: usize| {
             let def = nodes[c].def;
-            !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::LIST_MAX)
+            !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > most)
         };
         super::meter::charge(n.children.len() as u64 + 1);
         for &c in &n.children {
-            if !self.steps.get(c).copied().unwrap_or(true) && !many(c) {
-                self.kids.push(c);
+            if !self.steps.get(c).copied().unwrap_or(true) && !many(c, working::LIST_MAX) {
+                let hidden = many(c, working::BRIEF_READS_MAX) || !self.once.admit(p, nodes, c);
+                self.kids.push(if hidden { c | HIDDEN } else { c });
             }
         }
         from
@@ -325,7 +358,7 @@ impl Walk<'_, '_> {
     fn skip(&mut self, idx: usize) {
         let from = self.children(idx);
         for k in from..self.kids.len() {
-            let c = self.kids[k];
+            let c = self.kids[k] & !HIDDEN;
             self.steps[c] = true;
             self.skip(c);
         }
@@ -355,30 +388,64 @@ impl Walk<'_, '_> {
             self.args.truncate(text_from);
             self.ends.truncate(ends_from);
             for k in from..to {
-                let c = self.kids[k];
+                let c = self.kids[k] & !HIDDEN;
                 self.steps[c] = true;
                 self.skip(c);
             }
             self.kids.truncate(from);
             return;
         }
+        // The step's line before its citation: "label (arguments): answer".
+        let mut head = std::mem::take(&mut self.line);
+        head.clear();
+        head.push_str(&dv.label);
+        let mut first = true;
+        for (i, a) in self.args_of(args).enumerate() {
+            if dv.param_labels.get(i).is_some_and(Option::is_some) {
+                continue;
+            }
+            head.push_str(if first { " (" } else { ", " });
+            head.push_str(a);
+            first = false;
+        }
+        if !first {
+            head.push(')');
+        }
+        head.push_str(": ");
+        match &n.outcome {
+            trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
+                Some(a) => head.push_str(&a),
+                None => show::value_into(&mut head, p, v, &info.ty, lang),
+            },
+            trace::Outcome::Undetermined(_) => head.push_str(&e.w().undetermined()),
+            trace::Outcome::Silent(_) => head.push_str(e.w().not_decided),
+            trace::Outcome::Error(m) => head.push_str(m),
+        }
         // The working and the reasons, wrapped under the step's line: written after it, if the
-        // step is shown.
+        // step is shown; a line that only repeats the step's own is left out.
         let mut body = Buf::new();
         let mut said = false;
+        let lines = &mut self.said;
         let ((), tables) = super::table::collect(|| {
             if let Some(wk) = n.working.as_ref() {
                 e.sentences_to(wk, &mut |s| {
-                    said = true;
-                    wrap_into(&mut body, s, "      ", 100);
+                    if s != head.as_str() {
+                        said = true;
+                        wrap_into(&mut body, s, "      ", 100);
+                        if !lines.contains(s) {
+                            lines.insert(s.to_string());
+                        }
+                    }
                 });
             }
             for a in &n.because {
                 if let Some(s) = e.atom_words(a)
                     && !s.is_empty()
+                    && *s != *head
                 {
                     said = true;
                     wrap_into(&mut body, &s, "      ", 100);
+                    lines.insert(s.to_string());
                 }
             }
         });
@@ -391,45 +458,24 @@ impl Walk<'_, '_> {
                 .decided_by
                 .and_then(|r| self.views.rules[r as usize].citation.as_deref())
                 .or(n.row.and(dv.citation.as_deref()));
-            let mut head = std::mem::take(&mut self.line);
-            head.clear();
-            head.push_str(&dv.label);
-            let mut first = true;
-            for (i, a) in self.args_of(args).enumerate() {
-                if dv.param_labels.get(i).is_some_and(Option::is_some) {
-                    continue;
-                }
-                head.push_str(if first { " (" } else { ", " });
-                head.push_str(a);
-                first = false;
-            }
-            if !first {
-                head.push(')');
-            }
-            head.push_str(": ");
-            match &n.outcome {
-                trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
-                    Some(a) => head.push_str(&a),
-                    None => show::value_into(&mut head, p, v, &info.ty, lang),
-                },
-                trace::Outcome::Undetermined(_) => head.push_str(&e.w().undetermined()),
-                trace::Outcome::Silent(_) => head.push_str(e.w().not_decided),
-                trace::Outcome::Error(m) => head.push_str(m),
-            }
             if let Some(c) = at {
                 push_cite(&mut head, c);
             }
             wrap_into(out, &head, "  ", 100);
-            self.line = head;
             out.push_str(&body);
         }
+        self.line = head;
         self.shown.entry(key).or_default().push(args);
         let decided = n.decided_by.is_some() || n.row.is_some();
         if depth == 0 && decided {
             for k in from..to {
-                let c = self.kids[k];
+                let c = self.kids[k] & !HIDDEN;
                 self.steps[c] = true;
-                self.step(out, c, depth + 1);
+                if self.kids[k] & HIDDEN != 0 {
+                    self.skip(c);
+                } else {
+                    self.step(out, c, depth + 1);
+                }
             }
             self.kids.truncate(from);
             self.not_applied(out, idx, "  ");
@@ -439,9 +485,13 @@ impl Walk<'_, '_> {
             self.not_applied(out, idx, "      ");
         }
         for k in from..to {
-            let c = self.kids[k];
+            let c = self.kids[k] & !HIDDEN;
             self.steps[c] = true;
-            self.step(out, c, depth + 1);
+            if self.kids[k] & HIDDEN != 0 {
+                self.skip(c);
+            } else {
+                self.step(out, c, depth + 1);
+            }
         }
         self.kids.truncate(from);
     }
@@ -454,10 +504,14 @@ impl Walk<'_, '_> {
         let mut patterns: Vec<(usize, &Value, String)> = Vec::new();
         let mut reason = Buf::new();
         let mut line = Buf::new();
+        let mut said: Vec<String> = Vec::new();
         // Another rule of the clause that decided is left to the full explanation (the clause
         // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
             let Some(c) = self.views.rules[*r as usize].citation.as_deref() else { continue };
+            if (self.settled && matches!(why, WhyNot::Unknown(_))) || super::brevity::moot(e.p, n, *r, why) {
+                continue;
+            }
             if !matches!(why, WhyNot::Unknown(_)) && self.deciding.iter().any(|d| &**d == c) {
                 continue;
             }
@@ -475,13 +529,21 @@ impl Walk<'_, '_> {
             if reason.is_empty() {
                 continue;
             }
-            let (id, mark) =
-                if matches!(why, WhyNot::Unknown(_)) { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let (id, mark) = match why {
+                WhyNot::Unknown(ns) if ns.iter().all(|x| self.needed.contains(x)) => ("waits-for-needed", "?"),
+                WhyNot::Unknown(_) => ("waits-for", "?"),
+                _ => ("does-not-apply", "✗"),
+            };
             line.clear();
             line.push_str(mark);
             line.push(' ');
             msg_into(&mut line, e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]);
+            // Two rules of one clause that give the same reason are said once.
+            if said.iter().any(|l| *l == *line) {
+                continue;
+            }
             wrap_into(out, &line, indent, 100);
+            said.push(line.to_string());
         }
     }
 }

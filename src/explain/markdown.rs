@@ -83,16 +83,16 @@ fn brief_step<'s>(
     deciding: &[super::Shared],
 ) {
     // A step repeated under another (the same definition on the same arguments) is shown once.
-    if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+    if s.hidden || seen.contains(&(s.name.as_str(), s.args.as_slice())) {
         return;
     }
     seen.push((s.name.as_str(), s.args.as_slice()));
     let args = s.args_shown();
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
-    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() || !s.tables.is_empty() {
+    if depth == 0 || s.brief_lines().next().is_some() || !s.tables.is_empty() {
         let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
-        for line in s.working.iter().chain(&s.because) {
+        for line in s.brief_lines() {
             let _ = writeln!(out, "  - {}", escape(line));
         }
         for t in &s.tables {
@@ -121,7 +121,7 @@ fn brief_step<'s>(
 fn not_applied(out: &mut String, s: &Step, lang: Lang, bullet: &str, deciding: &[super::Shared]) {
     for n in s.brief_not_applied(deciding) {
         if let Some(c) = &n.rule.citation {
-            let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let (id, mark) = n.brief_message();
             let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
             let _ = writeln!(out, "{bullet}{mark} {}", escape(&line));
         }
@@ -159,9 +159,9 @@ pub fn render(r: &Report, full: bool) -> String {
         }
         out.push('\n');
     }
-    if !r.facts.is_empty() {
+    if r.facts.iter().any(|f| !f.in_working) {
         let _ = writeln!(out, "## {}\n", w.facts_used);
-        for f in &r.facts {
+        for f in r.facts.iter().filter(|f| !f.in_working) {
             if let Some(s) = &f.sentence {
                 let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
                 let _ = writeln!(out, "- {}{at}", escape(s));

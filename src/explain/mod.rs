@@ -6,6 +6,7 @@
 //! surrounding words follow `--lang`, and with `--lang en` on a Danish rulebook
 //! each quote carries its English gloss.
 
+mod brevity;
 pub mod brief;
 pub mod html;
 pub mod i18n;
@@ -116,6 +117,11 @@ pub struct Step {
     pub overridden: Vec<RuleRef>,
     pub not_applied: Vec<WhyNotView>,
     pub children: Vec<Step>,
+    /// Left out of the brief working, with the steps under it: one of several reads of a
+    /// definition for the items of a list, whose values the step above gives. Not in the
+    /// JSON format.
+    #[serde(skip)]
+    pub hidden: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -125,6 +131,16 @@ pub struct WhyNotView {
     /// (whether it applies waits for what is still needed; `reason` names it).
     pub kind: &'static str,
     pub reason: String,
+    /// Whether the rule could not have changed the step's answer: the step is settled and the
+    /// rule was for another case, waits for an input the answer does not turn on, or gives
+    /// the answer the step has anyway (a constant). The brief explanation leaves it to
+    /// the full one. Not in the JSON format.
+    #[serde(skip)]
+    pub moot: bool,
+    /// Whether the rule waits only for inputs the ruling lists as still needed: the brief
+    /// explanation then says so rather than list them again. Not in the JSON format.
+    #[serde(skip)]
+    pub needed: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -170,6 +186,10 @@ pub struct FactView {
     /// given, said as what its maker found. Not in the JSON format.
     #[serde(skip)]
     pub sentence: Option<String>,
+    /// Whether the brief explanation's working already says the line ([`FactView::line`]):
+    /// the brief leaves it out of the facts used. Not in the JSON format.
+    #[serde(skip)]
+    pub in_working: bool,
 }
 
 pub struct Explainer<'a> {
@@ -198,13 +218,32 @@ impl Step {
         self.decided_by.as_ref().and_then(|r| r.citation.as_deref()).or(self.row.and(self.citation.as_deref()))
     }
 
+    /// The step's working and reasons as the brief explanation says them: without a line
+    /// that only repeats the step's own line ("label (arguments): answer").
+    pub fn brief_lines(&self) -> impl Iterator<Item = &String> {
+        let head = format!("{}{}: {}", self.label, self.args_shown(), self.answer);
+        self.working.iter().chain(&self.because).filter(move |l| **l != head)
+    }
+
     /// The rules that did not apply as the brief explanation says them: those with a clause
     /// and a reason, but not another rule of a clause that decided a step (`deciding`, see
     /// [`Report::deciding`]: the clause applied, by its deciding rule; the others are left to
-    /// the full explanation). One that waits for an input is always said.
+    /// the full explanation), nor one that could not have changed a settled answer
+    /// ([`WhyNotView::moot`]); two alike are said once.
     pub fn brief_not_applied<'s>(&'s self, deciding: &'s [Shared]) -> impl Iterator<Item = &'s WhyNotView> {
+        // Two rules of one clause that give the same reason are said once.
+        let mut said: Vec<(&str, &str, &str)> = Vec::new();
         self.not_applied.iter().filter(move |n| match n.rule.citation.as_deref() {
-            Some(c) => !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c)),
+            Some(_) if n.moot => false,
+            Some(c) => {
+                let shown = !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c));
+                let reason = if n.needed { "" } else { n.reason.as_str() };
+                let again = said.contains(&(c, n.kind, reason));
+                if shown && !again {
+                    said.push((c, n.kind, reason));
+                }
+                shown && !again
+            }
             None => false,
         })
     }
@@ -339,7 +378,15 @@ impl<'a> Explainer<'a> {
     }
 
     /// One step of the report and the steps under it; `seen` marks the nodes already made steps of.
-    fn step(&self, v: &views::Views, nodes: &[Node], idx: usize, full: bool, seen: &mut [bool]) -> Step {
+    fn step(
+        &self,
+        v: &views::Views,
+        nodes: &[Node],
+        idx: usize,
+        full: bool,
+        seen: &mut [bool],
+        once: &mut brevity::Once,
+    ) -> Step {
         let n = &nodes[idx];
         let info = &self.p.defs[n.def as usize];
         let dv = &v.defs[n.def as usize];
@@ -356,22 +403,26 @@ impl<'a> Explainer<'a> {
         // A definition read for more than a few items (one step per match of a round robin, say)
         // is left out of the brief explanation: the working above it gives its values.
         let reads = if full { Default::default() } else { reads_by_def(nodes, &n.children) };
-        let many = |c: &usize| {
+        let many = |c: &usize, most: usize| {
             let def = nodes[*c].def;
-            !self.p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > working::LIST_MAX)
+            !self.p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > most)
         };
-        // A sub-result used in several places is explained once, where it first appears.
+        // A sub-result used in several places is explained once, where it first appears. One of
+        // a few reads of a definition, or a later read of one read for many items, is kept for
+        // the full derivation but left out of the brief working ([`Step::hidden`]).
         meter::charge(n.children.len() as u64 + 1);
         let children = n
             .children
             .iter()
-            .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c)))
-            .copied()
+            .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c, working::LIST_MAX)))
+            .map(|&c| (c, !full && (many(&c, working::BRIEF_READS_MAX) || !once.admit(self.p, nodes, c))))
             .collect::<Vec<_>>()
             .into_iter()
-            .map(|c| {
+            .map(|(c, hidden)| {
                 seen[c] = true;
-                self.step(v, nodes, c, full, seen)
+                let mut s = self.step(v, nodes, c, full, seen, once);
+                s.hidden = hidden;
+                s
             })
             .collect();
         // Rules for other cases of the same argument give the same reason: said once, copied.
@@ -422,9 +473,12 @@ impl<'a> Explainer<'a> {
                         WhyNot::Unknown(_) => "unknown",
                     },
                     reason: reason(why),
+                    moot: (once.settled && matches!(why, WhyNot::Unknown(_))) || brevity::moot(self.p, n, *r, why),
+                    needed: matches!(why, WhyNot::Unknown(ns) if ns.iter().all(|x| once.needed.contains(x))),
                 })
                 .collect(),
             children,
+            hidden: false,
         }
     }
 
@@ -521,7 +575,12 @@ impl<'a> Explainer<'a> {
             Some(t) if !t.nodes.is_empty() => {
                 let mut seen = vec![false; t.nodes.len()];
                 seen[0] = true;
-                vec![self.step(views, &t.nodes, 0, full, &mut seen)]
+                let mut once = brevity::Once::new(&t.nodes);
+                if let Outcome::Undetermined(ns) = &ruling.outcome {
+                    once.needed = ns.clone();
+                }
+                once.settled = matches!(ruling.outcome, Outcome::Decided(_));
+                vec![self.step(views, &t.nodes, 0, full, &mut seen, &mut once)]
             }
             _ => Vec::new(),
         };
@@ -595,6 +654,7 @@ impl<'a> Explainer<'a> {
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
                     sentence: None,
+                    in_working: false,
                 }
             })
             .collect();
@@ -607,8 +667,12 @@ impl<'a> Explainer<'a> {
                 citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
                 sentence: Some(self.decision_found(views, d, v)),
+                in_working: false,
             })
         }));
+        if !full {
+            brevity::facts_in_working(&steps, &mut fact_views);
+        }
         Report {
             rulebook: self.p.rulebook.name.clone(),
             rulebook_title: self.p.rulebook.title.clone(),

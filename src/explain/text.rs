@@ -72,11 +72,11 @@ fn brief_step<'s>(
     deciding: &[super::Shared],
 ) {
     // A step repeated under another (the same definition on the same arguments) is shown once.
-    if seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+    if s.hidden || seen.contains(&(s.name.as_str(), s.args.as_slice())) {
         return;
     }
     seen.push((s.name.as_str(), s.args.as_slice()));
-    if depth == 0 || !s.working.is_empty() || !s.because.is_empty() || !s.tables.is_empty() {
+    if depth == 0 || s.brief_lines().next().is_some() || !s.tables.is_empty() {
         // "label (args): answer  [citation]"
         // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
@@ -100,7 +100,7 @@ fn brief_step<'s>(
             head.push(']');
         }
         wrap_into(out, &head, "  ", 100);
-        for line in s.working.iter().chain(&s.because) {
+        for line in s.brief_lines() {
             wrap_into(out, line, "      ", 100);
         }
         for t in &s.tables {
@@ -129,7 +129,7 @@ fn brief_step<'s>(
 fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str, deciding: &[super::Shared]) {
     for n in s.brief_not_applied(deciding) {
         if let Some(c) = &n.rule.citation {
-            let (id, mark) = if n.kind == "unknown" { ("waits-for", "?") } else { ("does-not-apply", "✗") };
+            let (id, mark) = n.brief_message();
             let mut line = String::with_capacity(n.reason.len() + c.len() + 48);
             line.push_str(mark);
             line.push(' ');
@@ -166,10 +166,10 @@ pub fn render(r: &Report, full: bool) -> String {
             brief_step(&mut out, lang, s, 0, &mut Vec::new(), &r.deciding);
         }
     }
-    if !r.facts.is_empty() {
+    if r.facts.iter().any(|f| !f.in_working) {
         let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
         let mut line = String::with_capacity(256);
-        for f in &r.facts {
+        for f in r.facts.iter().filter(|f| !f.in_working) {
             line.clear();
             match (&f.sentence, &f.description) {
                 (Some(s), _) => line.push_str(s),

@@ -18,6 +18,16 @@ mod rows;
 /// Lists longer than this are shown by their count only.
 pub(crate) const LIST_MAX: usize = 12;
 
+/// A definition read for more items than this under one step (a step per district, per
+/// final, per match) is left out of the brief explanation: the step's working gives the
+/// items' values, and the full explanation each item's working.
+pub(crate) const BRIEF_READS_MAX: usize = 4;
+
+/// A definition read more times than this in the whole of a ruling's working, by more than
+/// one step (a chain of steps per item), is shown once in the brief explanation (its first read; see `Once`
+/// in the module above).
+pub(crate) const BRIEF_ONCE_OVER: usize = 4;
+
 /// How something is named in a sentence: a name the rulebook's views keep, or one put
 /// together for it.
 pub(crate) enum Name<'a> {

@@ -15,6 +15,7 @@ pub mod printed;
 pub mod rules;
 pub mod space;
 pub mod tables;
+pub mod terms;
 pub mod witness;
 pub mod xrefs;
 
@@ -66,6 +67,7 @@ pub const LINTS: &[(&str, Severity, &str)] = &[
         Severity::Warning,
         "two rulings that decide the same outcome from the same facts without reading each other",
     ),
+    ("lint::gloss_term", Severity::Warning, "English glosses that render a term by another (UP, away points, as VP)"),
     ("lint::allow_without_reason", Severity::Warning, "`// allow(…)` comments that give no reason"),
 ];
 
@@ -100,6 +102,7 @@ pub fn run_with_cases(ctx: &Context, cases: Option<&std::path::Path>) -> Vec<Dia
     out.extend(orders::lint(ctx.checked));
     out.extend(outcomes::lint(p));
     out.extend(numbers::lint(ctx.checked));
+    out.extend(terms::lint(ctx.checked));
     if let Some(doc) = ctx.document {
         out.extend(fidelity(ctx.checked, doc));
     }

@@ -135,10 +135,10 @@ fn summary(answer: &str) -> String {
 /// One step of the brief explanation: what it is, its value, and how it was reached.
 /// A step repeated under another (the same definition on the same arguments) is shown once.
 fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: &mut Seen<'s>) {
-    if !seen.insert((&s.name, &s.args)) {
+    if s.hidden || !seen.insert((&s.name, &s.args)) {
         return;
     }
-    let mut lines: Vec<String> = s.working.iter().chain(&s.because).map(|l| format!("<li>{}</li>", rich(l))).collect();
+    let mut lines: Vec<String> = s.brief_lines().map(|l| format!("<li>{}</li>", rich(l))).collect();
     for t in &s.tables {
         let mut li = String::from("<li class=\"table\">");
         table::render(&mut li, ctx.lang, t);
@@ -154,8 +154,8 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         for n in s.brief_not_applied(&ctx.deciding) {
             let clause = ctx.cite(n.rule.citation.as_deref());
             // One that waits for an input is said to wait, never not to apply.
-            let (id, mark, class) =
-                if n.kind == "unknown" { ("waits-for", "?", "waits") } else { ("does-not-apply", "✗", "no") };
+            let (id, mark) = n.brief_message();
+            let class = if n.kind == "unknown" { "waits" } else { "no" };
             let line = msg(
                 ctx.lang,
                 id,
@@ -246,9 +246,9 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
         }
         out.push_str("</ul>\n");
     }
-    if !r.facts.is_empty() {
+    if r.facts.iter().any(|f| !f.in_working) {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
-        for f in &r.facts {
+        for f in r.facts.iter().filter(|f| !f.in_working) {
             if let Some(s) = &f.sentence {
                 let _ = writeln!(out, "<li>{}{}</li>", escape(s), ctx.cite(f.citation.as_deref()));
                 continue;

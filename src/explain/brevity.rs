@@ -1,0 +1,133 @@
+//! What the brief explanation leaves to the full one: a later read of a definition read for
+//! many items (`Once`), a rule that could not have changed a settled answer (`moot`), and a
+//! fact the working already says (`facts_in_working`). The report's builder
+//! ([`super::Explainer::report`]) and the brief text straight from the trace
+//! ([`super::brief`]) decide alike by these.
+
+use super::{FactView, Step, WhyNotView, meter, working};
+use crate::check::program::{DefId, Program, RuleId};
+use crate::eval::trace::{Node, WhyNot};
+
+/// Marks the facts that the brief working of `steps` already says ([`FactView::in_working`]).
+pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
+    // A fact the brief working already says, line for line, is said once.
+    // (The steps as the brief shows them: a step repeated is shown once, without the
+    // steps under it.)
+    type Seen<'s> = Vec<(&'s str, &'s [String])>;
+    fn lines<'s>(s: &'s Step, said: &mut std::collections::HashSet<&'s str>, seen: &mut Seen<'s>) {
+        if s.hidden || seen.contains(&(s.name.as_str(), s.args.as_slice())) {
+            return;
+        }
+        seen.push((s.name.as_str(), s.args.as_slice()));
+        said.extend(s.brief_lines().map(String::as_str));
+        s.children.iter().for_each(|c| lines(c, said, seen));
+    }
+    let mut said = std::collections::HashSet::new();
+    let mut seen = Vec::new();
+    steps.iter().for_each(|s| lines(s, &mut said, &mut seen));
+    for f in fact_views.iter_mut() {
+        let label = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
+        f.in_working = said.contains(f.line().as_str())
+            || (f.sentence.is_none() && says_fact(said.iter().copied(), &label, &f.value));
+    }
+}
+
+/// Whether one of the working's lines `said` says a fact: names it by `label` and gives its
+/// `value` after ("the team's final place … is 9, which is from 3 to 9").
+pub(crate) fn says_fact<'s>(mut said: impl Iterator<Item = &'s str>, label: &str, value: &str) -> bool {
+    !label.is_empty()
+        && !value.is_empty()
+        && said.any(|l| l.find(label).is_some_and(|i| l[i + label.len()..].contains(value)))
+}
+
+/// Whether rule `r` of node `n`, which did not apply for `why`, could not have changed the
+/// node's answer: the node has a value (whatever is still missing, it is settled) and the
+/// rule was for another case of the arguments, waits for an input, or would have given
+/// that same value (a constant).
+pub(crate) fn moot(p: &Program, n: &Node, r: RuleId, why: &WhyNot) -> bool {
+    let crate::eval::trace::Outcome::Value(v) = &n.outcome else { return false };
+    match why {
+        WhyNot::Pattern { .. } | WhyNot::Unknown(_) => true,
+        WhyNot::Condition(_) => {
+            matches!(&p.rules[r as usize].value.kind, crate::check::program::IrKind::Const(c) if c == v)
+        }
+    }
+}
+
+/// The reads of a definition that the brief explanation shows: of a definition with
+/// parameters read more than `BRIEF_ONCE_OVER` times, by more than one step (a chain of
+/// steps per district), the first read only; the steps above give the others' values, and the
+/// full derivation each one's working.
+pub(crate) struct Once {
+    /// How many times each definition is read in the trace, and by how many steps.
+    reads: std::collections::HashMap<DefId, (usize, usize)>,
+    /// The definitions read for many items that are already shown.
+    shown: Vec<DefId>,
+    /// What the ruling still needs (see [`super::WhyNotView::needed`]).
+    pub(crate) needed: Vec<crate::eval::trace::Need>,
+    /// Whether the ruling is decided: then no rule waiting for an input could change it.
+    pub(crate) settled: bool,
+}
+
+impl Once {
+    pub(crate) fn new(nodes: &[Node]) -> Once {
+        // How many times each definition is read, and by how many steps: the reads of one
+        // step alone are `BRIEF_READS_MAX`'s.
+        let mut reads: std::collections::HashMap<DefId, (usize, usize)> = std::collections::HashMap::new();
+        let mut defs = Vec::new();
+        for n in nodes {
+            defs.clear();
+            defs.extend(n.children.iter().filter_map(|&c| nodes.get(c)).map(|c| c.def));
+            for &d in &defs {
+                reads.entry(d).or_default().0 += 1;
+            }
+            defs.sort_unstable();
+            defs.dedup();
+            for &d in &defs {
+                reads.entry(d).or_default().1 += 1;
+            }
+            meter::charge(n.children.len() as u64 + 1);
+        }
+        Once { reads, shown: Vec::new(), needed: Vec::new(), settled: false }
+    }
+
+    /// Whether node `c` becomes a step (noted: a second read of the same definition does not).
+    pub(crate) fn admit(&mut self, p: &Program, nodes: &[Node], c: usize) -> bool {
+        let def = nodes[c].def;
+        if p.defs[def as usize].params.is_empty()
+            || self.reads.get(&def).is_none_or(|&(k, by)| k <= working::BRIEF_ONCE_OVER || by < 2)
+        {
+            return true;
+        }
+        if self.shown.contains(&def) {
+            return false;
+        }
+        self.shown.push(def);
+        true
+    }
+}
+
+impl WhyNotView {
+    /// The message and the mark that say the rule in the brief explanation: `does-not-apply`
+    /// (✗), `waits-for` (?), or `waits-for-needed` (?) for one that waits only for what the
+    /// ruling lists as still needed.
+    pub fn brief_message(&self) -> (&'static str, &'static str) {
+        match (self.kind, self.needed) {
+            ("unknown", true) => ("waits-for-needed", "?"),
+            ("unknown", false) => ("waits-for", "?"),
+            _ => ("does-not-apply", "✗"),
+        }
+    }
+}
+
+impl FactView {
+    /// The fact as a line of the facts used, before its citation: its sentence, else
+    /// "description: value".
+    pub fn line(&self) -> String {
+        match (&self.sentence, &self.description) {
+            (Some(s), _) => s.clone(),
+            (None, Some(d)) => format!("{d}: {}", self.value),
+            (None, None) => format!("{}: {}", self.name.replace('_', " "), self.value),
+        }
+    }
+}
