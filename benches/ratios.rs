@@ -15,7 +15,7 @@
 //! Cedar on the flights question is a crate of its own, `benches/cedar/` (so that the tests
 //! never build it): `cargo run --release --manifest-path benches/cedar/Cargo.toml`.
 //!
-//! `RATIO_ROUNDS` (default 31) sets the number of rounds; `RATIO_ONLY=gnt`, `dbf` or `brief`
+//! `RATIO_ROUNDS` (default 31) sets the number of rounds; `RATIO_ONLY=gnt`, `dbf`, `brief` or `facade`
 //! runs one group only; with `RATIO_CONTENDER=compiled` (a contender's name) only that
 //! contender runs, untimed (for profiling). `RATIO_COUNT=flights:N` (or `304:N`) times nothing:
 //! it rules and explains N times with the brief text and stops, for counting instructions
@@ -262,6 +262,9 @@ fn main() {
         }
         return;
     }
+    if wanted("facade") {
+        facade(&team);
+    }
     if wanted("brief") {
         let mut c = vec![
             Contender::new("GNT flights", 2_000, || {
@@ -284,5 +287,56 @@ fn main() {
         }
         ratio("GNT flights: from the trace / through the report", &c[0], &c[2], None);
         ratio("DBF § 304B1: from the trace / through the report", &c[1], &c[3], None);
+    }
+}
+
+/// The facade's ratios (issue 35): the ruling from prebuilt facts, from a JSON facts value,
+/// and with its brief text explanation, beside the native function, for both questions.
+fn facade(team: &Team) {
+    use conditions::api::{Format, Lang, Rulebook};
+    let gnt = Rulebook::bundled("gnt").expect("bundled gnt");
+    let dbf = Rulebook::bundled("dbf").expect("bundled dbf");
+    let flights = gnt.ruling("flights").expect("flights");
+    let s304 = dbf.ruling("s304.transportgodtgørelse").expect("s304.transportgodtgørelse");
+    let gtree: serde_json::Value = serde_json::from_str(GNT_PLAYER).expect("json");
+    let dtree: serde_json::Value = serde_json::from_str(DBF_304).expect("json");
+    let gfacts = gnt.facts_from_json(&gtree).expect("facts fit");
+    let dfacts = dbf.facts_from_json(&dtree).expect("facts fit");
+    let gout = flights.rule(&gfacts).expect("rule");
+    assert_eq!(gout.answer().expect("decided").to_json(), serde_json::json!(["Championship", "A"]));
+    assert_eq!(s304.rule(&dfacts).expect("rule").status(), conditions::api::Status::Decided);
+    let mut c = vec![
+        Contender::new("GNT native, Decimal", 200_000, || {
+            black_box(native_flights(black_box(Decimal::from(2150)), black_box(true)));
+        }),
+        Contender::new("GNT facade, prebuilt facts", 50_000, || {
+            black_box(flights.rule(black_box(&gfacts)).expect("rule"));
+        }),
+        Contender::new("GNT facade, from a JSON value", 20_000, || {
+            let f = gnt.facts_from_json(black_box(&gtree)).expect("facts fit");
+            black_box(flights.rule(&f).expect("rule").status());
+        }),
+        Contender::new("GNT facade, with the brief text", 2_000, || {
+            black_box(flights.rule(black_box(&gfacts)).expect("rule").explain(Lang::En, Format::Text));
+        }),
+        Contender::new("DBF native, Decimal", 100_000, || {
+            black_box(native_304(black_box(team)));
+        }),
+        Contender::new("DBF facade, prebuilt facts", 10_000, || {
+            black_box(s304.rule(black_box(&dfacts)).expect("rule"));
+        }),
+        Contender::new("DBF facade, from a JSON value", 5_000, || {
+            let f = dbf.facts_from_json(black_box(&dtree)).expect("facts fit");
+            black_box(s304.rule(&f).expect("rule").status());
+        }),
+        Contender::new("DBF facade, with the brief text", 1_000, || {
+            black_box(s304.rule(black_box(&dfacts)).expect("rule").explain(Lang::En, Format::Text));
+        }),
+    ];
+    race("through the facade, `conditions::api` (median per ruling)", &mut c);
+    for (name, k) in [("GNT flights", 0), ("DBF § 304B1", 4)] {
+        ratio(&format!("{name}: brief text / ruling alone"), &c[k + 3], &c[k + 1], Some(5.0));
+        ratio(&format!("{name}: from a JSON value / native"), &c[k + 2], &c[k], Some(8.0));
+        ratio(&format!("{name}: prebuilt facts / native"), &c[k + 1], &c[k], Some(3.0));
     }
 }

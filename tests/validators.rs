@@ -284,6 +284,43 @@ fn every_code_s_documentation_anchor_exists() {
     assert!(seen > 40, "{seen}");
 }
 
+/// Every code `src/` emits (`Diagnostic::error("conditions::…", …)`, `error[conditions::…]`) is
+/// listed in a table of docs/diagnostics.md.
+#[test]
+fn every_code_emitted_in_src_is_documented() {
+    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("src readable") {
+            let path = e.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(Path::new("src"), &mut files);
+    let mut emitted = std::collections::BTreeSet::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("utf-8 source");
+        for (at, _) in text.match_indices("conditions::") {
+            let rest = &text[at + "conditions::".len()..];
+            let name_len =
+                rest.find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')).unwrap_or(rest.len());
+            if name_len > 0 && matches!(rest[name_len..].chars().next(), Some('"' | ']')) {
+                emitted.insert(format!("conditions::{}", &rest[..name_len]));
+            }
+        }
+    }
+    assert!(emitted.len() > 60, "{emitted:?}");
+    let page = std::fs::read_to_string("docs/diagnostics.md").expect("docs/diagnostics.md");
+    let missing: Vec<&String> = emitted
+        .iter()
+        .filter(|code| !page.lines().any(|l| l.starts_with('|') && l.contains(&format!("`{code}`"))))
+        .collect();
+    assert!(missing.is_empty(), "codes emitted in src/ but not in a table of docs/diagnostics.md: {missing:?}");
+}
+
 /// A column after `§` and `æ` counts characters, in SARIF and in the human output alike.
 #[test]
 fn columns_count_characters_in_sarif_and_human_output() {

@@ -18,7 +18,8 @@ pub mod table;
 pub mod text;
 pub mod views;
 pub mod working;
-mod wrap;
+#[doc(hidden)]
+pub mod wrap;
 
 use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};

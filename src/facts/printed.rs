@@ -75,6 +75,24 @@ fn digits(s: &str, st: &Style) -> Option<String> {
     Some(out)
 }
 
+/// `text` split at the first ` per ` (`st.per` between spaces), as `split_once` with that
+/// pattern would, without building the pattern (this runs for every quoted number read).
+fn split_per<'t>(text: &'t str, per: &str) -> Option<(&'t str, &'t str)> {
+    if per.is_empty() {
+        return text.split_once("  ");
+    }
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(per).map(|i| from + i) {
+        let after = i + per.len();
+        if i > 0 && b[i - 1] == b' ' && b.get(after) == Some(&b' ') {
+            return Some((&text[..i - 1], &text[after + 1..]));
+        }
+        from = i + text[i..].chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
 /// The forms accepted, for an error message: a facts file's, then each language's printed
 /// form as `units.toml` has it (its separators and unit words).
 pub fn accepted() -> String {
@@ -115,7 +133,7 @@ pub fn normalise(text: &str, session: Option<Lang>) -> Result<Option<String>, St
             }
         }
         if let Some((num, word)) = t.split_once(' ') {
-            let (word, per) = match word.split_once(&format!(" {} ", st.per)) {
+            let (word, per) = match split_per(word, &st.per) {
                 Some((a, b)) => (a.trim(), Some(b.trim())),
                 None => (word.trim(), None),
             };
@@ -158,6 +176,32 @@ mod tests {
 
     fn n(s: &str) -> Result<Option<String>, String> {
         normalise(s, None)
+    }
+
+    /// `split_per` splits as `split_once(" per ")` does, on texts with the word at an end,
+    /// twice, inside another word, and beyond ASCII.
+    #[test]
+    fn split_per_is_split_once_of_the_spaced_word() {
+        for per in ["per", "pr.", "om", "ø", ""] {
+            for text in [
+                "DKK per km",
+                "DKK per km per day",
+                "per km",
+                "DKK per",
+                "DKK  per  km",
+                "DKK perper km",
+                "DKK pr. km",
+                "kr. pr. påbegyndt km",
+                "ø ø ø",
+                "x ø  y",
+                "DKK",
+                "",
+                " ",
+                "   ",
+            ] {
+                assert_eq!(split_per(text, per), text.split_once(&format!(" {per} ")), "{text:?} at {per:?}");
+            }
+        }
     }
 
     #[test]
