@@ -149,7 +149,9 @@ impl Rulebook {
             None => Err(Error::bare(
                 ErrorKind::UnknownRuling,
                 Diagnostic::error("conditions::unknown_ruling", format!("no ruling `{name}` in `{}`", self.name()))
-                    .maybe_help(crate::diagnostic::did_you_mean(name, self.rulings())),
+                    .maybe_help(
+                        p.renamed(name, None).or_else(|| crate::diagnostic::did_you_mean(name, self.rulings())),
+                    ),
             )),
         }
     }

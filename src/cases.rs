@@ -157,7 +157,11 @@ pub fn run_case_text(book: &Checked, path: &Path, text: &str, summary: &mut Summ
     for (index, exp) in case.expect.iter().enumerate() {
         let Some(def) = p.def_by_name(&exp.ruling) else {
             let names: Vec<&str> = p.defs.iter().map(|d| d.name.as_str()).collect();
-            let help = crate::diagnostic::did_you_mean(&exp.ruling, names.iter().copied()).unwrap_or_default();
+            let help = p
+                .renamed(&exp.ruling, None)
+                .map(|h| format!("({h})"))
+                .or_else(|| crate::diagnostic::did_you_mean(&exp.ruling, names.iter().copied()))
+                .unwrap_or_default();
             summary.failed.push(fail(
                 path,
                 Some(&exp.ruling),

@@ -93,3 +93,45 @@ fn rename_option_finds_the_qualified_name() {
     assert_eq!(code, Some(2), "{out}");
     assert!(out.contains("did you mean `final.imps_second`?"), "{out}");
 }
+
+/// A copy of the test rulebook where `teams` became `entries` and the field `vp` became
+/// `victory_points`, each with its `renamed from` note; `rule_code_renamed` says whether the
+/// rule code was edited too.
+fn renamed_book(tag: &str, rule_code_renamed: bool) -> String {
+    let dir = std::env::temp_dir().join(format!("conditions-did-you-mean-renamed-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in ["s2-final.cond", "s3-boards.cond", "source.txt"] {
+        std::fs::copy(format!("{BOOK}/{f}"), dir.join(f)).expect("copy");
+    }
+    let read = |f: &str| std::fs::read_to_string(format!("{BOOK}/{f}")).expect("read");
+    let book = read("rulebook.cond").replace("fact teams: int", "fact entries renamed from teams: int");
+    let mut qualifying = read("s1-qualifying.cond").replace("vp: number", "victory_points renamed from vp: number");
+    if rule_code_renamed {
+        qualifying = qualifying.replace("= teams - 1", "= entries - 1").replace("s.vp", "s.victory_points");
+    }
+    std::fs::write(dir.join("rulebook.cond"), book).expect("write");
+    std::fs::write(dir.join("s1-qualifying.cond"), qualifying).expect("write");
+    dir.display().to_string()
+}
+
+/// A name written as it was before a rename is answered with the new name from the
+/// `renamed from` note, not with the nearest spelling: in a facts file (a fact and a record
+/// field), on `--ruling`, and in rule code that `check` reads.
+#[test]
+fn an_old_name_is_answered_with_its_new_name() {
+    let book = renamed_book("edited", true);
+    let facts =
+        temp("old-names.json", "{\"teams\": 3, \"qualifying\": {\"standings\": [{\"team\": \"North\", \"vp\": 40}]}}");
+    let (code, out) = run(&["rule", &book, "--facts", &facts, "--ruling", "qualifying.finalists"]);
+    assert_ne!(code, Some(0), "{out}");
+    assert!(out.contains("`teams` was renamed to `entries` in this version of the rulebook"), "{out}");
+    assert!(out.contains("`vp` was renamed to `victory_points` in this version of the rulebook"), "{out}");
+    assert!(!out.contains("did you mean"), "{out}");
+
+    let book = renamed_book("unedited", false);
+    let (code, out) = run(&["check", &book]);
+    assert_ne!(code, Some(0), "{out}");
+    assert!(out.contains("unknown name `teams`"), "{out}");
+    assert!(out.contains("`teams` was renamed to `entries` in this version of the rulebook"), "{out}");
+    assert!(out.contains("`vp` was renamed to `victory_points` in this version of the rulebook"), "{out}");
+}

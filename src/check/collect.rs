@@ -207,6 +207,13 @@ fn add_clause(program: &mut Program, c: &Clause, diags: &mut Vec<Diagnostic>) ->
     Some(id)
 }
 
+/// Notes `renamed from OLD` on the declaration of `name` (of the record `record`, for a field).
+fn note_rename(program: &mut Program, from: &Option<ast::Ident>, name: &ast::Ident, record: Option<TypeId>) {
+    if let Some(old) = from {
+        program.renames.push(Rename { old: old.name.clone(), new: name.name.clone(), record });
+    }
+}
+
 fn declare(program: &mut Program, name: &ast::Ident, sym: Symbol, diags: &mut Vec<Diagnostic>) {
     if let Some(prev) = program.symbols.get(&name.name) {
         let prev_span = symbol_span(program, *prev);
@@ -271,6 +278,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     clause: loc.clause,
                     span: f.name.span,
                 });
+                note_rename(program, &f.renamed_from, &f.name, None);
                 declare(program, &f.name, Symbol::Fact(id), diags);
             }
             Decl::Decision(d) => {
@@ -286,6 +294,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     clause: loc.clause,
                     span: d.name.span,
                 });
+                note_rename(program, &d.renamed_from, &d.name, None);
                 declare(program, &d.name, Symbol::Decision(id), diags);
             }
             Decl::External(e) => {
@@ -333,6 +342,7 @@ fn register_names<'a>(program: &mut Program, decls: &[Located<'a>], diags: &mut 
                     rules: Vec::new(),
                     table: None,
                 });
+                note_rename(program, &d.renamed_from, &d.name, None);
                 def_decls.push(DefSource::Def(d));
                 declare(program, &d.name, Symbol::Def(id), diags);
             }
@@ -475,6 +485,7 @@ fn resolve_types(program: &mut Program, decls: &[Located], diags: &mut Vec<Diagn
                         );
                         continue;
                     }
+                    note_rename(program, &f.renamed_from, &f.name, Some(type_idx as TypeId));
                     infos.push(FieldInfo {
                         name: f.name.name.clone(),
                         optional: f.optional,

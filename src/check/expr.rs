@@ -82,7 +82,8 @@ impl<'p> Lowerer<'p> {
                             }
                             None => {
                                 let tname = self.program.type_name(*tid);
-                                let help = did_you_mean(&field.name, fields.iter().map(|f| f.name.as_str()))
+                                let help = (self.program.renamed(&field.name, Some(*tid)))
+                                    .or_else(|| did_you_mean(&field.name, fields.iter().map(|f| f.name.as_str())))
                                     .unwrap_or_else(|| {
                                         let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
                                         format!("`{tname}` has the fields {}", names.join(", "))
@@ -333,7 +334,9 @@ impl<'p> Lowerer<'p> {
                     let written: Vec<String> =
                         self.program.symbols.keys().map(|s| self.program.sections.written(s, here)).collect();
                     let locals = self.locals.iter().map(|(n, _, _)| n.as_str());
-                    did_you_mean(&id.name, locals.chain(written.iter().map(String::as_str)))
+                    self.program
+                        .renamed(&id.name, None)
+                        .or_else(|| did_you_mean(&id.name, locals.chain(written.iter().map(String::as_str))))
                 };
                 self.diags.push(
                     Diagnostic::error("conditions::unknown_name", format!("unknown name `{}`", id.name))

@@ -415,6 +415,16 @@ impl std::hash::Hasher for TextHasher {
     }
 }
 
+/// A `renamed from` note: a fact, decision, ruling or record field called `old` in the
+/// previous version and `new` in this one.
+#[derive(Clone, Debug)]
+pub struct Rename {
+    pub old: String,
+    pub new: String,
+    /// The record type, for a field.
+    pub record: Option<TypeId>,
+}
+
 /// A checked rulebook.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
@@ -435,6 +445,9 @@ pub struct Program {
     pub gloss_filter: GlossFilter,
     /// The rulebook's sections and their names ([`super::resolve`]).
     pub sections: super::resolve::Sections,
+    /// The `renamed from` notes: what a name was called, what it is called now, and for a
+    /// field its record type; read to tell a reader who writes the old name.
+    pub renames: Vec<Rename>,
     /// The program compiled for evaluation, built on first use ([`crate::eval::fast`]).
     pub compiled: crate::eval::fast::Cache,
     /// The clauses as explanations cite them, per language, built on first use
@@ -447,6 +460,17 @@ pub struct Program {
 }
 
 impl Program {
+    /// The help for `written`, a name this version declares no more: "`old` was renamed to
+    /// `new`", when a `renamed from` note says so (`record`: the type, for a field).
+    pub fn renamed(&self, written: &str, record: Option<TypeId>) -> Option<String> {
+        let short = |n: &str| n.rsplit('.').next().unwrap_or(n).to_string();
+        let written_short = short(written);
+        self.renames
+            .iter()
+            .find(|r| r.record == record && short(&r.old) == written_short)
+            .map(|r| format!("`{}` was renamed to `{}` in this version of the rulebook", r.old, r.new))
+    }
+
     pub fn type_name(&self, id: TypeId) -> String {
         self.types.get(id as usize).map_or_else(|| "?".into(), |t| t.name.clone())
     }

@@ -52,8 +52,12 @@ pub fn suggest(p: &Program, name: &str, definitions: bool) -> Vec<String> {
         .collect()
 }
 
-/// The help line of an unknown ruling name: "did you mean `a`, `b` or `c`?", or `None`.
+/// The help line of an unknown ruling name: its `renamed from` note, or "did you mean `a`, `b`
+/// or `c`?", or `None`.
 pub fn did_you_mean(p: &Program, name: &str, definitions: bool) -> Option<String> {
+    if let Some(renamed) = p.renamed(name, None) {
+        return Some(renamed);
+    }
     let names: Vec<String> = suggest(p, name, definitions).into_iter().map(|n| format!("`{n}`")).collect();
     match names.as_slice() {
         [] => None,

@@ -295,7 +295,8 @@ impl<'de> Entries<'_, '_, 'de> {
             "conditions::unknown_fact",
             &format!("{}: {shown}", self.reader.origin),
             format!("`{shown}` is not a fact or decision of this rulebook"),
-            did_you_mean(shown, names.iter().copied())
+            p.renamed(shown, None)
+                .or_else(|| did_you_mean(shown, names.iter().copied()))
                 .unwrap_or_else(|| "`conditions list RULEBOOK --all` lists the facts a rulebook reads".into()),
         ));
     }
@@ -633,12 +634,14 @@ impl ValueSeed<'_, '_, '_> {
                         "conditions::unknown_field",
                         &format!("{}: {path}.{shown}", self.reader.origin),
                         format!("`{path}.{shown}`: `{tname}` has no field `{shown}`"),
-                        did_you_mean(shown, fields.iter().map(|f| f.name.as_str())).unwrap_or_else(|| {
-                            format!(
-                                "its fields are {}",
-                                fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
-                            )
-                        }),
+                        p.renamed(shown, Some(t))
+                            .or_else(|| did_you_mean(shown, fields.iter().map(|f| f.name.as_str())))
+                            .unwrap_or_else(|| {
+                                format!(
+                                    "its fields are {}",
+                                    fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+                                )
+                            }),
                     ));
                     unknown.push(k);
                 }
