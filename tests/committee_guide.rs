@@ -5,32 +5,17 @@
 //! answer is what they answer: `check --deny warnings` is clean, `test` fails only case files
 //! with a player of 2,000 to 2,499 masterpoints, and `diff`'s summary line is the one printed.
 
-use std::path::{Path, PathBuf};
+#[path = "support/scratch.rs"]
+mod scratch;
+
+use scratch::{Scratch, copy_dir, edit_first};
+use std::path::Path;
 use std::process::Command;
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_conditions")).args(args).output().expect("runs");
     let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code(), s(&out.stdout), s(&out.stderr))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("scratch folder");
-    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
-fn edit(file: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(file).expect("readable");
-    let edited = text.replacen(from, to, 1);
-    assert_ne!(text, edited, "{}: `{from}`", file.display());
-    std::fs::write(file, edited).expect("write");
 }
 
 /// The fenced blocks of the guide, in order.
@@ -54,14 +39,6 @@ fn blocks(guide: &str) -> Vec<String> {
     out
 }
 
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn the_guide_s_season_edit_gives_what_the_guide_says() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -76,16 +53,16 @@ fn the_guide_s_season_edit_gives_what_the_guide_says() {
     let book = next.display().to_string();
     // 1. The threshold, in the rule, the clause's text and the published document.
     let b = "open to players with fewer than 2,";
-    edit(&next.join("stage1.cond"), &format!("{b}000 masterpoints"), &format!("{b}500 masterpoints"));
-    edit(&next.join("stage1.cond"), "cutoff_masterpoints < 2000", "cutoff_masterpoints < 2500");
-    edit(&next.join("source.txt"), &format!("{b}000 masterpoints"), &format!("{b}500 masterpoints"));
+    edit_first(&next.join("stage1.cond"), &format!("{b}000 masterpoints"), &format!("{b}500 masterpoints"));
+    edit_first(&next.join("stage1.cond"), "cutoff_masterpoints < 2000", "cutoff_masterpoints < 2500");
+    edit_first(&next.join("source.txt"), &format!("{b}000 masterpoints"), &format!("{b}500 masterpoints"));
     // 2. The new clause after `Stage 1 D ¶5`, its line in the document, its case file.
     let clause = find("clause \"Stage 1 D ¶6\"");
     let five = "rule flight_c_limit: eligible(C) = not cutoff_life_master and cutoff_masterpoints < 500\n}\n";
-    edit(&next.join("stage1.cond"), five, &format!("{five}\n{clause}"));
+    edit_first(&next.join("stage1.cond"), five, &format!("{five}\n{clause}"));
     let line = "Players with fewer than 5 masterpoints enter free of charge.";
     let c_line = "Flight C will be open to Non-Life Masters with fewer than 500 masterpoints.\n";
-    edit(&next.join("source.txt"), c_line, &format!("{c_line}{line}\n"));
+    edit_first(&next.join("source.txt"), c_line, &format!("{c_line}{line}\n"));
     let case = find("ruling = \"enters_free\"");
     std::fs::write(next.join("cases/stage1-d-free-entry-4-masterpoints.toml"), case).expect("case file");
     let (code, out, err) = run(&["check", &book, "--deny", "warnings"]);

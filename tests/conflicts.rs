@@ -1,10 +1,14 @@
 //! Conflicts as the evaluator meets them: `check` finds them before a ruling does.
 //! Small rulebooks in `tests/conflicts/`, and an edit of the bundled GNT rulebook.
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 use conditions::check::check_read;
 use conditions::diagnostic::{Diagnostic, Severity};
 use conditions::loader::{find_rulebooks, read_rulebook};
-use std::path::{Path, PathBuf};
+use scratch::{Scratch, copy_dir};
+use std::path::Path;
 use std::process::Command;
 
 fn lint(path: &Path) -> Vec<Diagnostic> {
@@ -40,27 +44,6 @@ fn implied_conditions_are_certain_conflicts() {
     assert!(found.iter().all(|(c, s, _)| *c == "lint::conflict" && *s == Severity::Error), "{found:#?}");
     assert!(found[0].2.contains("`closed_in_final`") && found[0].2.contains("`open_always`"), "{found:#?}");
     assert!(found[1].2.contains("`fee_final_low`") && found[1].2.contains("`fee_final`"), "{found:#?}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("scratch folder");
-    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
-/// A scratch copy of a bundled rulebook, removed when dropped.
-pub struct Scratch(pub PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn scratch_copy(name: &str, tag: &str) -> Scratch {

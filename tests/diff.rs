@@ -13,29 +13,13 @@
 //! stays out of Flight B. All four case files state the old answers, so all four expectations
 //! break.
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 use conditions::diff::{Inputs, Version, diff, render};
+use scratch::{Scratch, copy_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("scratch folder");
-    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn gnt() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions/gnt")

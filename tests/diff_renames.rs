@@ -7,6 +7,10 @@
 //! not taken, the rulings that change (`source ruling: before → after`), the case files not
 //! compared, and the expectations broken.
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
+use scratch::{copy_dir, edit};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -248,25 +252,6 @@ fn a_note_that_names_nothing_of_the_old_version_is_said_and_not_used() {
             "the note `renamed from may_enter` on the ruling `may_play`: the old version has no such ruling; the note is not used",
         ]
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("scratch folder");
-    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
-fn edit(file: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(file).expect("readable");
-    let edited = text.replace(from, to);
-    assert_ne!(text, edited, "{}: `{from}`", file.display());
-    std::fs::write(file, edited).expect("write");
 }
 
 #[test]

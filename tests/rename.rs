@@ -5,35 +5,19 @@
 //! carries its `renamed from` note, and no printed text, heading, gloss, description,
 //! published document or case description has changed by a byte.
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 use conditions::check::Checked;
+use scratch::{Scratch, copy_dir};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_conditions")).args(args).output().expect("runs");
     let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code(), s(&out.stdout), s(&out.stderr))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("scratch folder");
-    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn copy_of(book: &str, tag: &str) -> (Scratch, String) {

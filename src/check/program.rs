@@ -151,6 +151,21 @@ impl DefInfo {
     pub fn is_ruling(&self) -> bool {
         self.kind == DefKind::Ruling
     }
+
+    /// Calls `f` on each expression of the definition's own: its rules' values and guards
+    /// and its table's values (not the expressions inside them: [`Ir::visit`] walks those).
+    pub fn each_expr<'a>(&'a self, p: &'a Program, mut f: impl FnMut(&'a Ir)) {
+        for &r in &self.rules {
+            let rule = &p.rules[r as usize];
+            f(&rule.value);
+            if let Some(g) = &rule.guard {
+                f(g);
+            }
+        }
+        if let Some(t) = &self.table {
+            t.rows.iter().for_each(|row| f(&row.value));
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

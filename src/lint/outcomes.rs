@@ -43,16 +43,7 @@ fn inputs(p: &Program, d: &DefInfo) -> BTreeSet<String> {
             }
         })
     };
-    for &r in &d.rules {
-        let rule = &p.rules[r as usize];
-        visit(&rule.value);
-        if let Some(g) = &rule.guard {
-            visit(g);
-        }
-    }
-    if let Some(t) = &d.table {
-        t.rows.iter().for_each(|row| visit(&row.value));
-    }
+    d.each_expr(p, &mut visit);
     let mut all: BTreeSet<String> = all.difference(&handed).cloned().collect();
     // A record read field by field counts by its fields only.
     let partial: Vec<String> =
@@ -73,16 +64,7 @@ fn calls(p: &Program, d: &DefInfo) -> BTreeSet<DefId> {
             }
         })
     };
-    for &r in &d.rules {
-        let rule = &p.rules[r as usize];
-        visit(&rule.value);
-        if let Some(g) = &rule.guard {
-            visit(g);
-        }
-    }
-    if let Some(t) = &d.table {
-        t.rows.iter().for_each(|row| visit(&row.value));
-    }
+    d.each_expr(p, &mut visit);
     out
 }
 
