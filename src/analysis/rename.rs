@@ -60,7 +60,8 @@ pub fn resolve(a: &Analysis, written: &str) -> Result<Target, String> {
             Some(i) => Ok(Target::Field(*t, i as u32)),
             None => Err(format!(
                 "the record `{record}` has no field `{field}`{}",
-                crate::diagnostic::did_you_mean(field, fs.iter().map(|f| f.name.as_str()))
+                p.renamed(field, Some(*t))
+                    .or_else(|| crate::diagnostic::did_you_mean(field, fs.iter().map(|f| f.name.as_str())))
                     .map(|s| format!("; {s}"))
                     .unwrap_or_default()
             )),
@@ -69,7 +70,9 @@ pub fn resolve(a: &Analysis, written: &str) -> Result<Target, String> {
     let mut names: Vec<&str> = p.facts.iter().map(|f| f.name.as_str()).collect();
     names.extend(p.decisions.iter().map(|d| d.name.as_str()));
     names.extend(p.defs.iter().map(|d| d.name.as_str()));
-    let hint = crate::diagnostic::did_you_mean(written, names.iter().copied())
+    let hint = p
+        .renamed(written, None)
+        .or_else(|| crate::diagnostic::did_you_mean(written, names.iter().copied()))
         .unwrap_or_else(|| "a record field is written `Record.field`".to_string());
     Err(format!("no fact, decision, ruling, definition or field `{written}` in `{}`; {hint}", p.rulebook.name))
 }

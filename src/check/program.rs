@@ -478,6 +478,15 @@ impl Program {
     /// The help for `written`, a name this version declares no more: "`old` was renamed to
     /// `new`", when a `renamed from` note says so (`record`: the type, for a field).
     pub fn renamed(&self, written: &str, record: Option<TypeId>) -> Option<String> {
+        // `Record.field` written whole: the field of that record.
+        if record.is_none()
+            && let Some((r, field)) = written.rsplit_once('.')
+            && let Some(Symbol::Type(t)) = self.symbols.get(r)
+        {
+            return self.renames.iter().find(|x| x.record == Some(*t) && x.old == field).map(|x| {
+                format!("`{written}` was renamed to `{r}.{}` in this version of the rulebook", x.new)
+            });
+        }
         let short = |n: &str| n.rsplit('.').next().unwrap_or(n).to_string();
         let written_short = short(written);
         self.renames

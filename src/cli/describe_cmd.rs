@@ -20,7 +20,9 @@ pub fn run(rulebook: &str, name: &str, format: InfoFormat) -> ExitCode {
         errln!(
             "error[conditions::unknown_name]: no ruling, definition, fact, decision or field `{name}` in `{}`\n  help: {}",
             p.rulebook.name,
-            if name.rsplit_once('.').is_some_and(|(r, _)| about::is_record(p, r)) {
+            if let Some(renamed) = p.renamed(name, None) {
+                Some(renamed)
+            } else if name.rsplit_once('.').is_some_and(|(r, _)| about::is_record(p, r)) {
                 conditions::diagnostic::did_you_mean(name, about::describable(p).iter().map(String::as_str))
             } else {
                 discover::suggest::did_you_mean(p, name, true)

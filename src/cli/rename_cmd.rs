@@ -7,7 +7,7 @@
 //! Nothing is written unless every edit can be made: exit 0 renamed, 1 refused (the
 //! reason said), 2 a rulebook that cannot be read or does not check.
 
-use conditions::analysis::rename::{self, Edit};
+use conditions::analysis::rename;
 use conditions::analysis::rename_cases::{self, Renamed};
 use conditions::analysis::{Analysis, Target};
 use conditions::diagnostic::render;
@@ -83,10 +83,18 @@ pub fn run(args: RenameArgs) -> ExitCode {
         return refuse(&format!("`{}` already has that name", args.old));
     }
     let mut remarks = Vec::new();
-    match rename::note(&a, target, &old_short) {
-        Ok(note) => edits.push(note),
-        Err(why) => remarks.push(why),
-    }
+    // The name's places, counted before the note is added beside the declaration.
+    let renamed_places = edits.len();
+    let noted = match rename::note(&a, target, &old_short) {
+        Ok(note) => {
+            edits.push(note);
+            format!(", noted `renamed from {old_short}`")
+        }
+        Err(why) => {
+            remarks.push(why);
+            String::new()
+        }
+    };
     let Some(files) = rename::apply(&a, &edits) else {
         return refuse("the rulebook changed while renaming; try again");
     };
@@ -141,8 +149,8 @@ pub fn run(args: RenameArgs) -> ExitCode {
         _ => new_full.clone(),
     };
     let summary = format!(
-        "`{shown_old}` → `{shown_new}`: {} in the rulebook ({} file{}), {} case file{}",
-        places(&edits),
+        "`{shown_old}` → `{shown_new}`: {} in the rulebook ({} file{}){noted}, {} case file{}",
+        places(renamed_places),
         rulebook_files,
         if rulebook_files == 1 { "" } else { "s" },
         changes.len() - rulebook_files,
@@ -220,8 +228,7 @@ fn facts_files_writing(root: &Path, key: &str) -> Vec<String> {
 }
 
 /// `5 places` (the declaration, the uses, the note).
-fn places(edits: &[Edit]) -> String {
-    let n = edits.len();
+fn places(n: usize) -> String {
     format!("{n} place{}", if n == 1 { "" } else { "s" })
 }
 

@@ -303,8 +303,9 @@ fn gh(s: &str) -> String {
 pub fn github(r: &Report) -> String {
     let mut out = String::new();
     for c in &r.clauses {
+        // Properties after one space, separated by commas: `::notice file=…,line=…,title=…::`.
         let at = match (&c.file, c.line) {
-            (Some(f), Some(l)) => format!(" file={f},line={l}"),
+            (Some(f), Some(l)) => format!("file={f},line={l},"),
             _ => String::new(),
         };
         let what: Vec<String> = c
@@ -313,7 +314,7 @@ pub fn github(r: &Report) -> String {
             .map(|p| format!("{}: {}", p.part, runs_text(&p.runs)))
             .chain(c.declarations.iter().map(|d| decl_title(d, true)))
             .collect();
-        let _ = writeln!(out, "::notice{at},title=clause {} {}::{}", c.citation, c.kind, gh(&what.join("\n")));
+        let _ = writeln!(out, "::notice {at}title=clause {} {}::{}", c.citation, c.kind, gh(&what.join("\n")));
     }
     for l in rename_lines(r) {
         let _ = writeln!(out, "::notice title=rename::{}", gh(&l));
