@@ -126,6 +126,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     outln!("{}", conditions::sarif::github_annotation(d, sources));
                 }
             }
+            // The annotations on standard output; the counts for the reader of the log.
+            errln!("{errors} error(s), {warnings} warning(s)");
         }
     }
     let _ = Severity::Error;
