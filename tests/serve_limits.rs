@@ -442,5 +442,8 @@ fn an_ordinary_ruling_answers_in_time_under_attack() {
     );
     assert!(statuses.contains(&413), "the batch past the bound was not refused: {statuses:?}");
     assert!(most_kb < 100 * 1024, "the server took {most_kb} kB");
-    assert!(p90 <= p99 * 3, "under attack p90 {p90:?} against the usual p99 {p99:?}");
+    // A stalled server answers in seconds or not at all; a busy machine's noise (other
+    // builds on its cores) can make tens of milliseconds of three times a quiet p99.
+    let bound = (p99 * 3).max(Duration::from_millis(500));
+    assert!(p90 <= bound, "under attack p90 {p90:?} against the usual p99 {p99:?} (bound {bound:?})");
 }
