@@ -572,7 +572,7 @@ fn reports(outcomes: &[Outcome<'_>], lang: Lang, full: bool) -> Vec<Report> {
 /// language) or [`Answer::show`], or as data with [`Answer::to_json`].
 pub struct Answer<'a> {
     outcome: &'a Outcome<'a>,
-    value: &'a crate::eval::value::Value,
+    value: &'a crate::base::value::Value,
 }
 
 impl Answer<'_> {

@@ -7,8 +7,8 @@ use crate::check::program::{ClauseId, PatIr, Program, Symbol};
 use crate::check::types::Type;
 use crate::diagnostic::Diagnostic;
 use crate::eval::interp::Inputs;
-use crate::eval::num::Num;
-use crate::eval::value::Value;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use serde_json::Value as J;
 
 pub mod forms;
@@ -273,7 +273,7 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     // A number in exponent form is named as written (`1e400`), not its digits.
     let shown = if quoted { text } else { shown };
     let n = Num::parse(num_part).map_err(|e| format!("`{shown}` is not read: {e}"))?;
-    let too_large = || format!("`{shown}` is not read: {}", crate::eval::num::LIMIT);
+    let too_large = || format!("`{shown}` is not read: {}", crate::base::num::LIMIT);
     let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
         None if unit.is_time() => Err("write a duration with its unit, e.g. \"24 hours\", \"8 days\"".into()),

@@ -16,6 +16,8 @@ pub mod analysis;
 pub mod api;
 #[doc(hidden)]
 pub mod ask;
+#[doc(hidden)]
+pub mod base;
 #[cfg(any(feature = "cli", feature = "serve"))]
 #[doc(hidden)]
 pub mod batch;
@@ -42,9 +44,10 @@ pub mod format;
 #[doc(hidden)]
 pub mod json;
 #[doc(hidden)]
-pub mod lang;
-#[doc(hidden)]
 pub mod lint;
+/// Languages and their tags live in the bottom layer; the old path stays for programs that name it.
+#[doc(hidden)]
+pub use base::lang;
 #[doc(hidden)]
 pub mod loader;
 #[cfg(feature = "lsp")]

@@ -90,7 +90,7 @@ impl<'a> Session<'a> {
                 && let TypeKind::Record(fs) = &self.p.types[t as usize].kind
                 && !fs.is_empty()
             {
-                self.inputs.facts[f as usize] = Some(crate::eval::value::Value::Record(t, vec![None; fs.len()].into()));
+                self.inputs.facts[f as usize] = Some(crate::base::value::Value::Record(t, vec![None; fs.len()].into()));
                 save::set(&mut self.tree, &first.path, J::Object(Default::default()));
                 continue;
             }

@@ -8,7 +8,7 @@
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
 use crate::eval::trace::Need;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use crate::eval::{Outcome, Ruling};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};

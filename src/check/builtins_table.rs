@@ -8,7 +8,7 @@
 //! the builtins table of docs/language.md ([`docs_table`]), and how each is evaluated
 //! ([`Builtin::kind`]):
 //!
-//! - a *plain* builtin is a pure function (`crate::eval::plain`) that the interpreter, the
+//! - a *plain* builtin is a pure function (`crate::base::plain`) that the interpreter, the
 //!   compiled evaluator and the explanation's working all call;
 //! - a *special form* ([`Special`]: aggregates with a lambda, rankings, apportionment,
 //!   draws, the lazy `quotient`, list helpers read in place) is evaluated by hand in each
@@ -22,7 +22,7 @@
 //! that use it.
 
 use super::types::Type;
-use crate::eval::plain::{self, NumberFn, ValuesFn};
+use crate::base::plain::{self, NumberFn, ValuesFn};
 
 /// How a builtin is evaluated.
 #[derive(Clone, Copy, Debug)]

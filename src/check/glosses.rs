@@ -4,7 +4,7 @@
 
 use super::program::{IrKind, Program};
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use crate::syntax::ast;
 use std::collections::BTreeSet;
 

@@ -1,12 +1,12 @@
 //! Evaluation of the builtin functions by the interpreter: a plain builtin by its one
-//! function (`super::plain`, as the table of builtins names it); the special forms by hand:
+//! function (`crate::base::plain`, as the table of builtins names it); the special forms by hand:
 //! aggregates (three-valued where a condition is unknown), ranking with ties,
 //! largest-remainder apportionment with ties drawn by lot.
 
 use super::interp::{Halt, Interp, R, compare, error, merge};
-use super::num::Num;
+use crate::base::num::Num;
 use super::trace::Need;
-use super::value::Value;
+use crate::base::value::Value;
 use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, Lambda};
 use std::cmp::Ordering;

@@ -8,10 +8,10 @@
 //! are a conflict in the rulebook, reported as an error.
 
 use super::builtins;
-use super::datetime::DateTime;
-use super::num::Num;
+use crate::base::datetime::DateTime;
+use crate::base::num::Num;
 use super::trace::*;
-use super::value::Value;
+use crate::base::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
@@ -24,7 +24,7 @@ mod why;
 mod winners;
 
 use super::reads::reads_fact;
-use super::slots::Slots;
+use crate::base::slots::Slots;
 use memo::Memos;
 use patterns::binds;
 pub(crate) use patterns::in_range;

@@ -4,7 +4,7 @@
 //! with only what it shows worked out (no JSON value, no step tree, no reasons of
 //! rules that the brief text leaves out).
 
-use super::messages::{Arg, msg_into, word_ref as word};
+use crate::base::messages::{Arg, msg_into, word_ref as word};
 use super::scratch::{Buf, List};
 use super::views::Views;
 use super::wrap::wrap_into;
@@ -12,7 +12,7 @@ use super::{Explainer, working};
 use crate::check::program::{ClauseId, DefId};
 use crate::eval::show;
 use crate::eval::trace::{self, FactUse, Node, WhyNot};
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use crate::eval::{Outcome, Ruling};
 
 impl Explainer<'_> {

@@ -4,7 +4,7 @@
 //! words ([`super::working`]) offers its tables to the step being put together
 //! (`collect`); the words of the headers come from the message files.
 
-use super::messages::word_ref as word;
+use crate::base::messages::word_ref as word;
 use crate::eval::show::Lang;
 use serde::Serialize;
 use std::cell::RefCell;

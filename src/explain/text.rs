@@ -2,7 +2,7 @@
 //! the facts used and the clauses cited with their verbatim text.
 
 use super::i18n::{Words, words};
-use super::messages::{Arg, msg, word_ref as word};
+use crate::base::messages::{Arg, msg, word_ref as word};
 use super::wrap::{wrap, wrap_into};
 use super::{ClauseView, Report, Step};
 use crate::check::program::TextKind;

@@ -7,7 +7,7 @@ use super::logic::{F, Space};
 use super::witness::{self, Open, Witness};
 use crate::check::program::*;
 use crate::diagnostic::Diagnostic;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use std::collections::HashSet;
 
 /// How two rules of one definition stand to each other, as the evaluator meets them.

@@ -5,11 +5,11 @@
 
 use crate::check::program::{PatIr, Program, TypeKind};
 use crate::check::types::Type;
-use crate::eval::date::Date;
+use crate::base::date::Date;
 use crate::eval::interp::matches_pattern;
-use crate::eval::num::Num;
-use crate::eval::time::Time;
-use crate::eval::value::Value;
+use crate::base::num::Num;
+use crate::base::time::Time;
+use crate::base::value::Value;
 
 /// One piece of a column's space: a representative value and how to show the piece.
 #[derive(Clone, Debug)]

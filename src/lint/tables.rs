@@ -12,7 +12,7 @@ use super::space::{Piece, combinations, matches, pieces, show_combo};
 use crate::check::program::{PatIr, Program, RowIr};
 use crate::diagnostic::Diagnostic;
 use crate::eval::interp::compare;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use crate::syntax::ast::Policy;
 use std::collections::{HashMap, HashSet};
 

@@ -10,7 +10,7 @@ use crate::check::program::*;
 use crate::check::types::Type;
 use crate::eval::interp::Interp;
 use crate::eval::show;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Longest a value is shown in a witness before it is cut.

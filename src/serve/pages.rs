@@ -136,7 +136,7 @@ fn clause_text(ctx: &Ctx, b: &Rulebook, info: &crate::check::program::ClauseInfo
     html! {
         @if let Some(t) = &info.text {
             @if paraphrase {
-                p.paraphrase { (crate::explain::messages::word(ctx.lang, "paraphrase")) ": " span lang=(b.language().code()) { (t) } }
+                p.paraphrase { (crate::base::messages::word(ctx.lang, "paraphrase")) ": " span lang=(b.language().code()) { (t) } }
             } @else {
                 blockquote lang=(b.language().code()) { (t) }
             }

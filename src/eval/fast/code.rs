@@ -9,8 +9,8 @@
 
 use super::cx::{Cx, R, Stop};
 use crate::check::program::{DecisionId, DefId, FactId};
-use crate::eval::num::Num;
-use crate::eval::value::Value;
+use crate::base::num::Num;
+use crate::base::value::Value;
 
 /// Code giving any value.
 pub(crate) type Val = Box<dyn for<'r> Fn(&mut Cx<'r>) -> R<&'r Value> + Send + Sync>;

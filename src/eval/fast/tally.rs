@@ -16,7 +16,7 @@ use super::cx::{Cx, R, UNSET};
 use super::lower::Lower;
 use crate::check::program::{Builtin, Ir, IrKind, Lambda};
 use crate::check::types::Type;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::cmp::Ordering;
 

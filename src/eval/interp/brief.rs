@@ -5,7 +5,7 @@
 use super::{Interp, matches_pattern};
 use crate::check::program::RuleId;
 use crate::eval::trace::WhyNot;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 
 impl Interp<'_> {
     /// Whether the conditions of rules that do not apply are worked out where they fail

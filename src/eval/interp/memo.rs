@@ -3,7 +3,7 @@
 
 use super::R;
 use crate::check::program::DefId;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use std::collections::HashMap;
 
 /// The results of the definitions called in a ruling.

@@ -3,7 +3,7 @@
 
 use super::{Interp, RuleResult};
 use crate::check::program::{DefId, RuleId};
-use crate::eval::value::Value;
+use crate::base::value::Value;
 
 impl Interp<'_> {
     /// Every rule of `def` that gives the value of its own exception tree for `args` (it

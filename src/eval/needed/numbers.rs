@@ -14,8 +14,8 @@
 
 use crate::check::program::{DefId, FactId, Ir, IrKind, PatIr, Program, TypeId, TypeKind};
 use crate::check::types::Type;
-use crate::eval::num::Num;
-use crate::eval::value::Value;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::syntax::ast::BinaryOp;
 
 /// Where a missing number is read: a fact, or a field of a record type (wherever the

@@ -11,7 +11,7 @@
 use super::Step;
 use crate::check::program::{FactId, Program, TypeKind};
 use crate::eval::interp::Inputs;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 

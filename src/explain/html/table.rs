@@ -5,7 +5,7 @@
 
 use super::escape;
 use crate::eval::show::Lang;
-use crate::explain::messages::word;
+use crate::base::messages::word;
 use crate::explain::table::Table;
 use std::fmt::Write;
 

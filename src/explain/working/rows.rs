@@ -8,10 +8,10 @@ use super::super::scratch::Buf;
 use super::super::table::{self, ROWS_MAX, TABLE_MIN, Table, TableRow};
 use super::LIST_MAX;
 use crate::check::types::Type;
-use crate::eval::num::Num;
+use crate::base::num::Num;
 use crate::eval::show;
 use crate::eval::trace::{KeyName, Work, WorkKind};
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use std::cmp::Ordering;
 
 impl Explainer<'_> {
