@@ -23,7 +23,7 @@
 
 mod error;
 
-pub use crate::eval::show::Lang;
+pub use crate::show::Lang;
 pub use crate::explain::html::{Page, STYLE as HTML_STYLE};
 pub use error::{Error, ErrorKind, Problem};
 
@@ -583,7 +583,7 @@ impl Answer<'_> {
 
     /// The answer as a person reads it in `lang` (`2.150`, `ja` in Danish).
     pub fn show(&self, lang: Lang) -> String {
-        crate::eval::show::value(&self.outcome.facts.book.book.program, self.value, self.ty(), lang)
+        crate::show::value(&self.outcome.facts.book.book.program, self.value, self.ty(), lang)
     }
 
     /// The answer as data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.

@@ -6,7 +6,7 @@
 use crate::check::program::{ClauseId, PatIr, Program, Symbol};
 use crate::check::types::Type;
 use crate::diagnostic::Diagnostic;
-use crate::eval::interp::Inputs;
+use crate::base::slots::Slots;
 use crate::base::num::Num;
 use crate::base::value::Value;
 use serde_json::Value as J;
@@ -18,6 +18,19 @@ pub mod read;
 pub mod seed;
 pub mod tree;
 pub mod yaml;
+
+/// The facts and decisions of one case, indexed like the program's declarations.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    pub facts: Slots,
+    pub decisions: Slots,
+}
+
+impl Inputs {
+    pub fn empty(p: &Program) -> Inputs {
+        Inputs { facts: Slots::new(p.facts.len()), decisions: Slots::new(p.decisions.len()) }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -189,11 +202,11 @@ fn out_of_bound(
             .enumerate()
             .find_map(|(i, x)| out_of_bound(p, x, item, Some(bound), &format!("{path}[{i}]"), clause, origin));
     }
-    if crate::eval::interp::matches_pattern(bound, v, &mut []) {
+    if crate::check::patterns::matches_pattern(bound, v, &mut []) {
         return None;
     }
     let PatIr::Range { lo, hi, inclusive } = bound else { return None };
-    let show = |x: &Value| crate::eval::show::plain(p, x, ty);
+    let show = |x: &Value| crate::show::plain(p, x, ty);
     let range = match (lo, hi) {
         (Some(l), Some(h)) if *inclusive => format!("from {} to {}", show(l), show(h)),
         (Some(l), Some(h)) => format!("from {} up to but not including {}", show(l), show(h)),

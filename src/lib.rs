@@ -59,6 +59,8 @@ pub mod sarif;
 #[doc(hidden)]
 pub mod serve;
 #[doc(hidden)]
+pub mod show;
+#[doc(hidden)]
 pub mod source;
 #[doc(hidden)]
 pub mod syntax;

@@ -15,7 +15,7 @@ pub mod words;
 use crate::cases::{CaseFile, Summary, run_case};
 use crate::check::Checked;
 use crate::check::program::Program;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use crate::explain::Explainer;
 use crate::source::SourceMap;
 use crate::syntax::ast::Span;

@@ -3,7 +3,7 @@
 
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use crate::json::Json as J;
 use crate::ojson as json;
 
@@ -30,7 +30,7 @@ pub fn how(p: &Program, ty: &Type) -> String {
 
 /// The hint for writing a value of `ty`, in the words of `lang` (`messages/ask.*.toml`).
 pub fn how_in(p: &Program, ty: &Type, lang: Lang) -> String {
-    let words = crate::ask::words::words(lang);
+    let words = crate::discover::ask_words::words(lang);
     let h = &words.hints;
     match ty {
         Type::Bool => h.bool.clone(),

@@ -382,7 +382,7 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
                             format!(
                                 "the draw must name {places_for_tied} winner(s) among the tied: {}",
                                 tied.iter()
-                                    .map(|&i| super::show::plain(me.p, &xs[i], &elem_ty))
+                                    .map(|&i| crate::show::plain(me.p, &xs[i], &elem_ty))
                                     .collect::<Vec<_>>()
                                     .join(", ")
                             ),
@@ -394,7 +394,7 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
                     }
                 }
                 None => {
-                    let candidates = tied.iter().map(|&i| super::show::plain(me.p, &xs[i], &elem_ty)).collect();
+                    let candidates = tied.iter().map(|&i| crate::show::plain(me.p, &xs[i], &elem_ty)).collect();
                     let need = match lot_ir.map(|l| &l.kind) {
                         Some(crate::check::program::IrKind::Decision(d)) => Need::Lot { lot: *d, candidates },
                         _ => {

@@ -1,6 +1,6 @@
 //! Evaluation: the
 //! interpreter ([`interp`]) and its builtins, the trace kept for explanations,
-//! and showing values to people ([`show`]); the compiled evaluator ([`fast`]) decides
+//! and the compiled evaluator ([`fast`]) decides
 //! rulings that need no explanation.
 
 pub mod budget;
@@ -10,13 +10,15 @@ pub mod interp;
 pub mod needed;
 pub mod order;
 pub mod reads;
-pub mod show;
 pub mod trace;
 pub mod working;
 
 /// The values, numbers, dates and times evaluation works on, and its pure builtins, live in
 /// the bottom layer; their old paths here stay for programs that name them.
 pub use crate::base::{date, datetime, num, plain, slots, time, value};
+/// Showing values to people sits below the facts and the evaluator, which both show values;
+/// its old path here stays for programs that name it.
+pub use crate::show;
 
 use crate::check::program::{DefId, Program};
 use interp::{Halt, Inputs, Interp};

@@ -10,7 +10,7 @@ use super::views::Views;
 use super::wrap::wrap_into;
 use super::{Explainer, working};
 use crate::check::program::{ClauseId, DefId};
-use crate::eval::show;
+use crate::show;
 use crate::eval::trace::{self, FactUse, Node, WhyNot};
 use crate::base::value::Value;
 use crate::eval::{Outcome, Ruling};

@@ -4,7 +4,7 @@
 //! they are quoted as printed (with the gloss, when asked).
 
 use crate::base::messages::{Arg, msg_flagged, word};
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use crate::base::lang::PerLang;
 
 /// The headings and short words of an explanation in one language, read once from its

@@ -4,7 +4,7 @@ use super::i18n::words;
 use crate::base::messages::{Arg, msg};
 use super::{Report, Step};
 use crate::check::program::TextKind;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use std::fmt::Write;
 
 /// Text made inert in Markdown: `<`, `>` and `&` as entities, so no raw HTML from a

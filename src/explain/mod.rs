@@ -25,7 +25,7 @@ pub use crate::base::messages;
 
 use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
-use crate::eval::show::{self, Lang};
+use crate::show::{self, Lang};
 use crate::eval::trace::{Need, Node, WhyNot};
 use crate::eval::{Outcome, Ruling};
 use crate::source::SourceMap;

@@ -5,7 +5,7 @@
 //! (`collect`); the words of the headers come from the message files.
 
 use crate::base::messages::word_ref as word;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt::Write;

@@ -6,7 +6,7 @@ use crate::base::messages::{Arg, msg, word_ref as word};
 use super::wrap::{wrap, wrap_into};
 use super::{ClauseView, Report, Step};
 use crate::check::program::TextKind;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use std::fmt::Write;
 
 fn step_head(s: &Step) -> String {

@@ -9,7 +9,7 @@
 use super::{ClauseView, Shared};
 use crate::check::program::Program;
 use crate::eval::reads::ReadId;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use std::sync::{Arc, OnceLock};
 
 /// What explanations in one language need of a rulebook, worked out once.

@@ -8,7 +8,7 @@ use super::Explainer;
 use crate::base::messages::{Arg, msg_into, word_ref as word};
 use super::scratch::Buf;
 use crate::check::types::Type;
-use crate::eval::show;
+use crate::show;
 use crate::eval::trace::{Atom, Work, WorkKind};
 use crate::base::value::Value;
 use crate::syntax::ast::BinaryOp;

@@ -75,7 +75,7 @@ pub fn judge(p: &Program, ra: RuleId, rb: RuleId) -> Verdict {
     match s.witness(&F::and(wa, wb)) {
         Some(world) => {
             let shown = |r: &RuleInfo| match &r.value.kind {
-                IrKind::Const(v) => crate::eval::show::plain(p, v, &p.defs[r.def as usize].ty),
+                IrKind::Const(v) => crate::show::plain(p, v, &p.defs[r.def as usize].ty),
                 _ => String::new(),
             };
             Verdict::Witnessed(witness::from_analysis(p, &world, (shown(a), shown(b))))

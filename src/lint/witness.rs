@@ -9,7 +9,7 @@ use crate::cases::CaseFacts;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::eval::interp::Interp;
-use crate::eval::show;
+use crate::show;
 use crate::base::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -8,7 +8,7 @@
 //! one ruling reads. `lang` and `explain` list the values the server accepts.
 
 use crate::check::program::Program;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use crate::json::Json as J;
 use crate::ojson as json;
 

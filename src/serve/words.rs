@@ -1,6 +1,6 @@
 //! The words of the server's pages, read from the message files `messages/serve.*.toml`.
 
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use crate::base::messages;
 use crate::base::lang::PerLang;
 use std::collections::HashMap;

@@ -4,7 +4,7 @@
 //! phone's screen (the page never does).
 
 use super::escape;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use crate::base::messages::word;
 use crate::explain::table::Table;
 use std::fmt::Write;

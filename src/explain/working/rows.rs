@@ -9,7 +9,7 @@ use super::super::table::{self, ROWS_MAX, TABLE_MIN, Table, TableRow};
 use super::LIST_MAX;
 use crate::check::types::Type;
 use crate::base::num::Num;
-use crate::eval::show;
+use crate::show;
 use crate::eval::trace::{KeyName, Work, WorkKind};
 use crate::base::value::Value;
 use std::cmp::Ordering;

@@ -1,6 +1,6 @@
 //! The words of an `ask` session, read from the message files `messages/ask.*.toml`.
 
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use crate::base::messages;
 use crate::base::lang::PerLang;
 use serde::Deserialize;
