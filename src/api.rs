@@ -23,8 +23,8 @@
 
 mod error;
 
-pub use crate::show::Lang;
 pub use crate::explain::html::{Page, STYLE as HTML_STYLE};
+pub use crate::show::Lang;
 pub use error::{Error, ErrorKind, Problem};
 
 use crate::check::Checked;

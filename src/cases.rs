@@ -14,10 +14,10 @@
 //! ```
 
 use crate::check::Checked;
-use crate::show::Lang;
 use crate::eval::{self, Outcome};
 use crate::explain::Explainer;
 use crate::facts;
+use crate::show::Lang;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

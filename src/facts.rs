@@ -3,12 +3,12 @@
 //! (`team.players[2].masterpoints`), the expected type and the declaring clause;
 //! nothing is defaulted silently.
 
+use crate::base::num::Num;
+use crate::base::slots::Slots;
+use crate::base::value::Value;
 use crate::check::program::{ClauseId, PatIr, Program, Symbol};
 use crate::check::types::Type;
 use crate::diagnostic::Diagnostic;
-use crate::base::slots::Slots;
-use crate::base::num::Num;
-use crate::base::value::Value;
 use serde_json::Value as J;
 
 pub mod forms;

@@ -4,12 +4,12 @@
 //! shown exactly (`40/3`) with a rounded decimal beside them. Every word and
 //! separator comes from the language's message file (`messages/*.ftl`).
 
+use crate::base::lang::PerLang;
+use crate::base::messages::{self, Arg};
 use crate::base::num::Num;
 use crate::base::value::Value;
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
-use crate::base::messages::{self, Arg};
-use crate::base::lang::PerLang;
 
 pub use crate::base::lang::Lang;
 

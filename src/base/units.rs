@@ -44,4 +44,3 @@ pub fn style(lang: Lang) -> &'static Style {
     let found = lang.fallbacks().into_iter().find_map(|l| units().get(l.code()));
     found.or_else(|| units().get("en")).unwrap_or_else(|| unreachable!("the bundled unit words have English"))
 }
-

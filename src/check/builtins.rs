@@ -6,8 +6,8 @@ use super::builtins_table::Sig;
 use super::expr::Lowerer;
 use super::program::*;
 use super::types::Type;
-use crate::diagnostic::Diagnostic;
 use crate::base::num::Num;
+use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::{self, Arg, DecisionKind, Expr, Span};
 
 struct Args<'a> {

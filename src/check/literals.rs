@@ -4,11 +4,11 @@
 use super::expr::Lowerer;
 use super::program::{Ir, IrKind};
 use super::types::{Type, Unit, unit_word};
-use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::base::date::Date;
 use crate::base::num::Num;
 use crate::base::time::Time;
 use crate::base::value::Value;
+use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::syntax::ast::{self, Expr, ExprKind, Literal, UnitExpr};
 
 impl Lowerer<'_> {

@@ -6,8 +6,8 @@
 use super::write;
 use crate::check::program::Program;
 use crate::eval::needed::{Hole, HoleKind};
-use crate::show::Lang;
 use crate::json::Json as J;
+use crate::show::Lang;
 use crate::syntax::ast::DecisionKind;
 use serde::Serialize;
 

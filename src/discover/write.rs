@@ -3,9 +3,9 @@
 
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
-use crate::show::Lang;
 use crate::json::Json as J;
 use crate::ojson as json;
+use crate::show::Lang;
 
 /// An example of a quantity with this unit as a facts file writes it: `"2.00 DKK per km"`.
 fn quantity_example(u: &Unit) -> String {

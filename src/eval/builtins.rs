@@ -4,8 +4,8 @@
 //! largest-remainder apportionment with ties drawn by lot.
 
 use super::interp::{Halt, Interp, R, compare, error, merge};
-use crate::base::num::Num;
 use super::trace::Need;
+use crate::base::num::Num;
 use crate::base::value::Value;
 use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, Lambda};

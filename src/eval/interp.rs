@@ -8,9 +8,9 @@
 //! are a conflict in the rulebook, reported as an error.
 
 use super::builtins;
+use super::trace::*;
 use crate::base::datetime::DateTime;
 use crate::base::num::Num;
-use super::trace::*;
 use crate::base::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
@@ -23,9 +23,9 @@ mod why;
 mod winners;
 
 use super::reads::reads_fact;
-use memo::Memos;
 pub(crate) use crate::check::patterns::{binds, in_range};
 pub use crate::check::patterns::{compare, matches_pattern};
+use memo::Memos;
 
 /// The inputs of a ruling are what reading facts makes; the old path here stays for
 /// programs that name it.

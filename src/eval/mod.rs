@@ -20,10 +20,10 @@ pub use crate::base::{date, datetime, num, plain, slots, time, value};
 /// its old path here stays for programs that name it.
 pub use crate::show;
 
+use crate::base::value::Value;
 use crate::check::program::{DefId, Program};
 use interp::{Halt, Inputs, Interp};
 use trace::{Need, Trace};
-use crate::base::value::Value;
 
 /// The outcome of one ruling.
 #[derive(Clone, Debug)]

@@ -5,8 +5,8 @@
 //! Only built when tracing; the evaluation proper never reads it.
 
 use super::interp::{Halt, Interp, MAX_STEPS, R, compare};
-use crate::base::num::Num;
 use super::trace::{KeyName, Work, WorkKind};
+use crate::base::num::Num;
 use crate::base::value::Value;
 use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, OrderIr, RuleId};

@@ -1,8 +1,8 @@
 //! Markdown: the same report as the terminal text, for a web page or an e-mail.
 
 use super::i18n::words;
-use crate::base::messages::{Arg, msg};
 use super::{Report, Step};
+use crate::base::messages::{Arg, msg};
 use crate::check::program::TextKind;
 use crate::show::Lang;
 use std::fmt::Write;

@@ -25,9 +25,9 @@ pub use crate::base::messages;
 
 use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
-use crate::show::{self, Lang};
 use crate::eval::trace::{Need, Node, WhyNot};
 use crate::eval::{Outcome, Ruling};
+use crate::show::{self, Lang};
 use crate::source::SourceMap;
 use crate::syntax::ast::DecisionKind;
 use i18n::Words;
@@ -786,9 +786,9 @@ fn field_depth(p: &Program, ty: &crate::check::types::Type, path: &str) -> usize
 /// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name, a
 /// record's fields in their declared order.
 pub fn to_json(p: &Program, v: &crate::base::value::Value, ty: &crate::check::types::Type) -> crate::json::Json {
+    use crate::base::value::Value;
     use crate::check::program::TypeKind;
     use crate::check::types::Type;
-    use crate::base::value::Value;
     use crate::json::Json;
     match (v, ty) {
         (Value::Bool(b), _) => Json::Bool(*b),

@@ -5,12 +5,12 @@
 //! message files.
 
 use super::Explainer;
-use crate::base::messages::{Arg, msg_into, word_ref as word};
 use super::scratch::Buf;
-use crate::check::types::Type;
-use crate::show;
-use crate::eval::trace::{Atom, Work, WorkKind};
+use crate::base::messages::{Arg, msg_into, word_ref as word};
 use crate::base::value::Value;
+use crate::check::types::Type;
+use crate::eval::trace::{Atom, Work, WorkKind};
+use crate::show;
 use crate::syntax::ast::BinaryOp;
 
 mod rows;

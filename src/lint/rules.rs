@@ -5,9 +5,9 @@
 
 use super::logic::{F, Space};
 use super::witness::{self, Open, Witness};
+use crate::base::value::Value;
 use crate::check::program::*;
 use crate::diagnostic::Diagnostic;
-use crate::base::value::Value;
 use std::collections::HashSet;
 
 /// How two rules of one definition stand to each other, as the evaluator meets them.

@@ -1,8 +1,8 @@
 //! The words of the server's pages, read from the message files `messages/serve.*.toml`.
 
-use crate::show::Lang;
-use crate::base::messages;
 use crate::base::lang::PerLang;
+use crate::base::messages;
+use crate::show::Lang;
 use std::collections::HashMap;
 
 /// The words for one language.

@@ -15,12 +15,12 @@
 use super::code::{Bool, Items, NumC, Val, boolean, follow, items, number, val};
 use super::cx::{Cx, R, Stop, truth_value};
 use super::lower::Lower;
-use crate::check::builtins_table::{Kind, Special};
-use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
-use crate::eval::interp::compare;
 use crate::base::num::Num;
 use crate::base::plain::{NumberFn, ValuesFn};
 use crate::base::value::Value;
+use crate::check::builtins_table::{Kind, Special};
+use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
+use crate::eval::interp::compare;
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 

@@ -22,9 +22,9 @@
 //! the interpreter, which words the limit).
 
 use super::Compiled;
+use crate::base::value::Value;
 use crate::check::program::DefId;
 use crate::eval::interp::{Inputs, MAX_STEPS};
-use crate::base::value::Value;
 use std::cell::{Cell, OnceCell};
 use std::sync::Arc;
 use typed_arena::Arena;

@@ -10,10 +10,10 @@
 
 use super::code::{Bool, NumC, Val, number, truth};
 use super::cx::{Cx, Kept, R, Stop};
+use crate::base::value::Value;
 use crate::check::program::{DefId, PatIr, Program, RuleId, TypeKind};
 use crate::check::types::Type;
 use crate::eval::interp::{in_range, matches_pattern};
-use crate::base::value::Value;
 use crate::syntax::ast::Policy;
 use std::sync::Arc;
 

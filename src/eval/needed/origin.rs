@@ -9,9 +9,9 @@
 //! record of that type in the facts is a candidate.
 
 use super::Step;
+use crate::base::value::Value;
 use crate::check::program::{FactId, Program, TypeKind};
 use crate::eval::interp::Inputs;
-use crate::base::value::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 

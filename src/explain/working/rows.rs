@@ -7,11 +7,11 @@ use super::super::messages::{Arg, msg_into, word_ref as word};
 use super::super::scratch::Buf;
 use super::super::table::{self, ROWS_MAX, TABLE_MIN, Table, TableRow};
 use super::LIST_MAX;
-use crate::check::types::Type;
 use crate::base::num::Num;
-use crate::show;
-use crate::eval::trace::{KeyName, Work, WorkKind};
 use crate::base::value::Value;
+use crate::check::types::Type;
+use crate::eval::trace::{KeyName, Work, WorkKind};
+use crate::show;
 use std::cmp::Ordering;
 
 impl Explainer<'_> {
