@@ -2,7 +2,8 @@
 //!
 //! Programs that embed it use [`api`]: load a rulebook, read facts, rule, explain.
 //!
-//! Pipeline inside: `syntax` (parse `.cond` files) → `check` (resolve, type, lower to a
+//! Pipeline inside, on the bottom layer `base` (values, numbers, dates, message lookup):
+//! `syntax` (parse `.cond` files) → `check` (resolve, type, lower to a
 //! checked program) → `eval` (rule on facts, exactly) → `explain` (cited, quoted
 //! explanations) → `cli`. `loader` reads rulebooks; `facts` reads and validates facts
 //! files; `serve` puts it in a browser and behind a JSON API. Those modules are public

@@ -16,7 +16,7 @@
 //!
 //! ## Adding a builtin
 //! Add its line to the table below; for a plain builtin write its function in
-//! `eval/plain.rs`; for a special form, the compiler points at every match over
+//! `base/plain.rs`; for a special form, the compiler points at every match over
 //! [`Special`] that must handle it. Then add a line to docs/language.md (the test
 //! `tests/builtins_table.rs` prints the table it expects), a case file and a rendering
 //! that use it.

@@ -1,5 +1,5 @@
 //! Views of a rulebook for its explanations, built once per language and kept with the
-//! program ([`Cache`]): each clause as it is cited — citation, heading, the quoted text and
+//! program in its caches ([`get`]): each clause as it is cited — citation, heading, the quoted text and
 //! its gloss (shared by every report, not copied into each) — and its lines in the
 //! terminal text, already wrapped — and each definition, rule, fact and field of a fact
 //! the program reads as a step names it (label, description, citation). A report cites
