@@ -24,11 +24,16 @@ struct Node {
 impl Caches {
     /// The cache of type `T`, built by `make` when it is first asked for. `make` may ask for
     /// other caches here, never for `T` itself.
+    #[inline]
     pub fn get_or_init<T: Any + Send + Sync>(&self, make: impl FnOnce() -> T) -> &T {
-        self.slot::<T>().get_or_init(make)
+        match self.get::<T>() {
+            Some(built) => built,
+            None => self.slot::<T>().get_or_init(make),
+        }
     }
 
     /// The cache of type `T`, if it has been built.
+    #[inline]
     pub fn get<T: Any + Send + Sync>(&self) -> Option<&T> {
         let id = TypeId::of::<T>();
         let mut at = &self.first;
@@ -43,6 +48,7 @@ impl Caches {
 
     /// The slot of `T`, added empty at the end of the list when it is not there. Adding
     /// runs no code of the caller's, so a cache being built may ask for others.
+    #[cold]
     fn slot<T: Any + Send + Sync>(&self) -> &OnceLock<T> {
         let id = TypeId::of::<T>();
         let mut at = &self.first;
