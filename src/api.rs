@@ -23,8 +23,8 @@
 
 mod error;
 
-pub use crate::eval::show::Lang;
 pub use crate::explain::html::{Page, STYLE as HTML_STYLE};
+pub use crate::show::Lang;
 pub use error::{Error, ErrorKind, Problem};
 
 use crate::check::Checked;
@@ -572,7 +572,7 @@ fn reports(outcomes: &[Outcome<'_>], lang: Lang, full: bool) -> Vec<Report> {
 /// language) or [`Answer::show`], or as data with [`Answer::to_json`].
 pub struct Answer<'a> {
     outcome: &'a Outcome<'a>,
-    value: &'a crate::eval::value::Value,
+    value: &'a crate::base::value::Value,
 }
 
 impl Answer<'_> {
@@ -583,7 +583,7 @@ impl Answer<'_> {
 
     /// The answer as a person reads it in `lang` (`2.150`, `ja` in Danish).
     pub fn show(&self, lang: Lang) -> String {
-        crate::eval::show::value(&self.outcome.facts.book.book.program, self.value, self.ty(), lang)
+        crate::show::value(&self.outcome.facts.book.book.program, self.value, self.ty(), lang)
     }
 
     /// The answer as data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name.

@@ -14,10 +14,10 @@
 //! ```
 
 use crate::check::Checked;
-use crate::eval::show::Lang;
 use crate::eval::{self, Outcome};
 use crate::explain::Explainer;
 use crate::facts;
+use crate::show::Lang;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -189,8 +189,8 @@ pub fn run_case_text(book: &Checked, path: &Path, text: &str, summary: &mut Summ
                     Ok(w) if w == *v => {}
                     Ok(w) => problems.push(format!(
                         "expected {}, got {}",
-                        crate::eval::show::value(p, &w, &ty, lang),
-                        crate::eval::show::value(p, v, &ty, lang)
+                        crate::show::value(p, &w, &ty, lang),
+                        crate::show::value(p, v, &ty, lang)
                     )),
                     Err(e) => problems.push(format!("the expected value does not fit the ruling's type: {e}")),
                 }

@@ -2,7 +2,7 @@
 //! code, a lowercase message, labelled spans and a help line; rendered through miette.
 
 use crate::source::SourceMap;
-use crate::syntax::ast::{FileId, Span};
+use crate::source::{FileId, Span};
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceSpan, SpanContents,
 };

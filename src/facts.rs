@@ -3,12 +3,12 @@
 //! (`team.players[2].masterpoints`), the expected type and the declaring clause;
 //! nothing is defaulted silently.
 
+use crate::base::num::Num;
+use crate::base::slots::Slots;
+use crate::base::value::Value;
 use crate::check::program::{ClauseId, PatIr, Program, Symbol};
 use crate::check::types::Type;
 use crate::diagnostic::Diagnostic;
-use crate::eval::interp::Inputs;
-use crate::eval::num::Num;
-use crate::eval::value::Value;
 use serde_json::Value as J;
 
 pub mod forms;
@@ -18,6 +18,19 @@ pub mod read;
 pub mod seed;
 pub mod tree;
 pub mod yaml;
+
+/// The facts and decisions of one case, indexed like the program's declarations.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    pub facts: Slots,
+    pub decisions: Slots,
+}
+
+impl Inputs {
+    pub fn empty(p: &Program) -> Inputs {
+        Inputs { facts: Slots::new(p.facts.len()), decisions: Slots::new(p.decisions.len()) }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -189,11 +202,11 @@ fn out_of_bound(
             .enumerate()
             .find_map(|(i, x)| out_of_bound(p, x, item, Some(bound), &format!("{path}[{i}]"), clause, origin));
     }
-    if crate::eval::interp::matches_pattern(bound, v, &mut []) {
+    if crate::check::patterns::matches_pattern(bound, v, &mut []) {
         return None;
     }
     let PatIr::Range { lo, hi, inclusive } = bound else { return None };
-    let show = |x: &Value| crate::eval::show::plain(p, x, ty);
+    let show = |x: &Value| crate::show::plain(p, x, ty);
     let range = match (lo, hi) {
         (Some(l), Some(h)) if *inclusive => format!("from {} to {}", show(l), show(h)),
         (Some(l), Some(h)) => format!("from {} up to but not including {}", show(l), show(h)),
@@ -273,7 +286,7 @@ fn number(text: &str, quoted: bool, ty: &Type) -> Result<Num, String> {
     // A number in exponent form is named as written (`1e400`), not its digits.
     let shown = if quoted { text } else { shown };
     let n = Num::parse(num_part).map_err(|e| format!("`{shown}` is not read: {e}"))?;
-    let too_large = || format!("`{shown}` is not read: {}", crate::eval::num::LIMIT);
+    let too_large = || format!("`{shown}` is not read: {}", crate::base::num::LIMIT);
     let n = if percent { n.div(Num::int(100)).ok_or_else(too_large)? } else { n };
     match unit_part {
         None if unit.is_time() => Err("write a duration with its unit, e.g. \"24 hours\", \"8 days\"".into()),

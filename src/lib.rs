@@ -2,7 +2,8 @@
 //!
 //! Programs that embed it use [`api`]: load a rulebook, read facts, rule, explain.
 //!
-//! Pipeline inside: `syntax` (parse `.cond` files) → `check` (resolve, type, lower to a
+//! Pipeline inside, on the bottom layer `base` (values, numbers, dates, message lookup):
+//! `syntax` (parse `.cond` files) → `check` (resolve, type, lower to a
 //! checked program) → `eval` (rule on facts, exactly) → `explain` (cited, quoted
 //! explanations) → `cli`. `loader` reads rulebooks; `facts` reads and validates facts
 //! files; `serve` puts it in a browser and behind a JSON API. Those modules are public
@@ -16,6 +17,8 @@ pub mod analysis;
 pub mod api;
 #[doc(hidden)]
 pub mod ask;
+#[doc(hidden)]
+pub mod base;
 #[cfg(any(feature = "cli", feature = "serve"))]
 #[doc(hidden)]
 pub mod batch;
@@ -42,9 +45,10 @@ pub mod format;
 #[doc(hidden)]
 pub mod json;
 #[doc(hidden)]
-pub mod lang;
-#[doc(hidden)]
 pub mod lint;
+/// Languages and their tags live in the bottom layer; the old path stays for programs that name it.
+#[doc(hidden)]
+pub use base::lang;
 #[doc(hidden)]
 pub mod loader;
 #[cfg(feature = "lsp")]
@@ -55,6 +59,8 @@ pub mod sarif;
 #[cfg(feature = "serve")]
 #[doc(hidden)]
 pub mod serve;
+#[doc(hidden)]
+pub mod show;
 #[doc(hidden)]
 pub mod source;
 #[doc(hidden)]

@@ -1,7 +1,46 @@
-//! Source files of a rulebook: their display names and text, indexed by [`FileId`].
+//! Source files of a rulebook: their display names and text, indexed by [`FileId`], and
+//! the byte ranges ([`Span`]) that everything read from them carries.
 
-use crate::syntax::ast::{FileId, Span};
 use std::sync::{Arc, OnceLock};
+
+/// Index of a source file in a [`SourceMap`].
+pub type FileId = u32;
+
+/// A byte range in one source file. Spans are metadata: all spans compare equal (and hash
+/// alike), so that two syntax nodes compare by their content wherever they stand.
+#[derive(Clone, Copy, Debug, Default, Eq)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl PartialEq for Span {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// Hashes nothing, as all spans compare equal: a node's hash is its content's.
+impl std::hash::Hash for Span {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Self {
+        Span { file, start: start as u32, end: end as u32 }
+    }
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct SourceFile {

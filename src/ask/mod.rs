@@ -4,7 +4,9 @@
 //! it lines, so that a script can drive it. The facts gathered can be saved.
 
 pub mod save;
-pub mod words;
+/// The words of a session live with the descriptions of inputs, which use them too; the old
+/// path stays for programs that name it.
+pub use crate::discover::ask_words as words;
 
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
@@ -53,14 +55,14 @@ pub struct Session<'a> {
     /// The facts file so far: what was given, and every answer.
     pub tree: J,
     words: &'static words::Words,
-    lang: crate::eval::show::Lang,
+    lang: crate::show::Lang,
     /// For each input, the definitions that may work it out ([`crate::discover::related`]).
     deciders: HashMap<Origin, Vec<crate::discover::Decider>>,
 }
 
 impl<'a> Session<'a> {
     /// A session for ruling `def`, starting from `inputs` (read from `tree`).
-    pub fn new(p: &'a Program, def: DefId, inputs: Inputs, tree: J, lang: crate::eval::show::Lang) -> Self {
+    pub fn new(p: &'a Program, def: DefId, inputs: Inputs, tree: J, lang: crate::show::Lang) -> Self {
         let tree = if tree.is_object() { tree } else { J::Object(Default::default()) };
         let deciders = crate::discover::describe(p, def)
             .inputs
@@ -90,7 +92,7 @@ impl<'a> Session<'a> {
                 && let TypeKind::Record(fs) = &self.p.types[t as usize].kind
                 && !fs.is_empty()
             {
-                self.inputs.facts[f as usize] = Some(crate::eval::value::Value::Record(t, vec![None; fs.len()].into()));
+                self.inputs.facts[f as usize] = Some(crate::base::value::Value::Record(t, vec![None; fs.len()].into()));
                 save::set(&mut self.tree, &first.path, J::Object(Default::default()));
                 continue;
             }

@@ -5,10 +5,10 @@
 //! (rulings, enum variants, record fields) escaped once and kept; the `Serialize`
 //! types below write the same JSON through serde and are what it is checked against.
 
+use crate::base::value::Value;
 use crate::check::program::{DefId, Program, TypeKind};
 use crate::check::types::Type;
 use crate::eval::trace::Need;
-use crate::eval::value::Value;
 use crate::eval::{Outcome, Ruling};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};

@@ -6,8 +6,8 @@ use super::builtins_table::Sig;
 use super::expr::Lowerer;
 use super::program::*;
 use super::types::Type;
+use crate::base::num::Num;
 use crate::diagnostic::Diagnostic;
-use crate::eval::num::Num;
 use crate::syntax::ast::{self, Arg, DecisionKind, Expr, Span};
 
 struct Args<'a> {
@@ -34,7 +34,7 @@ fn bad(l: &mut Lowerer, b: Builtin, span: Span, what: &str) -> Ir {
             .at(span, what.to_string())
             .help(format!("use it as `{}`", b.usage())),
     );
-    Ir { kind: IrKind::Const(crate::eval::value::Value::Bool(false)), ty: Type::Error, span }
+    Ir { kind: IrKind::Const(crate::base::value::Value::Bool(false)), ty: Type::Error, span }
 }
 
 /// Lowers the list argument, returning it with its element type.
@@ -131,7 +131,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
                         .at(a.positional[0].span, "not numbers")
                         .help("write `sum(list, x => x.amount)`"),
                 );
-                return Ir { kind: IrKind::Const(crate::eval::value::Value::Bool(false)), ty: Type::Error, span };
+                return Ir { kind: IrKind::Const(crate::base::value::Value::Bool(false)), ty: Type::Error, span };
             }
             mk(IrKind::Builtin(b, vec![list], lam.map(|(x, _)| x)), ty)
         }
@@ -364,7 +364,7 @@ pub fn lower_builtin(l: &mut Lowerer, b: Builtin, func: &ast::Ident, args: &[Arg
             // What is wrong whatever the facts (the evaluator refuses the same at run time).
             fn constant(ir: &Ir) -> Option<Num> {
                 match &ir.kind {
-                    IrKind::Const(crate::eval::value::Value::Num(n)) => Some(*n),
+                    IrKind::Const(crate::base::value::Value::Num(n)) => Some(*n),
                     IrKind::Neg(x) => constant(x)?.neg(),
                     _ => None,
                 }

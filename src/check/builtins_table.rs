@@ -8,7 +8,7 @@
 //! the builtins table of docs/language.md ([`docs_table`]), and how each is evaluated
 //! ([`Builtin::kind`]):
 //!
-//! - a *plain* builtin is a pure function (`crate::eval::plain`) that the interpreter, the
+//! - a *plain* builtin is a pure function (`crate::base::plain`) that the interpreter, the
 //!   compiled evaluator and the explanation's working all call;
 //! - a *special form* ([`Special`]: aggregates with a lambda, rankings, apportionment,
 //!   draws, the lazy `quotient`, list helpers read in place) is evaluated by hand in each
@@ -16,13 +16,13 @@
 //!
 //! ## Adding a builtin
 //! Add its line to the table below; for a plain builtin write its function in
-//! `eval/plain.rs`; for a special form, the compiler points at every match over
+//! `base/plain.rs`; for a special form, the compiler points at every match over
 //! [`Special`] that must handle it. Then add a line to docs/language.md (the test
 //! `tests/builtins_table.rs` prints the table it expects), a case file and a rendering
 //! that use it.
 
 use super::types::Type;
-use crate::eval::plain::{self, NumberFn, ValuesFn};
+use crate::base::plain::{self, NumberFn, ValuesFn};
 
 /// How a builtin is evaluated.
 #[derive(Clone, Copy, Debug)]

@@ -99,11 +99,11 @@ fn rulebook_info(h: &ast::RulebookDecl, diags: &mut Vec<Diagnostic>) -> Rulebook
         }
     }
     let span = h.settings.iter().find(|(k, _)| k.name == "language").map_or(h.name.span, |(_, v)| v.span);
-    match crate::lang::Lang::tag(&info.language) {
+    match crate::base::lang::Lang::tag(&info.language) {
         Ok(l) => {
             info.language = l.code().to_string();
             // A language without message files is explained in English words.
-            for w in crate::explain::messages::warnings(l).into_iter().take(1) {
+            for w in crate::base::messages::warnings(l).into_iter().take(1) {
                 diags.push(
                     Diagnostic::warning("conditions::language_without_frame", w)
                         .at(span, "language of the clause texts")
@@ -121,7 +121,7 @@ fn rulebook_info(h: &ast::RulebookDecl, diags: &mut Vec<Diagnostic>) -> Rulebook
                     format!("the rulebook's language is not a language tag: {e}"),
                 )
                 .at(span, "language of the clause texts")
-                .help(crate::lang::TAG_HELP),
+                .help(crate::base::lang::TAG_HELP),
             );
             info.language = "en".into();
         }

@@ -6,9 +6,9 @@
 use super::midnight;
 use super::program::*;
 use super::types::Type;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::diagnostic::{Diagnostic, crowded, did_you_mean};
-use crate::eval::num::Num;
-use crate::eval::value::Value;
 use crate::syntax::ast::{self, Arg, BinaryOp, Collection, DecisionKind, Expr, ExprKind, Span, UnaryOp};
 
 /// Lowers the expressions of one rule, row or definition body.

@@ -3,8 +3,8 @@
 //! field description, decision maker or text answer); otherwise it glosses nothing.
 
 use super::program::{IrKind, Program};
+use crate::base::value::Value;
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::eval::value::Value;
 use crate::syntax::ast;
 use std::collections::BTreeSet;
 

@@ -4,11 +4,11 @@
 use super::expr::Lowerer;
 use super::program::{Ir, IrKind};
 use super::types::{Type, Unit, unit_word};
+use crate::base::date::Date;
+use crate::base::num::Num;
+use crate::base::time::Time;
+use crate::base::value::Value;
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::eval::date::Date;
-use crate::eval::num::Num;
-use crate::eval::time::Time;
-use crate::eval::value::Value;
 use crate::syntax::ast::{self, Expr, ExprKind, Literal, UnitExpr};
 
 impl Lowerer<'_> {
@@ -87,7 +87,7 @@ impl Lowerer<'_> {
                             format!("`{text}` in its unit cannot be held exactly"),
                         )
                         .at(*span, "too large once converted to the base unit")
-                        .help(crate::eval::num::LIMIT),
+                        .help(crate::base::num::LIMIT),
                     );
                     (Value::Bool(false), Type::Error)
                 };

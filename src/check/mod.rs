@@ -14,6 +14,7 @@ pub mod expr;
 pub mod glosses;
 pub mod literals;
 pub mod midnight;
+pub mod patterns;
 pub mod program;
 pub mod resolve;
 pub mod rules;

@@ -2,7 +2,7 @@
 //! and lowered to [`Ir`]. This is what the evaluator runs and the explainer cites.
 
 use super::types::Type;
-use crate::eval::value::Value;
+use crate::base::value::Value;
 use crate::syntax::ast::{BinaryOp, DecisionKind, DefKind, Policy, Span};
 use indexmap::IndexMap;
 
@@ -463,15 +463,9 @@ pub struct Program {
     /// The `renamed from` notes: what a name was called, what it is called now, and for a
     /// field its record type; read to tell a reader who writes the old name.
     pub renames: Vec<Rename>,
-    /// The program compiled for evaluation, built on first use ([`crate::eval::fast`]).
-    pub compiled: crate::eval::fast::Cache,
-    /// The clauses as explanations cite them, per language, built on first use
-    /// ([`crate::explain::views`]).
-    pub views: crate::explain::views::Cache,
-    /// The reads of facts as traces note them ([`crate::eval::reads::Paths`]).
-    pub paths: crate::eval::reads::Paths,
-    /// The find index of the rulings, built on first use ([`crate::discover::find`]).
-    pub finder: crate::discover::find::Cache,
+    /// What later stages build from the program and keep beside it, each stage its own
+    /// cache type, built on first use; a copy of the program starts with none.
+    pub caches: crate::base::cache::Caches,
 }
 
 impl Program {
@@ -516,8 +510,8 @@ impl Program {
     /// rulebook reads the Danish, in a Swedish frame).
     pub fn gloss<'t>(&'t self, text: &'t str, lang: &str) -> &'t str {
         if !self.gloss_filter.may_hold(&self.glosses, text)
-            || crate::lang::reads(lang, &self.rulebook.language)
-            || !crate::lang::reads_glosses(lang)
+            || crate::base::lang::reads(lang, &self.rulebook.language)
+            || !crate::base::lang::reads_glosses(lang)
         {
             text
         } else {

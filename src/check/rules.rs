@@ -129,7 +129,7 @@ fn lower_atom(l: &mut Lowerer, a: &PatternAtom, ty: &Type, may_bind: bool) -> Pa
                         .help(variant_help(l, ty)),
                     );
                 }
-                PatIr::Equals(crate::eval::value::Value::Enum(t, v))
+                PatIr::Equals(crate::base::value::Value::Enum(t, v))
             }
             _ if may_bind => PatIr::Bind(l.bind(&id.name, ty.clone())),
             _ => {

@@ -14,7 +14,6 @@ use super::words::{Language, citation_terms, tokens};
 use crate::check::program::{ClauseId, DefId, Ir, IrKind, Program};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::OnceLock;
 
 /// BM25's saturation of a word's count.
 const K1: f64 = 1.2;
@@ -116,25 +115,10 @@ pub struct Hit {
     pub score: f64,
 }
 
-/// The index of a program, made on first use; a copy of the program starts without one.
-#[derive(Default)]
-pub struct Cache(OnceLock<Box<Index>>);
-
-impl Clone for Cache {
-    fn clone(&self) -> Self {
-        Cache::default()
-    }
-}
-
-impl std::fmt::Debug for Cache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Cache({})", if self.0.get().is_some() { "built" } else { "empty" })
-    }
-}
-
-/// The find index of `p`, built on first use.
+/// The find index of `p`, built on first use and kept in its caches (a copy of the program
+/// starts without one).
 pub fn get(p: &Program) -> &Index {
-    p.finder.0.get_or_init(|| Box::new(Index::build(p)))
+    p.caches.get_or_init(|| Index::build(p))
 }
 
 /// Every expression node of the rules (guards and values) and table rows of `d`.
@@ -367,7 +351,7 @@ impl Index {
         let question_en = d
             .doc
             .as_ref()
-            .filter(|_| !crate::lang::reads("en", &p.rulebook.language))
+            .filter(|_| !crate::base::lang::reads("en", &p.rulebook.language))
             .and_then(|q| p.glosses.get(q))
             .cloned();
         Hit {

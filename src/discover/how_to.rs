@@ -6,8 +6,8 @@
 use super::write;
 use crate::check::program::Program;
 use crate::eval::needed::{Hole, HoleKind};
-use crate::eval::show::Lang;
 use crate::json::Json as J;
+use crate::show::Lang;
 use crate::syntax::ast::DecisionKind;
 use serde::Serialize;
 
@@ -87,7 +87,7 @@ pub fn how_to(p: &Program, hole: &Hole, lang: Lang) -> HowTo {
     let ty = if hole.candidates.is_empty() {
         write::how_in(p, &hole.ty, lang)
     } else {
-        let w = crate::ask::words::words(lang);
+        let w = crate::discover::ask_words::words(lang);
         w.fill(&w.hints.variants, &[("values", hole.candidates.join(", "))])
     };
     HowTo {

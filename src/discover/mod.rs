@@ -8,6 +8,7 @@
 //! what a fact, decision or record field is and which rulings read it ([`about`]).
 
 pub mod about;
+pub mod ask_words;
 pub mod find;
 pub mod how_to;
 pub mod inputs;

@@ -3,9 +3,9 @@
 
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
-use crate::eval::show::Lang;
 use crate::json::Json as J;
 use crate::ojson as json;
+use crate::show::Lang;
 
 /// An example of a quantity with this unit as a facts file writes it: `"2.00 DKK per km"`.
 fn quantity_example(u: &Unit) -> String {
@@ -30,7 +30,7 @@ pub fn how(p: &Program, ty: &Type) -> String {
 
 /// The hint for writing a value of `ty`, in the words of `lang` (`messages/ask.*.toml`).
 pub fn how_in(p: &Program, ty: &Type, lang: Lang) -> String {
-    let words = crate::ask::words::words(lang);
+    let words = crate::discover::ask_words::words(lang);
     let h = &words.hints;
     match ty {
         Type::Bool => h.bool.clone(),

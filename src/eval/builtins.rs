@@ -1,12 +1,12 @@
 //! Evaluation of the builtin functions by the interpreter: a plain builtin by its one
-//! function (`super::plain`, as the table of builtins names it); the special forms by hand:
+//! function (`crate::base::plain`, as the table of builtins names it); the special forms by hand:
 //! aggregates (three-valued where a condition is unknown), ranking with ties,
 //! largest-remainder apportionment with ties drawn by lot.
 
 use super::interp::{Halt, Interp, R, compare, error, merge};
-use super::num::Num;
 use super::trace::Need;
-use super::value::Value;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, Lambda};
 use std::cmp::Ordering;
@@ -382,7 +382,7 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
                             format!(
                                 "the draw must name {places_for_tied} winner(s) among the tied: {}",
                                 tied.iter()
-                                    .map(|&i| super::show::plain(me.p, &xs[i], &elem_ty))
+                                    .map(|&i| crate::show::plain(me.p, &xs[i], &elem_ty))
                                     .collect::<Vec<_>>()
                                     .join(", ")
                             ),
@@ -394,7 +394,7 @@ fn apportion(me: &mut Interp, args: &[Ir], lam: Option<&Lambda>, ir: &Ir, frame:
                     }
                 }
                 None => {
-                    let candidates = tied.iter().map(|&i| super::show::plain(me.p, &xs[i], &elem_ty)).collect();
+                    let candidates = tied.iter().map(|&i| crate::show::plain(me.p, &xs[i], &elem_ty)).collect();
                     let need = match lot_ir.map(|l| &l.kind) {
                         Some(crate::check::program::IrKind::Decision(d)) => Need::Lot { lot: *d, candidates },
                         _ => {

@@ -8,10 +8,10 @@
 //! are a conflict in the rulebook, reported as an error.
 
 use super::builtins;
-use super::datetime::DateTime;
-use super::num::Num;
 use super::trace::*;
-use super::value::Value;
+use crate::base::datetime::DateTime;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::syntax::ast::{BinaryOp, Policy, Span};
@@ -19,29 +19,17 @@ mod brief;
 mod held;
 mod memo;
 mod notes;
-mod patterns;
 mod why;
 mod winners;
 
 use super::reads::reads_fact;
-use super::slots::Slots;
+pub(crate) use crate::check::patterns::{binds, in_range};
+pub use crate::check::patterns::{compare, matches_pattern};
 use memo::Memos;
-use patterns::binds;
-pub(crate) use patterns::in_range;
-pub use patterns::{compare, matches_pattern};
 
-/// The facts and decisions of one case, indexed like the program's declarations.
-#[derive(Clone, Debug, Default)]
-pub struct Inputs {
-    pub facts: Slots,
-    pub decisions: Slots,
-}
-
-impl Inputs {
-    pub fn empty(p: &Program) -> Inputs {
-        Inputs { facts: Slots::new(p.facts.len()), decisions: Slots::new(p.decisions.len()) }
-    }
-}
+/// The inputs of a ruling are what reading facts makes; the old path here stays for
+/// programs that name it.
+pub use crate::facts::Inputs;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalError {
@@ -638,7 +626,7 @@ impl<'a> Interp<'a> {
             (Type::List(t), Some(_)) => (**t).clone(),
             (t, _) => t.clone(),
         };
-        let show = |me: &Self, v: &Value| super::show::plain(me.p, v, &elem_ty);
+        let show = |me: &Self, v: &Value| crate::show::plain(me.p, v, &elem_ty);
         let n = match count {
             Some(c) => match self.eval(c, frame)?.as_num().and_then(|n| n.as_i64()) {
                 Some(n) if n >= 0 => Some(n as usize),
@@ -788,5 +776,5 @@ fn cite_suffix(p: &Program, clause: Option<ClauseId>) -> String {
 }
 
 fn show_args(p: &Program, args: &[Value]) -> String {
-    args.iter().map(|a| super::show::debug(p, a)).collect::<Vec<_>>().join(", ")
+    args.iter().map(|a| crate::show::debug(p, a)).collect::<Vec<_>>().join(", ")
 }

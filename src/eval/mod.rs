@@ -1,31 +1,29 @@
-//! Evaluation: exact numbers ([`num`]), dates ([`date`]), times of day ([`time`]), moments
-//! ([`datetime`]), values, the
+//! Evaluation: the
 //! interpreter ([`interp`]) and its builtins, the trace kept for explanations,
-//! and showing values to people ([`show`]); the compiled evaluator ([`fast`]) decides
+//! and the compiled evaluator ([`fast`]) decides
 //! rulings that need no explanation.
 
 pub mod budget;
 pub mod builtins;
-pub mod date;
-pub mod datetime;
 pub mod fast;
 pub mod interp;
 pub mod needed;
-pub mod num;
 pub mod order;
-pub mod plain;
 pub mod reads;
-pub mod show;
-pub mod slots;
-pub mod time;
 pub mod trace;
-pub mod value;
 pub mod working;
 
+/// The values, numbers, dates and times evaluation works on, and its pure builtins, live in
+/// the bottom layer; their old paths here stay for programs that name them.
+pub use crate::base::{date, datetime, num, plain, slots, time, value};
+/// Showing values to people sits below the facts and the evaluator, which both show values;
+/// its old path here stays for programs that name it.
+pub use crate::show;
+
+use crate::base::value::Value;
 use crate::check::program::{DefId, Program};
 use interp::{Halt, Inputs, Interp};
 use trace::{Need, Trace};
-use value::Value;
 
 /// The outcome of one ruling.
 #[derive(Clone, Debug)]

@@ -19,7 +19,7 @@ pub mod origin;
 use super::Outcome;
 use super::interp::Inputs;
 use super::trace::Need;
-use super::value::Value;
+use crate::base::value::Value;
 use crate::check::program::{DecisionId, DefId, FactId, Program, Symbol, TypeKind};
 use crate::check::types::Type;
 use crate::syntax::ast::DecisionKind;

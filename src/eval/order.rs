@@ -8,7 +8,7 @@
 //! `among tied in turn by …`, goes on with the next key.
 
 use super::interp::{Halt, Interp, R, compare, error, merge};
-use super::value::Value;
+use crate::base::value::Value;
 use crate::check::program::{KeyIr, OrderIr};
 use crate::syntax::ast::Span;
 use std::cmp::Ordering;

@@ -7,7 +7,6 @@ use crate::check::program::{FactId, Ir, IrKind, Program, TypeKind};
 use crate::check::types::Type;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::sync::OnceLock;
 
 /// A read's place among its program's reads ([`Paths`]): the same path has the same number.
 pub type ReadId = u32;
@@ -23,58 +22,43 @@ pub struct Read {
 }
 
 /// The reads of facts of a program, by the expression that reads (its address) and by their
-/// number. A copy of the program works its own out again: its expressions are elsewhere.
+/// number; kept in the program's caches. A copy of the program works its own out again: its
+/// expressions are elsewhere.
 #[derive(Default)]
-pub struct Paths(OnceLock<Reads>);
-
-#[derive(Default)]
-struct Reads {
+pub struct Paths {
     at: HashMap<usize, ReadId, BuildHasherDefault<AddrHasher>>,
     reads: Vec<Read>,
 }
 
-impl Clone for Paths {
-    fn clone(&self) -> Self {
-        Paths::default()
-    }
+/// The reads of `p`, worked out on first use.
+pub fn paths(p: &Program) -> &Paths {
+    p.caches.get_or_init(|| Paths::of(p))
 }
 
-impl std::fmt::Debug for Paths {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.0.get().map_or(0, |r| r.reads.len());
-        write!(f, "Paths({n} reads)")
+impl Paths {
+    /// The read by `ir`, an expression of the program whose paths these are, if it reads a fact.
+    pub fn of_ir(&self, ir: &Ir) -> Option<&Read> {
+        if !reads_fact(ir) {
+            return None;
+        }
+        self.at.get(&(std::ptr::from_ref(ir) as usize)).and_then(|&i| self.reads.get(i as usize))
+    }
+
+    /// Every read, by number.
+    pub fn all(&self) -> &[Read] {
+        &self.reads
+    }
+
+    /// Read number `id`.
+    pub fn get(&self, id: ReadId) -> Option<&Read> {
+        self.reads.get(id as usize)
     }
 }
 
 impl Paths {
-    fn reads<'p>(&'p self, p: &Program) -> &'p Reads {
-        self.0.get_or_init(|| Reads::of(p))
-    }
-
-    /// The read by `ir`, an expression of `p` (whose paths these are), if it reads a fact.
-    pub fn of<'p>(&'p self, p: &Program, ir: &Ir) -> Option<&'p Read> {
-        if !reads_fact(ir) {
-            return None;
-        }
-        let reads = self.reads(p);
-        reads.at.get(&(std::ptr::from_ref(ir) as usize)).and_then(|&i| reads.reads.get(i as usize))
-    }
-
-    /// Every read of `p` (whose paths these are), by number.
-    pub fn all<'p>(&'p self, p: &Program) -> &'p [Read] {
-        &self.reads(p).reads
-    }
-
-    /// Read number `id` of `p` (whose paths these are).
-    pub fn get<'p>(&'p self, p: &Program, id: ReadId) -> Option<&'p Read> {
-        self.reads(p).reads.get(id as usize)
-    }
-}
-
-impl Reads {
     /// Every read of a fact by an expression of `p`'s rules and tables, numbered by path.
-    fn of(p: &Program) -> Reads {
-        let mut out = Reads::default();
+    fn of(p: &Program) -> Paths {
+        let mut out = Paths::default();
         let mut by_path: HashMap<String, ReadId> = HashMap::new();
         let mut path = String::new();
         let mut note = |ir: &Ir| {

@@ -3,7 +3,7 @@
 //! that did not apply and why, and the facts and decisions read.
 
 use super::reads::ReadId;
-use super::value::Value;
+use crate::base::value::Value;
 use crate::check::program::Program;
 use crate::check::program::{Builtin, DecisionId, DefId, FactId, RuleId};
 use crate::check::types::Type;
@@ -105,12 +105,12 @@ pub struct FactUse {
 impl FactUse {
     /// Its path (`player.masterpoints`) in `p`, the program ruled with.
     pub fn path<'p>(&self, p: &'p Program) -> &'p str {
-        p.paths.get(p, self.read).map_or("", |r| &r.path)
+        super::reads::paths(p).get(self.read).map_or("", |r| &r.path)
     }
 
     /// Its type in `p`, the program ruled with.
     pub fn ty<'p>(&self, p: &'p Program) -> &'p Type {
-        p.paths.get(p, self.read).map_or(&Type::Bool, |r| &r.ty)
+        super::reads::paths(p).get(self.read).map_or(&Type::Bool, |r| &r.ty)
     }
 }
 

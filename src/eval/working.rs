@@ -5,9 +5,9 @@
 //! Only built when tracing; the evaluation proper never reads it.
 
 use super::interp::{Halt, Interp, MAX_STEPS, R, compare};
-use super::num::Num;
 use super::trace::{KeyName, Work, WorkKind};
-use super::value::Value;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, OrderIr, RuleId};
 use crate::check::types::Type;
@@ -285,7 +285,7 @@ impl Interp<'_> {
         };
         let kind = match &ir.kind {
             IrKind::Fact(f) => WorkKind::Fact(*f),
-            IrKind::Field(inner, i) => match (self.p.paths.of(self.p, ir), &inner.ty) {
+            IrKind::Field(inner, i) => match (crate::eval::reads::paths(self.p).of_ir(ir), &inner.ty) {
                 (Some(r), _) => WorkKind::FactPath(r.fact, r.id),
                 (None, Type::Record(t)) => WorkKind::Field(*t, *i),
                 _ => WorkKind::Leaf,

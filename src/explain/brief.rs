@@ -4,16 +4,16 @@
 //! with only what it shows worked out (no JSON value, no step tree, no reasons of
 //! rules that the brief text leaves out).
 
-use super::messages::{Arg, msg_into, word_ref as word};
 use super::scratch::{Buf, List};
 use super::views::Views;
 use super::wrap::wrap_into;
 use super::{Explainer, working};
+use crate::base::messages::{Arg, msg_into, word_ref as word};
+use crate::base::value::Value;
 use crate::check::program::{ClauseId, DefId};
-use crate::eval::show;
 use crate::eval::trace::{self, FactUse, Node, WhyNot};
-use crate::eval::value::Value;
 use crate::eval::{Outcome, Ruling};
+use crate::show;
 
 impl Explainer<'_> {
     /// The brief explanation of `ruling` as terminal text: what `text::render(&self.report(ruling,

@@ -3,9 +3,9 @@
 //! `messages/` like every other frame word. Clause texts are never translated here:
 //! they are quoted as printed (with the gloss, when asked).
 
-use super::messages::{Arg, msg_flagged, word};
-use crate::eval::show::Lang;
-use crate::lang::PerLang;
+use crate::base::lang::PerLang;
+use crate::base::messages::{Arg, msg_flagged, word};
+use crate::show::Lang;
 
 /// The headings and short words of an explanation in one language, read once from its
 /// message file.

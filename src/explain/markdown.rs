@@ -1,10 +1,10 @@
 //! Markdown: the same report as the terminal text, for a web page or an e-mail.
 
 use super::i18n::words;
-use super::messages::{Arg, msg};
 use super::{Report, Step};
+use crate::base::messages::{Arg, msg};
 use crate::check::program::TextKind;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use std::fmt::Write;
 
 /// Text made inert in Markdown: `<`, `>` and `&` as entities, so no raw HTML from a
@@ -184,7 +184,7 @@ pub fn render(r: &Report, full: bool) -> String {
             );
             match &c.text {
                 Some(t) if c.text_kind == TextKind::Paraphrase => {
-                    let _ = writeln!(out, "*{}:* {t}\n", super::messages::word(lang, "paraphrase"));
+                    let _ = writeln!(out, "*{}:* {t}\n", crate::base::messages::word(lang, "paraphrase"));
                 }
                 Some(t) => {
                     let _ = writeln!(out, "> {t}\n");

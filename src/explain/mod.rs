@@ -11,7 +11,6 @@ pub mod brief;
 pub mod html;
 pub mod i18n;
 pub mod markdown;
-pub mod messages;
 pub(crate) mod meter;
 mod scratch;
 pub mod table;
@@ -21,11 +20,14 @@ pub mod working;
 #[doc(hidden)]
 pub mod wrap;
 
+/// Message lookup lives in the bottom layer; its old path here stays for programs that name it.
+pub use crate::base::messages;
+
 use crate::check::program::TextKind;
 use crate::check::program::{ClauseId, DecisionId, DefId, Program, RuleId};
-use crate::eval::show::{self, Lang};
 use crate::eval::trace::{Need, Node, WhyNot};
 use crate::eval::{Outcome, Ruling};
+use crate::show::{self, Lang};
 use crate::source::SourceMap;
 use crate::syntax::ast::DecisionKind;
 use i18n::Words;
@@ -427,7 +429,7 @@ impl<'a> Explainer<'a> {
             })
             .collect();
         // Rules for other cases of the same argument give the same reason: said once, copied.
-        let mut patterns: Vec<(usize, crate::eval::value::Value, String)> = Vec::new();
+        let mut patterns: Vec<(usize, crate::base::value::Value, String)> = Vec::new();
         let mut reason = |why: &WhyNot| match why {
             WhyNot::Pattern { param, value } => {
                 if let Some((_, _, s)) = patterns.iter().find(|(p, v, _)| p == param && v == value) {
@@ -485,7 +487,7 @@ impl<'a> Explainer<'a> {
 
     /// A decision given, as what was decided: "the Tournament Director answered no to
     /// whether the substitute would appreciably strengthen the team" (message `decision-found`).
-    pub(crate) fn decision_found(&self, v: &views::Views, d: u32, value: &crate::eval::value::Value) -> String {
+    pub(crate) fn decision_found(&self, v: &views::Views, d: u32, value: &crate::base::value::Value) -> String {
         let di = &self.p.decisions[d as usize];
         let answer = match value.as_bool() {
             Some(true) => "yes",
@@ -783,10 +785,10 @@ fn field_depth(p: &Program, ty: &crate::check::types::Type, path: &str) -> usize
 
 /// A value as JSON data: exact numbers as strings (`"40/3"`, `"3.75"`), enums by name, a
 /// record's fields in their declared order.
-pub fn to_json(p: &Program, v: &crate::eval::value::Value, ty: &crate::check::types::Type) -> crate::json::Json {
+pub fn to_json(p: &Program, v: &crate::base::value::Value, ty: &crate::check::types::Type) -> crate::json::Json {
+    use crate::base::value::Value;
     use crate::check::program::TypeKind;
     use crate::check::types::Type;
-    use crate::eval::value::Value;
     use crate::json::Json;
     match (v, ty) {
         (Value::Bool(b), _) => Json::Bool(*b),

@@ -4,8 +4,8 @@
 //! words ([`super::working`]) offers its tables to the step being put together
 //! (`collect`); the words of the headers come from the message files.
 
-use super::messages::word_ref as word;
-use crate::eval::show::Lang;
+use crate::base::messages::word_ref as word;
+use crate::show::Lang;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt::Write;

@@ -2,11 +2,11 @@
 //! the facts used and the clauses cited with their verbatim text.
 
 use super::i18n::{Words, words};
-use super::messages::{Arg, msg, word_ref as word};
 use super::wrap::{wrap, wrap_into};
 use super::{ClauseView, Report, Step};
+use crate::base::messages::{Arg, msg, word_ref as word};
 use crate::check::program::TextKind;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use std::fmt::Write;
 
 fn step_head(s: &Step) -> String {

@@ -1,5 +1,5 @@
 //! Views of a rulebook for its explanations, built once per language and kept with the
-//! program ([`Cache`]): each clause as it is cited — citation, heading, the quoted text and
+//! program in its caches ([`get`]): each clause as it is cited — citation, heading, the quoted text and
 //! its gloss (shared by every report, not copied into each) — and its lines in the
 //! terminal text, already wrapped — and each definition, rule, fact and field of a fact
 //! the program reads as a step names it (label, description, citation). A report cites
@@ -9,7 +9,7 @@
 use super::{ClauseView, Shared};
 use crate::check::program::Program;
 use crate::eval::reads::ReadId;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use std::sync::{Arc, OnceLock};
 
 /// What explanations in one language need of a rulebook, worked out once.
@@ -138,7 +138,7 @@ impl Views {
                 c
             })
             .collect();
-        let reads = p.paths.all(p).iter().map(|r| Views::field(p, lang, r.fact, &r.path)).collect();
+        let reads = crate::eval::reads::paths(p).all().iter().map(|r| Views::field(p, lang, r.fact, &r.path)).collect();
         Views { clauses, defs, rules, facts, decisions, reads }
     }
 }
@@ -156,28 +156,14 @@ pub(crate) fn short(p: &Program, lang: Lang, says: Option<&str>, doc: Option<&st
 }
 
 /// The views of a program, one per language asked for, made on first use and read without
-/// a lock. A copy of the program starts without any (they are rebuilt if used), so that a
-/// changed copy never quotes stale texts.
-#[derive(Default)]
-pub struct Cache(OnceLock<Box<[OnceLock<Box<Views>>]>>);
-
-impl Clone for Cache {
-    fn clone(&self) -> Self {
-        Cache::default()
-    }
-}
-
-impl std::fmt::Debug for Cache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.0.get().map_or(0, |v| v.iter().filter(|x| x.get().is_some()).count());
-        write!(f, "Cache({n} languages)")
-    }
-}
+/// a lock; kept in the program's caches, so a copy of the program starts without any (they
+/// are rebuilt if used), and a changed copy never quotes stale texts.
+struct Cache(Box<[OnceLock<Box<Views>>]>);
 
 /// The program's views in `lang`, built on first use (a language's place among the tags
 /// known is below the number of tags kept; one past it is read in English).
 pub fn get(p: &Program, lang: Lang) -> &Views {
-    let slots = p.views.0.get_or_init(|| (0..crate::lang::MAX_TAGS).map(|_| OnceLock::new()).collect());
+    let slots = &p.caches.get_or_init(|| Cache((0..crate::base::lang::MAX_TAGS).map(|_| OnceLock::new()).collect())).0;
     let lang = if lang.index() < slots.len() { lang } else { Lang::En };
     slots[lang.index()].get_or_init(|| Box::new(Views::new(p, lang)))
 }

@@ -5,12 +5,12 @@
 //! message files.
 
 use super::Explainer;
-use super::messages::{Arg, msg_into, word_ref as word};
 use super::scratch::Buf;
+use crate::base::messages::{Arg, msg_into, word_ref as word};
+use crate::base::value::Value;
 use crate::check::types::Type;
-use crate::eval::show;
 use crate::eval::trace::{Atom, Work, WorkKind};
-use crate::eval::value::Value;
+use crate::show;
 use crate::syntax::ast::BinaryOp;
 
 mod rows;

@@ -8,7 +8,6 @@
 //! What no pattern says is left to the reader alone and named in `docs/facts.md`: a
 //! number too large to hold exactly, and a fact's declared bound.
 
-use super::printed;
 use crate::check::types::{Type, UNIT_WORD_FORMS, Unit, is_currency, unit_word};
 
 /// A number as a facts file writes it in text: digits with `.` as the decimal point,
@@ -121,7 +120,7 @@ fn quantity(u: &Unit) -> String {
         alts.push(format!(r"{num} \s*{unit}"));
     }
     let ws = words(u);
-    for st in printed::styles() {
+    for st in crate::base::units::styles() {
         let (t, d) = (escape(&st.thousands), escape(&st.decimal));
         let digits = format!("-?(?:[0-9]+|[0-9]{{1,3}}(?:{t}[0-9]{{3}})+)(?:{d}[0-9]+)?");
         for (word, unit) in &st.prefix {

@@ -9,46 +9,9 @@
 //! reading. With no language named, `.` is the decimal point (as everywhere in a facts
 //! file) and a `,` is refused, since `2,150` reads 2150 in English and 2.15 in Danish.
 
-use crate::eval::show::Lang;
-use serde::Deserialize;
+use crate::base::lang::Lang;
+use crate::base::units::{Style, style, units};
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
-
-/// How one language prints numbers with units (a section of `units.toml`).
-#[derive(Debug, Deserialize)]
-pub(crate) struct Style {
-    pub(crate) thousands: String,
-    pub(crate) decimal: String,
-    pub(crate) per: String,
-    pub(crate) prefix: BTreeMap<String, String>,
-    pub(crate) suffix: BTreeMap<String, String>,
-}
-
-/// The style of each language, by tag (a section of `units.toml` each).
-type Units = BTreeMap<String, Style>;
-
-fn units() -> &'static Units {
-    static U: OnceLock<Units> = OnceLock::new();
-    U.get_or_init(|| {
-        let text = crate::explain::messages::file("units.toml").unwrap_or_default();
-        toml::from_str(text).unwrap_or_else(|e| unreachable!("the bundled unit words are valid: {e}"))
-    })
-}
-
-/// Every language's style, as `units.toml` has them.
-pub(crate) fn styles() -> impl Iterator<Item = &'static Style> {
-    units().values()
-}
-
-/// Whether `units.toml` has a style for `lang` or a shorter tag it falls back to.
-pub(crate) fn has_style(lang: Lang) -> bool {
-    lang.fallbacks().into_iter().any(|l| units().contains_key(l.code()))
-}
-
-fn style(lang: Lang) -> &'static Style {
-    let found = lang.fallbacks().into_iter().find_map(|l| units().get(l.code()));
-    found.or_else(|| units().get("en")).unwrap_or_else(|| unreachable!("the bundled unit words have English"))
-}
 
 /// A number in `lang`'s convention (`1.095,50` in Danish, `1,095.50` in English) in the
 /// facts-file form (`1095.50`), or `None` when it is not written so.

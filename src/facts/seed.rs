@@ -8,17 +8,17 @@
 //! with its path (`team.players[2].masterpoints`) and the reading goes on, so that one
 //! pass reports them all.
 
+use super::Inputs;
 use super::{article, err, example, example_value, number, out_of_bound};
+use crate::base::date::Date;
+use crate::base::datetime::DateTime;
+use crate::base::num::Num;
+use crate::base::time::Time;
+use crate::base::value::Value;
 use crate::check::program::{ClauseId, FieldInfo, Program, Symbol, TypeKind};
 use crate::check::types::Type;
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::eval::date::Date;
-use crate::eval::datetime::DateTime;
-use crate::eval::interp::Inputs;
-use crate::eval::num::Num;
-use crate::eval::show::visible;
-use crate::eval::time::Time;
-use crate::eval::value::Value;
+use crate::show::visible;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;

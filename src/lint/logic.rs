@@ -11,13 +11,13 @@
 //! unless every variable is a free input.
 
 use super::space::matches;
+use crate::base::date::Date;
+use crate::base::num::Num;
+use crate::base::time::Time;
+use crate::base::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
-use crate::eval::date::Date;
 use crate::eval::interp::compare;
-use crate::eval::num::Num;
-use crate::eval::time::Time;
-use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::collections::HashMap;
 

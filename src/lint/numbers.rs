@@ -16,11 +16,11 @@
 //! it (`..=16.59` says "before 17.00").
 
 use super::printed::{Printed, contains_word};
+use crate::base::date::Date;
+use crate::base::num::Num;
+use crate::base::time::Time;
 use crate::check::Checked;
 use crate::diagnostic::Diagnostic;
-use crate::eval::date::Date;
-use crate::eval::num::Num;
-use crate::eval::time::Time;
 use crate::syntax::ast::{
     Arg, BinaryOp, Clause, ClausePart, Collection, Decl, Expr, ExprKind, Item, Literal, Pattern, PatternAtom, Span,
     UnitExpr,

@@ -4,8 +4,8 @@
 //! `13:00`) and dates (`1 September 2007`, `1. september 2007`, `01.09.2007`). Number words,
 //! percent words and month names are data, per language, in `messages/numbers.toml`.
 
-use crate::eval::date::Date;
-use crate::eval::num::Num;
+use crate::base::date::Date;
+use crate::base::num::Num;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -25,7 +25,7 @@ struct Words {
 fn all_words() -> &'static BTreeMap<String, Words> {
     static W: OnceLock<BTreeMap<String, Words>> = OnceLock::new();
     W.get_or_init(|| {
-        let text = crate::explain::messages::file("numbers.toml").unwrap_or_default();
+        let text = crate::base::messages::file("numbers.toml").unwrap_or_default();
         toml::from_str(text).unwrap_or_else(|e| unreachable!("the bundled number words are valid: {e}"))
     })
 }

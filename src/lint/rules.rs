@@ -5,9 +5,9 @@
 
 use super::logic::{F, Space};
 use super::witness::{self, Open, Witness};
+use crate::base::value::Value;
 use crate::check::program::*;
 use crate::diagnostic::Diagnostic;
-use crate::eval::value::Value;
 use std::collections::HashSet;
 
 /// How two rules of one definition stand to each other, as the evaluator meets them.
@@ -75,7 +75,7 @@ pub fn judge(p: &Program, ra: RuleId, rb: RuleId) -> Verdict {
     match s.witness(&F::and(wa, wb)) {
         Some(world) => {
             let shown = |r: &RuleInfo| match &r.value.kind {
-                IrKind::Const(v) => crate::eval::show::plain(p, v, &p.defs[r.def as usize].ty),
+                IrKind::Const(v) => crate::show::plain(p, v, &p.defs[r.def as usize].ty),
                 _ => String::new(),
             };
             Verdict::Witnessed(witness::from_analysis(p, &world, (shown(a), shown(b))))

@@ -3,13 +3,13 @@
 //! mention, enum variants, truth values, and text literals plus "any other text".
 //! Gaps, overlaps and shadowed rows are found by trying one value of each piece.
 
+use crate::base::date::Date;
+use crate::base::num::Num;
+use crate::base::time::Time;
+use crate::base::value::Value;
 use crate::check::program::{PatIr, Program, TypeKind};
 use crate::check::types::Type;
-use crate::eval::date::Date;
 use crate::eval::interp::matches_pattern;
-use crate::eval::num::Num;
-use crate::eval::time::Time;
-use crate::eval::value::Value;
 
 /// One piece of a column's space: a representative value and how to show the piece.
 #[derive(Clone, Debug)]

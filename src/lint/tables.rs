@@ -9,10 +9,10 @@
 //! keys is analysed in time near-linear in its rows.
 
 use super::space::{Piece, combinations, matches, pieces, show_combo};
+use crate::base::value::Value;
 use crate::check::program::{PatIr, Program, RowIr};
 use crate::diagnostic::Diagnostic;
 use crate::eval::interp::compare;
-use crate::eval::value::Value;
 use crate::syntax::ast::Policy;
 use std::collections::{HashMap, HashSet};
 

@@ -36,7 +36,7 @@ impl Glossary {
 /// The bundled glossary, read from `messages/glossary.toml`; or the error that keeps it
 /// from being read (a test checks that it reads).
 pub fn read() -> Result<Glossary, String> {
-    let text = crate::explain::messages::file("glossary.toml").ok_or("no `messages/glossary.toml`")?;
+    let text = crate::base::messages::file("glossary.toml").ok_or("no `messages/glossary.toml`")?;
     toml::from_str(text).map_err(|e| format!("`messages/glossary.toml` does not read: {e}"))
 }
 

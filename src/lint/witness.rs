@@ -5,12 +5,12 @@
 //! A witnessed conflict is certain; only one with no witness stays a possibility.
 
 use super::logic::Var;
+use crate::base::value::Value;
 use crate::cases::CaseFacts;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::eval::interp::Interp;
-use crate::eval::show;
-use crate::eval::value::Value;
+use crate::show;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Longest a value is shown in a witness before it is cut.

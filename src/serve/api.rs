@@ -198,15 +198,15 @@ fn explain_of(asked: Option<&str>) -> Result<bool, ApiError> {
 
 /// The language asked for: the rulebook's or one with an explanation frame; another is a
 /// 400 naming those.
-fn lang_asked(asked: Option<&str>, default: crate::eval::show::Lang) -> Result<crate::eval::show::Lang, ApiError> {
+fn lang_asked(asked: Option<&str>, default: crate::show::Lang) -> Result<crate::show::Lang, ApiError> {
     match asked {
         None => Ok(default),
         Some(code) => {
-            let mut framed = crate::eval::show::Lang::framed();
+            let mut framed = crate::show::Lang::framed();
             if !framed.contains(&default) {
                 framed.push(default);
             }
-            crate::eval::show::Lang::parse(code).filter(|l| framed.contains(l)).ok_or_else(|| {
+            crate::show::Lang::parse(code).filter(|l| framed.contains(l)).ok_or_else(|| {
                 let codes: Vec<&str> = framed.iter().map(|l| l.code()).collect();
                 ApiError::new(StatusCode::BAD_REQUEST, format!("`lang` takes `{}`, not `{code}`", codes.join("` or `")))
             })

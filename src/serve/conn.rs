@@ -64,7 +64,7 @@ pub async fn in_time(req: Request<Body>, next: Next) -> Response {
             if api {
                 ApiError::new(StatusCode::REQUEST_TIMEOUT, why).into_response()
             } else {
-                super::layout::error_page(StatusCode::REQUEST_TIMEOUT, crate::eval::show::Lang::En, "timeout", &why)
+                super::layout::error_page(StatusCode::REQUEST_TIMEOUT, crate::show::Lang::En, "timeout", &why)
             }
         }
     }

@@ -21,7 +21,7 @@ use crate::ask::Session;
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::Type;
 use crate::eval::needed;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use axum::extract::{Path, Query, State as Ext};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};

@@ -6,7 +6,7 @@
 use super::shelf::Version;
 use super::words::{Words, words};
 use crate::check::program::Program;
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};

@@ -8,9 +8,9 @@
 //! one ruling reads. `lang` and `explain` list the values the server accepts.
 
 use crate::check::program::Program;
-use crate::eval::show::Lang;
 use crate::json::Json as J;
 use crate::ojson as json;
+use crate::show::Lang;
 
 /// A rulebook served that checks: its name, program and language.
 pub struct Served<'a> {

@@ -11,7 +11,7 @@ use super::shelf::{Book, Broken, State};
 use crate::api::Rulebook;
 use crate::check::program::{ClauseId, DefId, Program};
 use crate::discover::write::{how_in, variants};
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use axum::extract::{Path, Query, State as Ext};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -136,7 +136,7 @@ fn clause_text(ctx: &Ctx, b: &Rulebook, info: &crate::check::program::ClauseInfo
     html! {
         @if let Some(t) = &info.text {
             @if paraphrase {
-                p.paraphrase { (crate::explain::messages::word(ctx.lang, "paraphrase")) ": " span lang=(b.language().code()) { (t) } }
+                p.paraphrase { (crate::base::messages::word(ctx.lang, "paraphrase")) ": " span lang=(b.language().code()) { (t) } }
             } @else {
                 blockquote lang=(b.language().code()) { (t) }
             }
@@ -288,7 +288,7 @@ fn kind_in_words(ctx: &Ctx, p: &Program, ty: &crate::check::types::Type) -> Stri
     if labels.is_empty() {
         return how_in(p, ty, ctx.lang);
     }
-    let words = crate::ask::words::words(ctx.lang);
+    let words = crate::discover::ask_words::words(ctx.lang);
     words.fill(&words.hints.variants, &[("values", labels.join(", "))])
 }
 

@@ -312,7 +312,7 @@ pub async fn not_found(req: Request<Body>) -> Response {
     } else {
         super::layout::error_page(
             StatusCode::NOT_FOUND,
-            crate::eval::show::Lang::En,
+            crate::show::Lang::En,
             "not found",
             &format!("no page `{path}`"),
         )

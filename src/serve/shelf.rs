@@ -118,8 +118,8 @@ pub fn hash(sources: &SourceMap) -> String {
 pub fn utc(t: SystemTime) -> String {
     let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = (secs / 86_400, secs % 86_400);
-    let date = i64::try_from(days).ok().and_then(crate::eval::date::Date::from_days);
-    let (year, month, day) = date.map_or((1970, 1, 1), crate::eval::date::Date::ymd);
+    let date = i64::try_from(days).ok().and_then(crate::base::date::Date::from_days);
+    let (year, month, day) = date.map_or((1970, 1, 1), crate::base::date::Date::ymd);
     format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
 }
 

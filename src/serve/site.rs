@@ -9,8 +9,8 @@ use super::pages::{clause_markup, index_markup, rulebook_markup};
 use super::shelf::{Book, State};
 use crate::api::Rulebook;
 use crate::check::program::ClauseId;
-use crate::eval::show::Lang;
 use crate::ojson as json;
+use crate::show::Lang;
 use std::path::Path;
 use std::sync::Arc;
 

@@ -1,8 +1,8 @@
 //! The words of the server's pages, read from the message files `messages/serve.*.toml`.
 
-use crate::eval::show::Lang;
-use crate::explain::messages;
-use crate::lang::PerLang;
+use crate::base::lang::PerLang;
+use crate::base::messages;
+use crate::show::Lang;
 use std::collections::HashMap;
 
 /// The words for one language.

@@ -4,43 +4,9 @@
 //! equal when their content is equal, wherever they stand, so that a file
 //! printed and parsed again can be compared with the original.
 
-/// Index of a source file in a [`crate::source::SourceMap`].
-pub type FileId = u32;
-
-/// A byte range in one source file.
-#[derive(Clone, Copy, Debug, Default, Eq)]
-pub struct Span {
-    pub file: FileId,
-    pub start: u32,
-    pub end: u32,
-}
-
-impl PartialEq for Span {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-/// Hashes nothing, as all spans compare equal: a node's hash is its content's.
-impl std::hash::Hash for Span {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
-
-impl Span {
-    pub fn new(file: FileId, start: usize, end: usize) -> Self {
-        Span { file, start: start as u32, end: end as u32 }
-    }
-    pub fn len(&self) -> usize {
-        (self.end - self.start) as usize
-    }
-    pub fn is_empty(&self) -> bool {
-        self.end == self.start
-    }
-    /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
-    }
-}
+/// Spans and file indices belong to the source files, below the syntax; every node here
+/// carries one.
+pub use crate::source::{FileId, Span};
 
 /// A name as written, with where it was written.
 #[derive(Clone, Debug, PartialEq)]

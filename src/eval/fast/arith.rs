@@ -14,8 +14,8 @@
 use super::code::{self, Bool, NumC, both};
 use super::cx::{Cx, R, Stop};
 use super::logic::NumOperand;
+use crate::base::num::Num;
 use crate::check::program::DefId;
-use crate::eval::num::Num;
 use crate::syntax::ast::BinaryOp;
 
 /// A number operand of one kind, read without choosing among kinds.

@@ -1,5 +1,5 @@
 //! The builtin functions of compiled code, with the interpreter's semantics
-//! (`crate::eval::builtins`): a plain builtin calls its one function (`crate::eval::plain`,
+//! (`crate::eval::builtins`): a plain builtin calls its one function (`crate::base::plain`,
 //! named by the table of builtins), its arguments worked out in order and lent to it without
 //! an allocation; a special form is matched by hand, every one of them named (the one
 //! handed over to the interpreter, `apportion`, with why). Every item evaluated in order, a halt ends it at once, a
@@ -15,12 +15,12 @@
 use super::code::{Bool, Items, NumC, Val, boolean, follow, items, number, val};
 use super::cx::{Cx, R, Stop, truth_value};
 use super::lower::Lower;
+use crate::base::num::Num;
+use crate::base::plain::{NumberFn, ValuesFn};
+use crate::base::value::Value;
 use crate::check::builtins_table::{Kind, Special};
 use crate::check::program::{Builtin, Ir, IrKind, Lambda, RuleId};
 use crate::eval::interp::compare;
-use crate::eval::num::Num;
-use crate::eval::plain::{NumberFn, ValuesFn};
-use crate::eval::value::Value;
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 

@@ -8,9 +8,9 @@
 //! reference to where it is held (see `super::cx`).
 
 use super::cx::{Cx, R, Stop};
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::program::{DecisionId, DefId, FactId};
-use crate::eval::num::Num;
-use crate::eval::value::Value;
 
 /// Code giving any value.
 pub(crate) type Val = Box<dyn for<'r> Fn(&mut Cx<'r>) -> R<&'r Value> + Send + Sync>;

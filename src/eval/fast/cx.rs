@@ -22,9 +22,9 @@
 //! the interpreter, which words the limit).
 
 use super::Compiled;
+use crate::base::value::Value;
 use crate::check::program::DefId;
 use crate::eval::interp::{Inputs, MAX_STEPS};
-use crate::eval::value::Value;
 use std::cell::{Cell, OnceCell};
 use std::sync::Arc;
 use typed_arena::Arena;
@@ -78,7 +78,7 @@ pub struct Scratch {
     rules: Vec<OnceCell<Kept>>,
     used_rules: Vec<u32>,
     /// For each fact: the generation in which its place in the input set was noted, and
-    /// that place ([`crate::eval::slots::Slots::place`]).
+    /// that place ([`crate::base::slots::Slots::place`]).
     places: Vec<Cell<(u32, u32)>>,
     /// The ruling's number, one more each ruling: a place or a result noted in an earlier
     /// generation is not the ruling's.
@@ -227,7 +227,7 @@ impl<'r> Cx<'r> {
     /// The value of fact `f`.
     #[inline]
     pub(crate) fn fact(&self, f: u32) -> &'r Option<Value> {
-        let facts: &'r crate::eval::slots::Slots = &self.inputs.facts;
+        let facts: &'r crate::base::slots::Slots = &self.inputs.facts;
         if self.indexed {
             return facts.at(facts.place(f as usize));
         }
@@ -240,7 +240,7 @@ impl<'r> Cx<'r> {
     /// The value of decision `d`.
     #[inline]
     pub(crate) fn decision(&self, d: u32) -> &'r Option<Value> {
-        let decisions: &'r crate::eval::slots::Slots = &self.inputs.decisions;
+        let decisions: &'r crate::base::slots::Slots = &self.inputs.decisions;
         &decisions[d as usize]
     }
 

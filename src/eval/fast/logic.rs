@@ -10,13 +10,13 @@ use super::arith::{self, Arith};
 use super::code::{self, Bool, NumC, boolean, both, number, truth};
 use super::cx::{R, Stop};
 use super::lower::{Lower, numeric};
+use crate::base::datetime::DateTime;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::builtins_table::Kind;
 use crate::check::program::{Builtin, Ir, IrKind};
 use crate::check::types::Type;
-use crate::eval::datetime::DateTime;
 use crate::eval::interp::{compare, in_range};
-use crate::eval::num::Num;
-use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::cmp::Ordering;
 

@@ -10,10 +10,10 @@
 
 use super::code::{self, Place, Val, both, follow, val};
 use super::cx::{Stop, truth_value};
+use crate::base::value::Value;
 use crate::check::program::*;
 use crate::check::types::Type;
 use crate::eval::interp::matches_pattern;
-use crate::eval::value::Value;
 use std::cell::RefCell;
 
 /// The lowering of one program (see the module documentation).

@@ -60,7 +60,7 @@ use crate::check::types::Type;
 use crate::syntax::ast::BinaryOp;
 use lower::Lower;
 use rules::{DefCode, RuleCode, Rules, TableCode};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 pub use cx::{Scratch, Stop};
 
@@ -92,27 +92,11 @@ impl std::fmt::Debug for Compiled {
     }
 }
 
-/// The compiled form of a program, built on first use and kept with it. A copy of the
-/// program starts without one (it is rebuilt if used), so that a changed copy never runs
-/// a stale compilation.
-#[derive(Default)]
-pub struct Cache(OnceLock<Arc<Compiled>>);
-
-impl Clone for Cache {
-    fn clone(&self) -> Self {
-        Cache::default()
-    }
-}
-
-impl std::fmt::Debug for Cache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.get().is_some() { "Cache(compiled)" } else { "Cache(empty)" })
-    }
-}
-
-/// The program's compiled form, compiled on first use.
+/// The program's compiled form, compiled on first use and kept in the program's caches. A
+/// copy of the program starts without one (it is rebuilt if used), so that a changed copy
+/// never runs a stale compilation.
 pub fn compiled(p: &Program) -> &Compiled {
-    p.compiled.0.get_or_init(|| Arc::new(Compiled::new(p)))
+    p.caches.get_or_init(|| Compiled::new(p))
 }
 
 /// Rules on `def` with the compiled evaluator; a ruling it cannot decide is ruled again

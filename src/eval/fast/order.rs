@@ -7,9 +7,9 @@
 use super::code::{Items, Val, val};
 use super::cx::{Cx, R, Stop};
 use super::lower::Lower;
+use crate::base::value::Value;
 use crate::check::program::{KeyIr, OrderIr};
 use crate::eval::interp::compare;
-use crate::eval::value::Value;
 use std::cmp::Ordering;
 
 /// A key of an ordering: its code, its steps (counted for each item) and its direction.

@@ -10,10 +10,10 @@
 
 use super::code::{Bool, NumC, Val, number, truth};
 use super::cx::{Cx, Kept, R, Stop};
+use crate::base::value::Value;
 use crate::check::program::{DefId, PatIr, Program, RuleId, TypeKind};
 use crate::check::types::Type;
 use crate::eval::interp::{in_range, matches_pattern};
-use crate::eval::value::Value;
 use crate::syntax::ast::Policy;
 use std::sync::Arc;
 
@@ -361,14 +361,14 @@ impl<'r> Cx<'r> {
 
     /// The number definition `def` (without parameters) comes to.
     #[inline]
-    pub(crate) fn result_num(&mut self, def: DefId) -> R<crate::eval::num::Num> {
+    pub(crate) fn result_num(&mut self, def: DefId) -> R<crate::base::num::Num> {
         number(self.result(def)?)
     }
 
     /// The number a definition worked out at most once a ruling comes to (see
     /// `super::calls::once`), without keeping it.
     #[inline]
-    pub(crate) fn once_num(&mut self, def: DefId) -> R<crate::eval::num::Num> {
+    pub(crate) fn once_num(&mut self, def: DefId) -> R<crate::base::num::Num> {
         let c: &'r super::Compiled = self.c;
         let d = &c.defs[def as usize];
         match (&d.only, d.frame) {
@@ -466,7 +466,7 @@ impl<'r> Cx<'r> {
     /// [`Self::in_place`] for a rule of a definition whose value is a number, without
     /// building a value.
     #[inline]
-    pub(crate) fn in_place_num(&mut self, rule: &RuleCode) -> R<crate::eval::num::Num> {
+    pub(crate) fn in_place_num(&mut self, rule: &RuleCode) -> R<crate::base::num::Num> {
         self.count(rule.cost)?;
         if let Some(g) = &rule.guard
             && !g(self)?

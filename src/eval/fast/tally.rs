@@ -14,9 +14,9 @@
 use super::code::{Place, Val, follow, val};
 use super::cx::{Cx, R, UNSET};
 use super::lower::Lower;
+use crate::base::value::Value;
 use crate::check::program::{Builtin, Ir, IrKind, Lambda};
 use crate::check::types::Type;
-use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::cmp::Ordering;
 

@@ -3,9 +3,9 @@
 //! brief explanation shows (the ruling's own, and any left undecided), after the fact.
 
 use super::{Interp, matches_pattern};
+use crate::base::value::Value;
 use crate::check::program::RuleId;
 use crate::eval::trace::WhyNot;
-use crate::eval::value::Value;
 
 impl Interp<'_> {
     /// Whether the conditions of rules that do not apply are worked out where they fail

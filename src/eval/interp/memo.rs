@@ -2,8 +2,8 @@
 //! argument list.
 
 use super::R;
+use crate::base::value::Value;
 use crate::check::program::DefId;
-use crate::eval::value::Value;
 use std::collections::HashMap;
 
 /// The results of the definitions called in a ruling.

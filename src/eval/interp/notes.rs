@@ -23,7 +23,7 @@ impl Interp<'_> {
     /// Notes the read of a fact (or a field of one) by `ir`, of value `v`, in the step being
     /// evaluated, once per step.
     pub(super) fn note_read(&mut self, ir: &Ir, v: &Value) {
-        let Some(read) = self.p.paths.of(self.p, ir) else { return };
+        let Some(read) = crate::eval::reads::paths(self.p).of_ir(ir) else { return };
         if let (Some(t), Some(&top)) = (self.trace.as_mut(), self.stack.last())
             && !t.nodes[top].facts.iter().any(|u| u.read == read.id)
         {

@@ -2,8 +2,8 @@
 //! `check` reads from case files to show that two rules disagree on facts a case states.
 
 use super::{Interp, RuleResult};
+use crate::base::value::Value;
 use crate::check::program::{DefId, RuleId};
-use crate::eval::value::Value;
 
 impl Interp<'_> {
     /// Every rule of `def` that gives the value of its own exception tree for `args` (it

@@ -12,10 +12,10 @@
 //! compared whole) and the input keeps its infinite domain, so it is named whenever
 //! the interpreter names it. Never a number called irrelevant that could matter.
 
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::program::{DefId, FactId, Ir, IrKind, PatIr, Program, TypeId, TypeKind};
 use crate::check::types::Type;
-use crate::eval::num::Num;
-use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 
 /// Where a missing number is read: a fact, or a field of a record type (wherever the

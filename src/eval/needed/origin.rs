@@ -9,9 +9,9 @@
 //! record of that type in the facts is a candidate.
 
 use super::Step;
+use crate::base::value::Value;
 use crate::check::program::{FactId, Program, TypeKind};
 use crate::eval::interp::Inputs;
-use crate::eval::value::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -85,7 +85,7 @@ pub fn locate(p: &Program, inputs: &Inputs, path: &str) -> Option<(FactId, Vec<S
 pub fn name_of(p: &Program, record: &Value) -> Option<String> {
     let Value::Record(t, fields) = record else { return None };
     let TypeKind::Record(fs) = &p.types.get(*t as usize)?.kind else { return None };
-    let i = fs.iter().position(|f| crate::eval::show::is_name_field(&f.name))?;
+    let i = fs.iter().position(|f| crate::show::is_name_field(&f.name))?;
     match fields.get(i) {
         Some(Some(Value::Text(s))) => Some(s.to_string()),
         _ => None,

@@ -16,7 +16,7 @@ pub use style::STYLE;
 use super::Report;
 use super::messages::{Arg, msg, word};
 use super::{NeedView, Step};
-use crate::eval::show::Lang;
+use crate::show::Lang;
 use std::fmt::Write;
 
 /// Glosses are English by the language's definition of `gloss`.

@@ -4,9 +4,9 @@
 //! phone's screen (the page never does).
 
 use super::escape;
-use crate::eval::show::Lang;
-use crate::explain::messages::word;
+use crate::base::messages::word;
 use crate::explain::table::Table;
+use crate::show::Lang;
 use std::fmt::Write;
 
 /// The table `t` as a scrolling, labelled region.

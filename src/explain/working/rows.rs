@@ -7,11 +7,11 @@ use super::super::messages::{Arg, msg_into, word_ref as word};
 use super::super::scratch::Buf;
 use super::super::table::{self, ROWS_MAX, TABLE_MIN, Table, TableRow};
 use super::LIST_MAX;
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::types::Type;
-use crate::eval::num::Num;
-use crate::eval::show;
 use crate::eval::trace::{KeyName, Work, WorkKind};
-use crate::eval::value::Value;
+use crate::show;
 use std::cmp::Ordering;
 
 impl Explainer<'_> {

@@ -4,14 +4,14 @@
 //! shown exactly (`40/3`) with a rounded decimal beside them. Every word and
 //! separator comes from the language's message file (`messages/*.ftl`).
 
-use super::num::Num;
-use super::value::Value;
+use crate::base::lang::PerLang;
+use crate::base::messages::{self, Arg};
+use crate::base::num::Num;
+use crate::base::value::Value;
 use crate::check::program::{Program, TypeKind};
 use crate::check::types::{Type, Unit};
-use crate::explain::messages::{self, Arg};
-use crate::lang::PerLang;
 
-pub use crate::lang::Lang;
+pub use crate::base::lang::Lang;
 
 /// A value for messages, in English.
 pub fn plain(p: &Program, v: &Value, ty: &Type) -> String {
@@ -238,7 +238,7 @@ fn unit_text(u: &Unit, n: Num, lang: Lang) -> String {
     s
 }
 
-pub fn date(d: super::date::Date, lang: Lang) -> String {
+pub fn date(d: crate::base::date::Date, lang: Lang) -> String {
     let (y, m, day) = d.ymd();
     let month = messages::word(lang, &format!("month-{m}"));
     messages::msg(
@@ -249,7 +249,7 @@ pub fn date(d: super::date::Date, lang: Lang) -> String {
 }
 
 /// A time of day as the language writes it ("kl. 18.15", "18:15").
-pub fn time(t: super::time::Time, lang: Lang) -> String {
+pub fn time(t: crate::base::time::Time, lang: Lang) -> String {
     let (h, m) = t.hm();
     messages::msg(
         lang,
@@ -263,7 +263,7 @@ pub fn time(t: super::time::Time, lang: Lang) -> String {
 }
 
 /// A date with a time of day as the language writes it ("6. september 2008 kl. 22.15").
-pub fn datetime(t: super::datetime::DateTime, lang: Lang) -> String {
+pub fn datetime(t: crate::base::datetime::DateTime, lang: Lang) -> String {
     messages::msg(
         lang,
         "date-time",
@@ -294,7 +294,7 @@ pub fn value_into(out: &mut String, p: &Program, v: &Value, ty: &Type, lang: Lan
                 out.push_str(messages::word_ref(lang, "value-none"));
             } else if let Type::List(inner) = &**elem {
                 // A list of groups (a ranking's tied groups): groups apart, each read as a group.
-                let and = crate::explain::messages::word_ref(lang, "and");
+                let and = crate::base::messages::word_ref(lang, "and");
                 for (k, g) in xs.iter().enumerate() {
                     if k > 0 {
                         out.push_str("; ");

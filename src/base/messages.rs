@@ -5,8 +5,7 @@
 //! `units.toml`); no frame word lives in Rust. A language without a file falls back by
 //! lookup (`nb-NO` → `nb` → English), and [`warnings`] says so.
 
-use crate::eval::show::Lang;
-use crate::lang::PerLang;
+use super::lang::{Lang, PerLang};
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::collections::HashMap;
@@ -59,7 +58,7 @@ pub fn warnings(lang: Lang) -> Vec<String> {
             ));
         }
     }
-    if !crate::facts::printed::has_style(lang) {
+    if !super::units::has_style(lang) {
         out.push(format!(
             "no `[{}]` in `messages/units.toml`: values printed in `{}` are read back only in the other languages' styles",
             primary.code(),

@@ -2,7 +2,7 @@
 //! locale parser (see [`canonical`]; our own is only what is said of a malformed tag), kept as a small `Copy` handle ([`Lang`]), and
 //! matched by lookup with fallback (RFC 4647: `nb-NO` → `nb` → the English frame).
 //! Which languages have a frame (message files) is data: the files in `messages/`
-//! (see [`crate::explain::messages`]).
+//! (see [`crate::base::messages`]).
 
 use std::sync::{Mutex, OnceLock, RwLock};
 
@@ -96,7 +96,7 @@ impl Lang {
     /// order of their tags.
     pub fn framed() -> Vec<Lang> {
         let mut out: Vec<Lang> = Vec::new();
-        for tag in crate::explain::messages::frames() {
+        for tag in super::messages::frames() {
             if let Some(l) = Lang::parse(tag)
                 && !out.contains(&l)
             {
@@ -135,7 +135,7 @@ pub fn reads_glosses(lang: &str) -> bool {
         return true;
     }
     static READS: PerLang<bool> = PerLang::new();
-    Lang::parse(lang).is_none_or(|l| *READS.get(l, || crate::explain::messages::frame(l).reads(GLOSSES)))
+    Lang::parse(lang).is_none_or(|l| *READS.get(l, || super::messages::frame(l).reads(GLOSSES)))
 }
 
 fn intern(tag: &str) -> Lang {

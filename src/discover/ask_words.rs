@@ -1,8 +1,8 @@
 //! The words of an `ask` session, read from the message files `messages/ask.*.toml`.
 
-use crate::eval::show::Lang;
-use crate::explain::messages;
-use crate::lang::PerLang;
+use crate::base::lang::PerLang;
+use crate::base::messages;
+use crate::show::Lang;
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]

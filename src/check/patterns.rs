@@ -1,7 +1,9 @@
 //! Comparing values and matching them against a rule's patterns (constants, ranges,
-//! alternatives and bindings), shared by both evaluators.
+//! alternatives and bindings): what a checked pattern means, shared by both evaluators,
+//! the reading of facts and the lints.
 
-use super::*;
+use super::program::PatIr;
+use crate::base::value::Value;
 
 pub fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     match (a, b) {
@@ -34,7 +36,7 @@ pub(crate) fn in_range(v: &Value, lo: Option<&Value>, hi: Option<&Value>, inclus
 }
 
 /// Whether a pattern binds a name (and so needs a frame to match in).
-pub(super) fn binds(p: &PatIr) -> bool {
+pub(crate) fn binds(p: &PatIr) -> bool {
     match p {
         PatIr::Bind(_) => true,
         PatIr::Alts(xs) => xs.iter().any(binds),
