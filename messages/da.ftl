@@ -189,14 +189,14 @@ silent = { $n ->
    *[other] bestemmelserne afgør ikke { $what } i dette tilfælde; de nærmeste bestemmelser er { $clauses }
   }
 # $has-doc, $has-citation og $has-among (yes eller no) siger, om delen er der.
-needs-fact = kræver oplysningen `{ $name }`{ $has-doc ->
-    [no] {""}
-   *[yes] {" "}({ $doc })
+needs-fact = kræver { $has-doc ->
+    [no] oplysningen { $name }
+   *[yes] { $doc }
   }{ $has-citation ->
     [no] {""}
    *[yes] , jf. { $citation }
   }
-needs-field = kræver `{ $field }` for { $record }
+needs-field = kræver { $field } for { $record }
 needs-decision = kræver en afgørelse fra { $who }{ $has-citation ->
     [no] {""}
    *[yes] {" "}efter { $citation }

@@ -189,14 +189,14 @@ silent = { $n ->
    *[other] bestemmelsene avgjør ikke { $what } i dette tilfellet; de nærmeste bestemmelsene er { $clauses }
   }
 # $has-doc, $has-citation og $has-among (yes eller no) sier om delen er der.
-needs-fact = krever opplysningen `{ $name }`{ $has-doc ->
-    [no] {""}
-   *[yes] {" "}({ $doc })
+needs-fact = krever { $has-doc ->
+    [no] opplysningen { $name }
+   *[yes] { $doc }
   }{ $has-citation ->
     [no] {""}
    *[yes] , jf. { $citation }
   }
-needs-field = krever `{ $field }` for { $record }
+needs-field = krever { $field } for { $record }
 needs-decision = krever en avgjørelse fra { $who }{ $has-citation ->
     [no] {""}
    *[yes] {" "}etter { $citation }

@@ -196,14 +196,14 @@ silent = { $n ->
    *[other] bestämmelserna avgör inte { $what } i detta fall; de närmaste bestämmelserna är { $clauses }
   }
 # $has-doc, $has-citation och $has-among (yes eller no) säger om delen finns.
-needs-fact = kräver uppgiften `{ $name }`{ $has-doc ->
-    [no] {""}
-   *[yes] {" "}({ $doc })
+needs-fact = kräver { $has-doc ->
+    [no] uppgiften { $name }
+   *[yes] { $doc }
   }{ $has-citation ->
     [no] {""}
    *[yes] , jfr { $citation }
   }
-needs-field = kräver `{ $field }` för { $record }
+needs-field = kräver { $field } för { $record }
 needs-decision = kräver ett beslut av { $who }{ $has-citation ->
     [no] {""}
    *[yes] {" "}enligt { $citation }

@@ -4,9 +4,10 @@
 //! ([`super::Explainer::report`]) and the brief text straight from the trace
 //! ([`super::brief`]) decide alike by these.
 
+use super::views::Views;
 use super::{FactView, Step, WhyNotView, meter, working};
-use crate::check::program::{DefId, Program, RuleId};
-use crate::eval::trace::{Node, WhyNot};
+use crate::check::program::{DefId, FactInfo, Program, RuleId};
+use crate::eval::trace::{FactUse, Node, WhyNot};
 
 /// Marks the facts that the brief working of `steps` already says ([`FactView::in_working`]).
 pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
@@ -26,18 +27,33 @@ pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
     let mut seen = Vec::new();
     steps.iter().for_each(|s| lines(s, &mut said, &mut seen));
     for f in fact_views.iter_mut() {
-        let label = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
         f.in_working = said.contains(f.line().as_str())
-            || (f.sentence.is_none() && says_fact(said.iter().copied(), &label, &f.value));
+            || (f.sentence.is_none() && says_fact(said.iter().copied(), &f.label, &f.value));
+    }
+}
+
+/// How the brief explanation names the fact read `u` (at `path`) among the facts used: by its
+/// short phrase, as the working names it (`says`, else the head of its description); the
+/// whole description is the full explanation's. A field with neither is named by its path.
+pub(crate) fn fact_label(views: &Views, fi: &FactInfo, u: &FactUse, path: &str) -> String {
+    if *path == *fi.name {
+        return views.facts[u.fact as usize].label.to_string();
+    }
+    match views.read(u.read) {
+        Some(f) if f.says.is_some() || f.description.is_some() => f.label.to_string(),
+        _ => path.replace('_', " "),
     }
 }
 
 /// Whether one of the working's lines `said` says a fact: names it by `label` and gives its
-/// `value` after ("the team's final place … is 9, which is from 3 to 9").
+/// `value` after ("the team's final place … is 9, which is from 3 to 9"), or gives its value
+/// named by it, as a sum does ("+ DKK 600 (bridge and ferry)").
 pub(crate) fn says_fact<'s>(mut said: impl Iterator<Item = &'s str>, label: &str, value: &str) -> bool {
-    !label.is_empty()
-        && !value.is_empty()
-        && said.any(|l| l.find(label).is_some_and(|i| l[i + label.len()..].contains(value)))
+    if label.is_empty() || value.is_empty() {
+        return false;
+    }
+    let named = format!("{value} ({label})");
+    said.any(|l| l.find(label).is_some_and(|i| l[i + label.len()..].contains(value)) || l.contains(&named))
 }
 
 /// Whether rule `r` of node `n`, which did not apply for `why`, could not have changed the
@@ -121,13 +137,12 @@ impl WhyNotView {
 }
 
 impl FactView {
-    /// The fact as a line of the facts used, before its citation: its sentence, else
-    /// "description: value".
+    /// The fact as a line of the brief's facts used, before its citation: its sentence, else
+    /// "label: value".
     pub fn line(&self) -> String {
-        match (&self.sentence, &self.description) {
-            (Some(s), _) => s.clone(),
-            (None, Some(d)) => format!("{d}: {}", self.value),
-            (None, None) => format!("{}: {}", self.name.replace('_', " "), self.value),
+        match &self.sentence {
+            Some(s) => s.clone(),
+            None => format!("{}: {}", self.label, self.value),
         }
     }
 }

@@ -208,16 +208,7 @@ impl Explainer<'_> {
         for u in facts {
             let fi = &p.facts[u.fact as usize];
             let fv = &views.facts[u.fact as usize];
-            let path = u.path(p);
-            let description = if *path == *fi.name {
-                fv.description.as_deref()
-            } else {
-                views.read(u.read).and_then(|f| f.description.as_deref())
-            };
-            let label = match description {
-                Some(d) => d.to_string(),
-                None => path.replace('_', " "),
-            };
+            let label = super::brevity::fact_label(views, fi, u, &u.path(p));
             value.clear();
             show::value_into(&mut value, p, &u.value, u.ty(p), lang);
             // A fact the working says (by its description, with its value after) is not said again.

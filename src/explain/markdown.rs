@@ -143,8 +143,13 @@ pub fn render(r: &Report, full: bool) -> String {
     }
     if !r.needs.is_empty() {
         let _ = writeln!(out, "## {}\n", w.needs);
+        // The full derivation names each input by the key a facts file gives it under.
         for n in &r.needs {
-            let _ = writeln!(out, "- {}", escape(&n.sentence));
+            match full {
+                true => writeln!(out, "- {} (`{}`)", escape(&n.sentence), n.name),
+                false => writeln!(out, "- {}", escape(&n.sentence)),
+            }
+            .unwrap_or_default();
         }
         out.push('\n');
     }

@@ -177,6 +177,10 @@ fn shared_str<S: serde::Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Erro
 #[derive(Clone, Debug, Serialize)]
 pub struct FactView {
     pub name: String,
+    /// How the brief explanation names it: its short phrase (`says`, else its description's
+    /// head, else its path in words; [`brevity::fact_label`]). Not in the JSON format.
+    #[serde(skip)]
+    pub label: Shared,
     #[serde(serialize_with = "shared")]
     pub description: Option<Shared>,
     /// The clause that gives the fact's meaning (the one it is declared in).
@@ -276,7 +280,7 @@ impl<'a> Explainer<'a> {
                     citation: citation.clone(),
                     candidates: Vec::new(),
                     sentence: w.needs_fact(
-                        &info.name,
+                        &info.name.replace('_', " "),
                         info.doc.as_deref().map(|d| self.gloss(d)).as_deref(),
                         citation.as_deref(),
                     ),
@@ -288,20 +292,35 @@ impl<'a> Explainer<'a> {
                 who: None,
                 citation: None,
                 candidates: Vec::new(),
-                sentence: w.needs_field(&self.record_words(record), field),
+                sentence: w.needs_field(&self.record_words(record), &self.field_words(record, field)),
             },
             Need::Decision(d) => self.decision_need(*d, &[]),
             Need::Lot { lot, candidates } => self.decision_need(*lot, candidates),
         }
     }
 
-    /// A record a field is missing from, as a person knows it: its facts-file path with
-    /// its name (`team.players[2] (Jensen)`), or as the need names it.
+    /// A record a field is missing from, as a person knows it: its name (`Jensen`), or its
+    /// facts-file path when it has none (`team.players[2]`).
     fn record_words(&self, record: &str) -> String {
         let at = crate::eval::needed::origin::record_at(self.p, self.inputs, record);
-        match at.and_then(|r| crate::eval::needed::origin::name_of(self.p, &r)) {
-            Some(name) => format!("{record} ({name})"),
-            None => record.to_string(),
+        at.and_then(|r| crate::eval::needed::origin::name_of(self.p, &r)).unwrap_or_else(|| record.to_string())
+    }
+
+    /// A field missing from a record, in words: its `says` phrase or description, glossed, else
+    /// its name with spaces.
+    fn field_words(&self, record: &str, field: &str) -> String {
+        use crate::check::program::TypeKind;
+        let at = crate::eval::needed::origin::record_at(self.p, self.inputs, record);
+        let info = match at {
+            Some(crate::eval::value::Value::Record(t, _)) => match &self.p.types.get(t as usize).map(|t| &t.kind) {
+                Some(TypeKind::Record(fs)) => fs.iter().find(|f| f.name == field),
+                _ => None,
+            },
+            _ => None,
+        };
+        match info.and_then(|f| f.says.as_deref().or(f.doc.as_deref())) {
+            Some(d) => self.gloss(d),
+            None => field.replace('_', " "),
         }
     }
 
@@ -651,6 +670,7 @@ impl<'a> Explainer<'a> {
                 };
                 FactView {
                     name: path.to_string(),
+                    label: brevity::fact_label(views, fi, u, &path).into(),
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
@@ -662,9 +682,11 @@ impl<'a> Explainer<'a> {
         fact_views.extend(decisions.iter().filter_map(|&d| {
             let di = &self.p.decisions[d as usize];
             let v = self.inputs.decisions[d as usize].as_ref()?;
+            let description: Shared = w.decided_by(&self.gloss(&di.by)).into();
             Some(FactView {
                 name: di.name.clone(),
-                description: Some(w.decided_by(&self.gloss(&di.by)).into()),
+                label: description.clone(),
+                description: Some(description),
                 citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
                 sentence: Some(self.decision_found(views, d, v)),

@@ -171,15 +171,7 @@ pub fn render(r: &Report, full: bool) -> String {
         let mut line = String::with_capacity(256);
         for f in r.facts.iter().filter(|f| !f.in_working) {
             line.clear();
-            match (&f.sentence, &f.description) {
-                (Some(s), _) => line.push_str(s),
-                (None, Some(d)) => line.push_str(d),
-                (None, None) => line.push_str(&f.name.replace('_', " ")),
-            }
-            if f.sentence.is_none() {
-                line.push_str(": ");
-                line.push_str(&f.value);
-            }
+            line.push_str(&f.line());
             if let Some(c) = &f.citation {
                 line.push_str(" [");
                 line.push_str(c);
@@ -242,8 +234,9 @@ fn render_full(r: &Report) -> String {
     }
     if !r.needs.is_empty() {
         let _ = writeln!(out, "\n{}:", w.needs);
+        // The full derivation names each input by the key a facts file gives it under.
         for n in &r.needs {
-            out.push_str(&wrap(&format!("- {}", n.sentence), "  ", 100));
+            out.push_str(&wrap(&format!("- {} (`{}`)", n.sentence, n.name), "  ", 100));
         }
     }
     if !r.steps.is_empty() {

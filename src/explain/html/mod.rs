@@ -253,11 +253,10 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
                 let _ = writeln!(out, "<li>{}{}</li>", escape(s), ctx.cite(f.citation.as_deref()));
                 continue;
             }
-            let name = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
             let _ = writeln!(
                 out,
                 "<li>{}: <span class=\"value\">{}</span>{}</li>",
-                escape(&name),
+                escape(&f.label),
                 escape(&f.value),
                 ctx.cite(f.citation.as_deref())
             );
