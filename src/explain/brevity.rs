@@ -58,16 +58,58 @@ pub(crate) fn says_fact<'s>(mut said: impl Iterator<Item = &'s str>, label: &str
 
 /// Whether rule `r` of node `n`, which did not apply for `why`, could not have changed the
 /// node's answer: the node has a value (whatever is still missing, it is settled) and the
-/// rule was for another case of the arguments, waits for an input, or would have given
-/// that same value (a constant).
+/// rule was for another case of the arguments, waits for an input, would have given that
+/// same value (a constant), or is not an exception to the rule that decided (only an
+/// exception that applies wins over it; any other rule could at most have disagreed).
 pub(crate) fn moot(p: &Program, n: &Node, r: RuleId, why: &WhyNot) -> bool {
     let crate::eval::trace::Outcome::Value(v) = &n.outcome else { return false };
     match why {
         WhyNot::Pattern { .. } | WhyNot::Unknown(_) => true,
         WhyNot::Condition(_) => {
             matches!(&p.rules[r as usize].value.kind, crate::check::program::IrKind::Const(c) if c == v)
+                || n.decided_by.is_some_and(|d| !overrides(p, r, d))
         }
     }
+}
+
+/// Whether rule `r` is an exception to rule `d`, directly or through other exceptions.
+fn overrides(p: &Program, r: RuleId, d: RuleId) -> bool {
+    let mut todo = vec![r];
+    let mut seen = Vec::new();
+    while let Some(x) = todo.pop() {
+        if seen.contains(&x) {
+            continue;
+        }
+        seen.push(x);
+        let over = &p.rules[x as usize].overrides;
+        if over.contains(&d) {
+            return true;
+        }
+        todo.extend(over.iter().copied());
+    }
+    false
+}
+
+/// Whether child `c` of a step is a later read of a definition the step reads for several
+/// items (a step per player, per town, per pair): the brief shows the first read as the worked
+/// example, the step's own working gives the others' values, and the full explanation each
+/// one's working. `firsts` holds the definitions whose first read is already admitted.
+pub(crate) fn read_again(
+    p: &Program,
+    nodes: &[Node],
+    reads: &std::collections::HashMap<DefId, usize>,
+    c: usize,
+    firsts: &mut Vec<DefId>,
+) -> bool {
+    let def = nodes[c].def;
+    if p.defs[def as usize].params.is_empty() || reads.get(&def).is_none_or(|&k| k < 2) {
+        return false;
+    }
+    if firsts.contains(&def) {
+        return true;
+    }
+    firsts.push(def);
+    false
 }
 
 /// The reads of a definition that the brief explanation shows: of a definition with

@@ -336,9 +336,12 @@ impl Walk<'_, '_> {
             !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > most)
         };
         super::meter::charge(n.children.len() as u64 + 1);
+        let mut firsts = Vec::new();
         for &c in &n.children {
             if !self.steps.get(c).copied().unwrap_or(true) && !many(c, working::LIST_MAX) {
-                let hidden = many(c, working::BRIEF_READS_MAX) || !self.once.admit(p, nodes, c);
+                let hidden = many(c, working::BRIEF_READS_MAX)
+                    || super::brevity::read_again(p, nodes, &reads, c, &mut firsts)
+                    || !self.once.admit(p, nodes, c);
                 self.kids.push(if hidden { c | HIDDEN } else { c });
             }
         }

@@ -431,11 +431,18 @@ impl<'a> Explainer<'a> {
         // a few reads of a definition, or a later read of one read for many items, is kept for
         // the full derivation but left out of the brief working ([`Step::hidden`]).
         meter::charge(n.children.len() as u64 + 1);
+        let mut firsts = Vec::new();
         let children = n
             .children
             .iter()
             .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c, working::LIST_MAX)))
-            .map(|&c| (c, !full && (many(&c, working::BRIEF_READS_MAX) || !once.admit(self.p, nodes, c))))
+            .map(|&c| {
+                let hidden = !full
+                    && (many(&c, working::BRIEF_READS_MAX)
+                        || brevity::read_again(self.p, nodes, &reads, c, &mut firsts)
+                        || !once.admit(self.p, nodes, c));
+                (c, hidden)
+            })
             .collect::<Vec<_>>()
             .into_iter()
             .map(|(c, hidden)| {
