@@ -90,6 +90,93 @@ fn overrides(p: &Program, r: RuleId, d: RuleId) -> bool {
     false
 }
 
+/// What settled nothing in a trace: a step read only by rules that could not have changed a
+/// settled answer (an exception that did not apply, another rule that did not), with the
+/// steps under it, and the facts and decisions only those rules read. The brief explanation
+/// leaves them to the full one: whatever their values, the answer would be the same.
+pub(crate) struct Idle {
+    /// Whether each node is reached only through reads that settled nothing.
+    pub(crate) nodes: Vec<bool>,
+    /// For each node with a deciding rule, what the rules that count read: the deciding rule,
+    /// those that agreed or were overridden, and those the brief says did not apply.
+    reads: Vec<Option<Reads>>,
+}
+
+/// What a node's rules that count read, by the program's text of them.
+#[derive(Default)]
+struct Reads {
+    defs: Vec<DefId>,
+    facts: Vec<crate::check::program::FactId>,
+    decisions: Vec<crate::check::program::DecisionId>,
+}
+
+impl Idle {
+    /// Nothing idle: the full explanation's, or a trace's without a step.
+    pub(crate) fn none(n: usize) -> Idle {
+        Idle { nodes: vec![false; n], reads: (0..n).map(|_| None).collect() }
+    }
+
+    pub(crate) fn new(p: &Program, nodes: &[Node]) -> Idle {
+        use crate::check::program::IrKind;
+        let reads: Vec<Option<Reads>> = nodes
+            .iter()
+            .map(|n| {
+                let d = n.decided_by?;
+                if !matches!(n.outcome, crate::eval::trace::Outcome::Value(_)) {
+                    return None;
+                }
+                let mut out = Reads::default();
+                let rules = std::iter::once(d)
+                    .chain(n.overridden.iter().copied())
+                    .chain(n.also.iter().copied())
+                    .chain(n.not_applied.iter().filter(|(r, why)| !moot(p, n, *r, why)).map(|(r, _)| *r));
+                for r in rules {
+                    let rule = &p.rules[r as usize];
+                    for ir in rule.guard.iter().chain(std::iter::once(&rule.value)) {
+                        ir.visit(&mut |x| match &x.kind {
+                            IrKind::Call(def, _) => out.defs.push(*def),
+                            IrKind::Fact(f) => out.facts.push(*f),
+                            IrKind::Decision(dc) | IrKind::Draw(dc, ..) => out.decisions.push(*dc),
+                            _ => {}
+                        });
+                    }
+                }
+                meter::charge(out.defs.len() as u64 + 1);
+                Some(out)
+            })
+            .collect();
+        // The nodes reached from the ruling's through reads that count.
+        let mut reached = vec![false; nodes.len()];
+        let mut todo = Vec::new();
+        if !nodes.is_empty() {
+            reached[0] = true;
+            todo.push(0);
+        }
+        while let Some(i) = todo.pop() {
+            meter::charge(nodes[i].children.len() as u64 + 1);
+            for &c in &nodes[i].children {
+                let counts = reads[i].as_ref().is_none_or(|r| nodes.get(c).is_some_and(|x| r.defs.contains(&x.def)));
+                if counts && c < reached.len() && !reached[c] {
+                    reached[c] = true;
+                    todo.push(c);
+                }
+            }
+        }
+        Idle { nodes: reached.iter().map(|r| !r).collect(), reads }
+    }
+
+    /// Whether the brief lists fact `f` as read by node `n`: the node counts, and one of its
+    /// rules that count reads it.
+    pub(crate) fn fact(&self, n: usize, f: crate::check::program::FactId) -> bool {
+        !self.nodes[n] && self.reads[n].as_ref().is_none_or(|r| r.facts.contains(&f))
+    }
+
+    /// Whether the brief lists decision `d` as read by node `n` (as [`Self::fact`]).
+    pub(crate) fn decision(&self, n: usize, d: crate::check::program::DecisionId) -> bool {
+        !self.nodes[n] && self.reads[n].as_ref().is_none_or(|r| r.decisions.contains(&d))
+    }
+}
+
 /// Whether child `c` of a step is a later read of a definition the step reads for several
 /// items (a step per player, per town, per pair): the brief shows the first read as the worked
 /// example, the step's own working gives the others' values, and the full explanation each
@@ -125,6 +212,8 @@ pub(crate) struct Once {
     pub(crate) needed: Vec<crate::eval::trace::Need>,
     /// Whether the ruling is decided: then no rule waiting for an input could change it.
     pub(crate) settled: bool,
+    /// Which nodes settled nothing ([`Idle::nodes`]): left out with the steps under them.
+    pub(crate) idle: Vec<bool>,
 }
 
 impl Once {
@@ -146,7 +235,17 @@ impl Once {
             }
             meter::charge(n.children.len() as u64 + 1);
         }
-        Once { reads, shown: Vec::new(), needed: Vec::new(), settled: false }
+        Once { reads, shown: Vec::new(), needed: Vec::new(), settled: false, idle: Vec::new() }
+    }
+
+    /// The same, with the nodes that settled nothing ([`Idle::nodes`]).
+    pub(crate) fn with_idle(self, idle: Vec<bool>) -> Once {
+        Once { idle, ..self }
+    }
+
+    /// Whether node `c` settled nothing ([`Idle`]).
+    pub(crate) fn idle(&self, c: usize) -> bool {
+        self.idle.get(c).copied().unwrap_or(false)
     }
 
     /// Whether node `c` becomes a step (noted: a second read of the same definition does not).

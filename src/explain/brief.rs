@@ -77,7 +77,9 @@ impl Explainer<'_> {
         let mut cited = List::new();
         let mut facts: Vec<&FactUse> = Vec::with_capacity(16);
         let mut decisions: Vec<u32> = Vec::new();
-        for n in nodes {
+        // What settled nothing is left to the full explanation: its steps, facts and decisions.
+        let idle = super::brevity::Idle::new(p, nodes);
+        for (i, n) in nodes.iter().enumerate() {
             if n.decided_by.is_none() {
                 cited.extend(p.defs[n.def as usize].clause.map(at));
             }
@@ -85,11 +87,11 @@ impl Explainer<'_> {
             cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             for u in &n.facts {
-                if !facts.iter().any(|x| x.read == u.read) {
+                if idle.fact(i, u.fact) && !facts.iter().any(|x| x.read == u.read) {
                     facts.push(u);
                 }
             }
-            decisions.extend(&n.decisions);
+            decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
         }
         if nodes.is_empty() {
             cited.extend(info.clause.map(at));
@@ -162,7 +164,7 @@ impl Explainer<'_> {
                 args: Buf::new(),
                 ends: List::new(),
                 deciding: super::deciding(views, nodes),
-                once: super::brevity::Once::new(nodes),
+                once: super::brevity::Once::new(nodes).with_idle(idle.nodes),
                 said: std::collections::HashSet::new(),
                 needed: match &ruling.outcome {
                     Outcome::Undetermined(ns) => ns,
@@ -339,7 +341,8 @@ impl Walk<'_, '_> {
         let mut firsts = Vec::new();
         for &c in &n.children {
             if !self.steps.get(c).copied().unwrap_or(true) && !many(c, working::LIST_MAX) {
-                let hidden = many(c, working::BRIEF_READS_MAX)
+                let hidden = self.once.idle(c)
+                    || many(c, working::BRIEF_READS_MAX)
                     || super::brevity::read_again(p, nodes, &reads, c, &mut firsts)
                     || !self.once.admit(p, nodes, c);
                 self.kids.push(if hidden { c | HIDDEN } else { c });

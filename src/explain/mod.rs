@@ -438,7 +438,8 @@ impl<'a> Explainer<'a> {
             .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c, working::LIST_MAX)))
             .map(|&c| {
                 let hidden = !full
-                    && (many(&c, working::BRIEF_READS_MAX)
+                    && (once.idle(c)
+                        || many(&c, working::BRIEF_READS_MAX)
                         || brevity::read_again(self.p, nodes, &reads, c, &mut firsts)
                         || !once.admit(self.p, nodes, c));
                 (c, hidden)
@@ -598,6 +599,12 @@ impl<'a> Explainer<'a> {
             _ => answer,
         };
         let views = views::get(self.p, self.lang);
+        // What settled nothing is left to the full explanation: its steps, facts and decisions.
+        let idle = match &ruling.trace {
+            Some(t) if !full => brevity::Idle::new(self.p, &t.nodes),
+            Some(t) => brevity::Idle::none(t.nodes.len()),
+            None => brevity::Idle::none(0),
+        };
         let steps = match &ruling.trace {
             Some(t) if !t.nodes.is_empty() => {
                 let mut seen = vec![false; t.nodes.len()];
@@ -607,6 +614,7 @@ impl<'a> Explainer<'a> {
                     once.needed = ns.clone();
                 }
                 once.settled = matches!(ruling.outcome, Outcome::Decided(_));
+                once.idle = idle.nodes.clone();
                 vec![self.step(views, &t.nodes, 0, full, &mut seen, &mut once)]
             }
             _ => Vec::new(),
@@ -622,7 +630,7 @@ impl<'a> Explainer<'a> {
         let mut facts: Vec<crate::eval::trace::FactUse> = Vec::new();
         let mut decisions: Vec<u32> = Vec::new();
         if let Some(t) = &ruling.trace {
-            for n in &t.nodes {
+            for (i, n) in t.nodes.iter().enumerate() {
                 // A definition's clause is cited only in full: the brief cites what decided.
                 if full || n.decided_by.is_none() {
                     cited.extend(self.p.defs[n.def as usize].clause);
@@ -634,11 +642,11 @@ impl<'a> Explainer<'a> {
                     cited.extend(n.not_applied.iter().filter_map(|(r, _)| self.p.rules[*r as usize].clause));
                 }
                 for u in &n.facts {
-                    if !facts.iter().any(|x| x.read == u.read) {
+                    if idle.fact(i, u.fact) && !facts.iter().any(|x| x.read == u.read) {
                         facts.push(u.clone());
                     }
                 }
-                decisions.extend(&n.decisions);
+                decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
             }
         }
         if full || ruling.trace.as_ref().is_none_or(|t| t.nodes.is_empty()) {
