@@ -45,6 +45,24 @@ pub(crate) fn fact_label(views: &Views, fi: &FactInfo, u: &FactUse, path: &str) 
     }
 }
 
+/// Marks the lines of the brief working that a step above already says
+/// ([`Step::said_before`]): in the order the brief shows its steps, each line is said once.
+pub(crate) fn said_once(steps: &mut [Step]) {
+    fn walk(s: &mut Step, said: &mut std::collections::HashSet<String>, seen: &mut Vec<(String, Vec<String>)>) {
+        let key = (s.name.clone(), s.args.clone());
+        if s.hidden || seen.contains(&key) {
+            return;
+        }
+        seen.push(key);
+        let again: Vec<usize> = s.own_lines().filter(|(_, l)| !said.insert(l.to_string())).map(|(i, _)| i).collect();
+        s.said_before = again;
+        s.children.iter_mut().for_each(|c| walk(c, said, seen));
+    }
+    let mut said = std::collections::HashSet::new();
+    let mut seen = Vec::new();
+    steps.iter_mut().for_each(|s| walk(s, &mut said, &mut seen));
+}
+
 /// Whether one of the working's lines `said` says a fact: names it by `label` and gives its
 /// `value` after ("the team's final place … is 9, which is from 3 to 9"), or gives its value
 /// named by it, as a sum does ("+ DKK 600 (bridge and ferry)").

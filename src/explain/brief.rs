@@ -426,12 +426,11 @@ impl Walk<'_, '_> {
         let ((), tables) = super::table::collect(|| {
             if let Some(wk) = n.working.as_ref() {
                 e.sentences_to(wk, &mut |s| {
-                    if s != head.as_str() {
+                    // A line a step above already says is said once.
+                    if s != head.as_str() && !lines.contains(s) {
                         said = true;
                         wrap_into(&mut body, s, "      ", 100);
-                        if !lines.contains(s) {
-                            lines.insert(s.to_string());
-                        }
+                        lines.insert(s.to_string());
                     }
                 });
             }
@@ -439,6 +438,7 @@ impl Walk<'_, '_> {
                 if let Some(s) = e.atom_words(a)
                     && !s.is_empty()
                     && *s != *head
+                    && !lines.contains(&*s)
                 {
                     said = true;
                     wrap_into(&mut body, &s, "      ", 100);

@@ -123,6 +123,10 @@ pub struct Step {
     /// JSON format.
     #[serde(skip)]
     pub hidden: bool,
+    /// The places, among the working's lines and then the reasons', of the lines the brief
+    /// explanation already says above (each line is said once). Not in the JSON format.
+    #[serde(skip)]
+    pub said_before: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -226,8 +230,14 @@ impl Step {
     /// The step's working and reasons as the brief explanation says them: without a line
     /// that only repeats the step's own line ("label (arguments): answer").
     pub fn brief_lines(&self) -> impl Iterator<Item = &String> {
+        self.own_lines().filter(|(i, _)| !self.said_before.contains(i)).map(|(_, l)| l)
+    }
+
+    /// The step's working and reasons without a line that only repeats the step's own line,
+    /// with their places among the working's and the reasons' lines.
+    fn own_lines(&self) -> impl Iterator<Item = (usize, &String)> {
         let head = format!("{}{}: {}", self.label, self.args_shown(), self.answer);
-        self.working.iter().chain(&self.because).filter(move |l| **l != head)
+        self.working.iter().chain(&self.because).enumerate().filter(move |(_, l)| **l != head)
     }
 
     /// The rules that did not apply as the brief explanation says them: those with a clause
@@ -507,6 +517,7 @@ impl<'a> Explainer<'a> {
                 .collect(),
             children,
             hidden: false,
+            said_before: Vec::new(),
         }
     }
 
@@ -605,7 +616,7 @@ impl<'a> Explainer<'a> {
             Some(t) => brevity::Idle::none(t.nodes.len()),
             None => brevity::Idle::none(0),
         };
-        let steps = match &ruling.trace {
+        let mut steps = match &ruling.trace {
             Some(t) if !t.nodes.is_empty() => {
                 let mut seen = vec![false; t.nodes.len()];
                 seen[0] = true;
@@ -709,6 +720,7 @@ impl<'a> Explainer<'a> {
             })
         }));
         if !full {
+            brevity::said_once(&mut steps);
             brevity::facts_in_working(&steps, &mut fact_views);
         }
         Report {
