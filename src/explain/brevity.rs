@@ -196,24 +196,35 @@ impl Idle {
 }
 
 /// Whether child `c` of a step is a later read of a definition the step reads for several
-/// items (a step per player, per town, per pair): the brief shows the first read as the worked
-/// example, the step's own working gives the others' values, and the full explanation each
-/// one's working. `firsts` holds the definitions whose first read is already admitted.
+/// items (a step per player, per town, per pair) with the same answer as one already shown:
+/// the brief shows one worked example of each answer (the first read with working to show),
+/// the step's own working gives the others' values, and the full explanation each one's
+/// working. `firsts` holds the examples admitted: the node of each.
 pub(crate) fn read_again(
     p: &Program,
     nodes: &[Node],
     reads: &std::collections::HashMap<DefId, usize>,
     c: usize,
-    firsts: &mut Vec<DefId>,
+    firsts: &mut Vec<usize>,
 ) -> bool {
-    let def = nodes[c].def;
-    if p.defs[def as usize].params.is_empty() || reads.get(&def).is_none_or(|&k| k < 2) {
+    use crate::eval::trace::Outcome;
+    let n = &nodes[c];
+    if p.defs[n.def as usize].params.is_empty() || reads.get(&n.def).is_none_or(|&k| k < 2) {
         return false;
     }
-    if firsts.contains(&def) {
+    let alike = |x: &Node| {
+        x.def == n.def
+            && match (&x.outcome, &n.outcome) {
+                (Outcome::Value(a), Outcome::Value(b)) => a == b,
+                (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+            }
+    };
+    if firsts.iter().any(|&f| alike(&nodes[f])) {
         return true;
     }
-    firsts.push(def);
+    if n.working.is_some() || !n.because.is_empty() {
+        firsts.push(c);
+    }
     false
 }
 

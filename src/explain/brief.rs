@@ -409,6 +409,7 @@ impl Walk<'_, '_> {
             head.push(')');
         }
         head.push_str(": ");
+        let answer_at = head.len();
         match &n.outcome {
             trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
                 Some(a) => head.push_str(&a),
@@ -458,7 +459,8 @@ impl Walk<'_, '_> {
             if let Some(c) = at {
                 push_cite(&mut head, c);
             }
-            wrap_into(out, &head, "  ", 100);
+            // The ruling's own step is the question above: its answer and the clause that decided.
+            wrap_into(out, if depth == 0 { &head[answer_at..] } else { &head }, "  ", 100);
             out.push_str(&body);
         }
         self.line = head;

@@ -91,7 +91,12 @@ fn brief_step<'s>(
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
     if depth == 0 || s.brief_lines().next().is_some() || !s.tables.is_empty() {
-        let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
+        // The ruling's own step is the question above: its answer and the clause that decided.
+        if depth == 0 {
+            let _ = writeln!(out, "- **{}**{at}", escape(&s.answer));
+        } else {
+            let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
+        }
         for line in s.brief_lines() {
             let _ = writeln!(out, "  - {}", escape(line));
         }

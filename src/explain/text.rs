@@ -80,19 +80,23 @@ fn brief_step<'s>(
         // "label (args): answer  [citation]"
         // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
+        // The ruling's own step is the question above: its answer and the clause that decided.
         let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
-        head.push_str(&s.label);
-        let mut shown = s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
-        if let Some((_, first)) = shown.next() {
-            head.push_str(" (");
-            head.push_str(first);
-            for (_, a) in shown {
-                head.push_str(", ");
-                head.push_str(a);
+        if depth > 0 {
+            head.push_str(&s.label);
+            let mut shown =
+                s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
+            if let Some((_, first)) = shown.next() {
+                head.push_str(" (");
+                head.push_str(first);
+                for (_, a) in shown {
+                    head.push_str(", ");
+                    head.push_str(a);
+                }
+                head.push(')');
             }
-            head.push(')');
+            head.push_str(": ");
         }
-        head.push_str(": ");
         head.push_str(&s.answer);
         if let Some(c) = at {
             head.push_str(" [");

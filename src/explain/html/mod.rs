@@ -167,14 +167,19 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
     if depth == 0 || !lines.is_empty() {
         let args = s.args_shown();
         let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
-        let _ = write!(
-            out,
-            "<li><span class=\"what\">{}{}</span>: <span class=\"value\">{}</span>{}",
-            escape(&s.label),
-            escape(&args),
-            escape(&s.answer),
-            ctx.cite(at.as_deref())
-        );
+        // The ruling's own step is the question above: its answer and the clause that decided.
+        if depth == 0 {
+            let _ = write!(out, "<li><span class=\"value\">{}</span>{}", escape(&s.answer), ctx.cite(at.as_deref()));
+        } else {
+            let _ = write!(
+                out,
+                "<li><span class=\"what\">{}{}</span>: <span class=\"value\">{}</span>{}",
+                escape(&s.label),
+                escape(&args),
+                escape(&s.answer),
+                ctx.cite(at.as_deref())
+            );
+        }
         if !lines.is_empty() {
             let _ = write!(out, "<ul>{}</ul>", lines.concat());
         }
