@@ -28,6 +28,8 @@ counted = { $n ->
     [0] ingen af de { $of }
    *[other] { $n } af { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } poster
 all-hold = det gælder alle { $n }
 not-all-hold = det gælder ikke alle: ikke { $items }
 none-holds = det gælder ingen af de { $n }

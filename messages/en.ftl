@@ -28,6 +28,8 @@ counted = { $n ->
     [0] none of the { $of }
    *[other] { $n } of { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } entries
 all-hold = all { $n } hold
 not-all-hold = not all hold: not { $items }
 none-holds = none of the { $n } holds

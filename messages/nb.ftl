@@ -28,6 +28,8 @@ counted = { $n ->
     [0] ingen av { $of }
    *[other] { $n } av { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } oppføringer
 all-hold = det gjelder alle { $n }
 not-all-hold = det gjelder ikke alle: ikke { $items }
 none-holds = det gjelder ingen av de { $n }

@@ -28,6 +28,8 @@ counted = { $n ->
     [0] inga av { $of }
    *[other] { $n } av { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } poster
 all-hold = det gäller alla { $n }
 not-all-hold = det gäller inte alla: inte { $items }
 none-holds = det gäller ingen av de { $n }

@@ -63,6 +63,46 @@ pub(crate) fn said_once(steps: &mut [Step]) {
     steps.iter_mut().for_each(|s| walk(s, &mut said, &mut seen));
 }
 
+/// A fact's value as the brief's facts used give it, when not as the full explanation does:
+/// a list longer than the working shows ([`working::LIST_MAX`]) by its count.
+pub(crate) fn brief_value(lang: crate::eval::show::Lang, v: &crate::eval::value::Value) -> Option<String> {
+    match v {
+        crate::eval::value::Value::List(xs) if xs.len() > working::LIST_MAX => Some(super::messages::msg(
+            lang,
+            "list-entries",
+            &[("n", super::messages::Arg::Num(i64::try_from(xs.len()).unwrap_or(i64::MAX)))],
+        )),
+        _ => None,
+    }
+}
+
+/// Most words of an answer that the ruling's own step says again beside its deciding clause:
+/// a longer one (a list of places, say) stands once, after "Answer".
+const ROOT_ANSWER_WORDS: usize = 8;
+
+/// Whether the ruling's own step says its answer again: only a short one.
+pub(crate) fn root_answer(answer: &str) -> bool {
+    answer.split_whitespace().count() <= ROOT_ANSWER_WORDS
+}
+
+/// The line of the ruling's own step in the brief text: the question is the title above, so
+/// its answer (when short) and the clause that decided; empty when neither is to be said.
+pub(crate) fn root_head(answer: &str, cite: Option<&str>) -> String {
+    let mut out = String::new();
+    if root_answer(answer) {
+        out.push_str(answer);
+    }
+    if let Some(c) = cite {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push('[');
+        out.push_str(c);
+        out.push(']');
+    }
+    out
+}
+
 /// Whether one of the working's lines `said` says a fact: names it by `label` and gives its
 /// `value` after ("the team's final place … is 9, which is from 3 to 9"), or gives its value
 /// named by it, as a sum does ("+ DKK 600 (bridge and ferry)").
@@ -312,7 +352,7 @@ impl FactView {
     pub fn line(&self) -> String {
         match &self.sentence {
             Some(s) => s.clone(),
-            None => format!("{}: {}", self.label, self.value),
+            None => format!("{}: {}", self.label, self.brief_value.as_deref().unwrap_or(&self.value)),
         }
     }
 }

@@ -217,7 +217,8 @@ impl Explainer<'_> {
             if super::brevity::says_fact(said.iter().map(String::as_str), &label, &value) {
                 continue;
             }
-            lines.push((format!("{label}: {value}"), fv.citation.as_deref()));
+            let shown = super::brevity::brief_value(lang, &u.value);
+            lines.push((format!("{label}: {}", shown.as_deref().unwrap_or(&value)), fv.citation.as_deref()));
         }
         for &d in decisions {
             let Some(v) = self.inputs.decisions[d as usize].as_ref() else { continue };
@@ -456,11 +457,18 @@ impl Walk<'_, '_> {
                 .decided_by
                 .and_then(|r| self.views.rules[r as usize].citation.as_deref())
                 .or(n.row.and(dv.citation.as_deref()));
-            if let Some(c) = at {
-                push_cite(&mut head, c);
-            }
             // The ruling's own step is the question above: its answer and the clause that decided.
-            wrap_into(out, if depth == 0 { &head[answer_at..] } else { &head }, "  ", 100);
+            if depth == 0 {
+                let root = super::brevity::root_head(&head[answer_at..], at);
+                if !root.is_empty() {
+                    wrap_into(out, &root, "  ", 100);
+                }
+            } else {
+                if let Some(c) = at {
+                    push_cite(&mut head, c);
+                }
+                wrap_into(out, &head, "  ", 100);
+            }
             out.push_str(&body);
         }
         self.line = head;

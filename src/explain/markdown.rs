@@ -93,7 +93,11 @@ fn brief_step<'s>(
     if depth == 0 || s.brief_lines().next().is_some() || !s.tables.is_empty() {
         // The ruling's own step is the question above: its answer and the clause that decided.
         if depth == 0 {
-            let _ = writeln!(out, "- **{}**{at}", escape(&s.answer));
+            match (super::brevity::root_answer(&s.answer), at.is_empty()) {
+                (true, _) => writeln!(out, "- **{}**{at}", escape(&s.answer)).unwrap_or_default(),
+                (false, false) => writeln!(out, "- {}", at.trim_start_matches(" — ")).unwrap_or_default(),
+                (false, true) => {}
+            }
         } else {
             let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
         }

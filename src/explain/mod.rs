@@ -191,6 +191,10 @@ pub struct FactView {
     #[serde(serialize_with = "shared")]
     pub citation: Option<Shared>,
     pub value: String,
+    /// The value as the brief explanation gives it, when shorter ([`brevity::brief_value`]):
+    /// a long list by its count. Not in the JSON format.
+    #[serde(skip)]
+    pub brief_value: Option<String>,
     /// The line in one sentence, when it reads better than "description: value": a decision
     /// given, said as what its maker found. Not in the JSON format.
     #[serde(skip)]
@@ -700,6 +704,7 @@ impl<'a> Explainer<'a> {
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
+                    brief_value: brevity::brief_value(self.lang, &u.value),
                     sentence: None,
                     in_working: false,
                 }
@@ -715,6 +720,7 @@ impl<'a> Explainer<'a> {
                 description: Some(description),
                 citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
+                brief_value: None,
                 sentence: Some(self.decision_found(views, d, v)),
                 in_working: false,
             })

@@ -81,8 +81,13 @@ fn brief_step<'s>(
         // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
         // The ruling's own step is the question above: its answer and the clause that decided.
-        let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
-        if depth > 0 {
+        if depth == 0 {
+            let head = super::brevity::root_head(&s.answer, at.map(|c| &**c));
+            if !head.is_empty() {
+                wrap_into(out, &head, "  ", 100);
+            }
+        } else {
+            let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
             head.push_str(&s.label);
             let mut shown =
                 s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
@@ -96,14 +101,14 @@ fn brief_step<'s>(
                 head.push(')');
             }
             head.push_str(": ");
+            head.push_str(&s.answer);
+            if let Some(c) = at {
+                head.push_str(" [");
+                head.push_str(c);
+                head.push(']');
+            }
+            wrap_into(out, &head, "  ", 100);
         }
-        head.push_str(&s.answer);
-        if let Some(c) = at {
-            head.push_str(" [");
-            head.push_str(c);
-            head.push(']');
-        }
-        wrap_into(out, &head, "  ", 100);
         for line in s.brief_lines() {
             wrap_into(out, line, "      ", 100);
         }

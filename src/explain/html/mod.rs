@@ -169,7 +169,8 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
         // The ruling's own step is the question above: its answer and the clause that decided.
         if depth == 0 {
-            let _ = write!(out, "<li><span class=\"value\">{}</span>{}", escape(&s.answer), ctx.cite(at.as_deref()));
+            let answer = if super::brevity::root_answer(&s.answer) { s.answer.as_str() } else { "" };
+            let _ = write!(out, "<li><span class=\"value\">{}</span>{}", escape(answer), ctx.cite(at.as_deref()));
         } else {
             let _ = write!(
                 out,
@@ -262,7 +263,7 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
                 out,
                 "<li>{}: <span class=\"value\">{}</span>{}</li>",
                 escape(&f.label),
-                escape(&f.value),
+                escape(f.brief_value.as_deref().unwrap_or(&f.value)),
                 ctx.cite(f.citation.as_deref())
             );
         }
