@@ -46,7 +46,8 @@ pub(crate) fn fact_label(views: &Views, fi: &FactInfo, u: &FactUse, path: &str) 
 }
 
 /// Marks the lines of the brief working that a step above already says
-/// ([`Step::said_before`]): in the order the brief shows its steps, each line is said once.
+/// ([`Step::said_before`]): in the order the brief shows its steps, each line is said once;
+/// and a line that a step below says as its own, with its working.
 pub(crate) fn said_once(steps: &mut [Step]) {
     fn walk(s: &mut Step, said: &mut std::collections::HashSet<String>, seen: &mut Vec<(String, Vec<String>)>) {
         let key = (s.name.clone(), s.args.clone());
@@ -54,7 +55,15 @@ pub(crate) fn said_once(steps: &mut [Step]) {
             return;
         }
         seen.push(key);
-        let again: Vec<usize> = s.own_lines().filter(|(_, l)| !said.insert(l.to_string())).map(|(i, _)| i).collect();
+        // A line that only says what a step below says with its working ("label: answer") is
+        // left to that step.
+        let below: Vec<String> =
+            s.children.iter().filter(|c| !c.hidden && c.worked).map(|c| format!("{}: {}", c.label, c.answer)).collect();
+        let again: Vec<usize> = s
+            .own_lines()
+            .filter(|(_, l)| below.iter().any(|b| b == *l) || !said.insert(l.to_string()))
+            .map(|(i, _)| i)
+            .collect();
         s.said_before = again;
         s.children.iter_mut().for_each(|c| walk(c, said, seen));
     }

@@ -422,6 +422,13 @@ impl Walk<'_, '_> {
         }
         // The working and the reasons, wrapped under the step's line: written after it, if the
         // step is shown; a line that only repeats the step's own is left out.
+        // A line that only says what a step below says with its working is left to that step.
+        let below: Vec<String> = (from..to)
+            .filter(|&k| self.kids[k] & HIDDEN == 0)
+            .map(|k| self.kids[k])
+            .filter(|&c| nodes[c].working.is_some() || !nodes[c].because.is_empty())
+            .map(|c| self.line_of(c))
+            .collect();
         let mut body = Buf::new();
         let mut said = false;
         let lines = &mut self.said;
@@ -429,7 +436,7 @@ impl Walk<'_, '_> {
             if let Some(wk) = n.working.as_ref() {
                 e.sentences_to(wk, &mut |s| {
                     // A line a step above already says is said once.
-                    if s != head.as_str() && !lines.contains(s) {
+                    if s != head.as_str() && !below.iter().any(|b| b == s) && !lines.contains(s) {
                         said = true;
                         wrap_into(&mut body, s, "      ", 100);
                         lines.insert(s.to_string());
@@ -440,6 +447,7 @@ impl Walk<'_, '_> {
                 if let Some(s) = e.atom_words(a)
                     && !s.is_empty()
                     && *s != *head
+                    && !below.iter().any(|b| *b == *s)
                     && !lines.contains(&*s)
                 {
                     said = true;
@@ -501,6 +509,23 @@ impl Walk<'_, '_> {
             }
         }
         self.kids.truncate(from);
+    }
+
+    /// Node `c`'s line as a step says it, without its arguments: "label: answer".
+    fn line_of(&self, c: usize) -> String {
+        let (e, n) = (self.e, &self.nodes[c]);
+        let mut line = String::from(&*self.views.defs[n.def as usize].label);
+        line.push_str(": ");
+        match &n.outcome {
+            trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
+                Some(a) => line.push_str(&a),
+                None => show::value_into(&mut line, e.p, v, &e.p.defs[n.def as usize].ty, e.lang),
+            },
+            trace::Outcome::Undetermined(_) => line.push_str(&e.w().undetermined()),
+            trace::Outcome::Silent(_) => line.push_str(e.w().not_decided),
+            trace::Outcome::Error(m) => line.push_str(m),
+        }
+        line
     }
 
     /// The rules of a step that did not apply (or wait for an input), each with its reason.

@@ -127,6 +127,10 @@ pub struct Step {
     /// explanation already says above (each line is said once). Not in the JSON format.
     #[serde(skip)]
     pub said_before: Vec<usize>,
+    /// Whether the step has working of its own to show (its line is then said as a step, not
+    /// again in the working of the step above). Not in the JSON format.
+    #[serde(skip)]
+    pub worked: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -522,6 +526,7 @@ impl<'a> Explainer<'a> {
             children,
             hidden: false,
             said_before: Vec::new(),
+            worked: n.working.is_some() || !n.because.is_empty(),
         }
     }
 
