@@ -356,6 +356,12 @@ impl WhyNotView {
 }
 
 impl FactView {
+    /// Whether the brief explanation lists the fact among the facts used: neither said by
+    /// the working nor read only by what settled nothing.
+    pub fn in_brief(&self) -> bool {
+        !self.in_working && !self.idle
+    }
+
     /// The fact as a line of the brief's facts used, before its citation: its sentence, else
     /// "label: value".
     pub fn line(&self) -> String {

@@ -79,6 +79,8 @@ impl Explainer<'_> {
         let mut decisions: Vec<u32> = Vec::new();
         // What settled nothing is left to the full explanation: its steps, facts and decisions.
         let idle = super::brevity::Idle::new(p, nodes);
+        let mut counted = Vec::new();
+        let mut counted_decisions: Vec<u32> = Vec::new();
         for (i, n) in nodes.iter().enumerate() {
             if n.decided_by.is_none() {
                 cited.extend(p.defs[n.def as usize].clause.map(at));
@@ -87,11 +89,15 @@ impl Explainer<'_> {
             cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             for u in &n.facts {
-                if idle.fact(i, u.fact) && !facts.iter().any(|x| x.read == u.read) {
+                if !facts.iter().any(|x| x.read == u.read) {
                     facts.push(u);
                 }
+                if idle.fact(i, u.fact) {
+                    counted.push(u.read);
+                }
             }
-            decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
+            decisions.extend(&n.decisions);
+            counted_decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
         }
         if nodes.is_empty() {
             cited.extend(info.clause.map(at));
@@ -176,6 +182,8 @@ impl Explainer<'_> {
             said = walk.said;
         }
 
+        facts.retain(|u| counted.contains(&u.read));
+        decisions.retain(|d| counted_decisions.contains(d));
         self.facts_used_into(&mut out, views, &facts, &decisions, &said);
         let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c)).peekable();
         if clauses.peek().is_some() {

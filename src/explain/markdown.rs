@@ -2,7 +2,7 @@
 
 use super::i18n::words;
 use super::messages::{Arg, msg};
-use super::{Report, Step};
+use super::{FactView, Report, Step};
 use crate::check::program::TextKind;
 use crate::eval::show::Lang;
 use std::fmt::Write;
@@ -173,9 +173,9 @@ pub fn render(r: &Report, full: bool) -> String {
         }
         out.push('\n');
     }
-    if r.facts.iter().any(|f| !f.in_working) {
+    if r.facts.iter().any(FactView::in_brief) {
         let _ = writeln!(out, "## {}\n", w.facts_used);
-        for f in r.facts.iter().filter(|f| !f.in_working) {
+        for f in r.facts.iter().filter(|f| f.in_brief()) {
             if let Some(s) = &f.sentence {
                 let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
                 let _ = writeln!(out, "- {}{at}", escape(s));

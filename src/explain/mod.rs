@@ -207,6 +207,10 @@ pub struct FactView {
     /// the brief leaves it out of the facts used. Not in the JSON format.
     #[serde(skip)]
     pub in_working: bool,
+    /// Whether only rules that could not have changed the answer read it ([`brevity::Idle`]):
+    /// the brief leaves it out of the facts used. Not in the JSON format.
+    #[serde(skip)]
+    pub idle: bool,
 }
 
 pub struct Explainer<'a> {
@@ -649,6 +653,10 @@ impl<'a> Explainer<'a> {
         let mut cited: Vec<ClauseId> = Vec::new();
         let mut facts: Vec<crate::eval::trace::FactUse> = Vec::new();
         let mut decisions: Vec<u32> = Vec::new();
+        // The facts read and the decisions given that the brief lists: not those that settled
+        // nothing ([`brevity::Idle`]).
+        let mut counted = Vec::new();
+        let mut counted_decisions: Vec<u32> = Vec::new();
         if let Some(t) = &ruling.trace {
             for (i, n) in t.nodes.iter().enumerate() {
                 // A definition's clause is cited only in full: the brief cites what decided.
@@ -662,11 +670,15 @@ impl<'a> Explainer<'a> {
                     cited.extend(n.not_applied.iter().filter_map(|(r, _)| self.p.rules[*r as usize].clause));
                 }
                 for u in &n.facts {
-                    if idle.fact(i, u.fact) && !facts.iter().any(|x| x.read == u.read) {
+                    if !facts.iter().any(|x| x.read == u.read) {
                         facts.push(u.clone());
                     }
+                    if idle.fact(i, u.fact) {
+                        counted.push(u.read);
+                    }
                 }
-                decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
+                decisions.extend(&n.decisions);
+                counted_decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
             }
         }
         if full || ruling.trace.as_ref().is_none_or(|t| t.nodes.is_empty()) {
@@ -712,6 +724,7 @@ impl<'a> Explainer<'a> {
                     brief_value: brevity::brief_value(self.lang, &u.value),
                     sentence: None,
                     in_working: false,
+                    idle: !counted.contains(&u.read),
                 }
             })
             .collect();
@@ -728,6 +741,7 @@ impl<'a> Explainer<'a> {
                 brief_value: None,
                 sentence: Some(self.decision_found(views, d, v)),
                 in_working: false,
+                idle: !counted_decisions.contains(&d),
             })
         }));
         if !full {

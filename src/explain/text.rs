@@ -4,7 +4,7 @@
 use super::i18n::{Words, words};
 use super::messages::{Arg, msg, word_ref as word};
 use super::wrap::{wrap, wrap_into};
-use super::{ClauseView, Report, Step};
+use super::{ClauseView, FactView, Report, Step};
 use crate::check::program::TextKind;
 use crate::eval::show::Lang;
 use std::fmt::Write;
@@ -175,10 +175,10 @@ pub fn render(r: &Report, full: bool) -> String {
             brief_step(&mut out, lang, s, 0, &mut Vec::new(), &r.deciding);
         }
     }
-    if r.facts.iter().any(|f| !f.in_working) {
+    if r.facts.iter().any(FactView::in_brief) {
         let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
         let mut line = String::with_capacity(256);
-        for f in r.facts.iter().filter(|f| !f.in_working) {
+        for f in r.facts.iter().filter(|f| f.in_brief()) {
             line.clear();
             line.push_str(&f.line());
             if let Some(c) = &f.citation {

@@ -15,7 +15,7 @@ pub use style::STYLE;
 
 use super::Report;
 use super::messages::{Arg, msg, word};
-use super::{NeedView, Step};
+use super::{FactView, NeedView, Step};
 use crate::eval::show::Lang;
 use std::fmt::Write;
 
@@ -252,9 +252,9 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
         }
         out.push_str("</ul>\n");
     }
-    if r.facts.iter().any(|f| !f.in_working) {
+    if r.facts.iter().any(FactView::in_brief) {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
-        for f in r.facts.iter().filter(|f| !f.in_working) {
+        for f in r.facts.iter().filter(|f| f.in_brief()) {
             if let Some(s) = &f.sentence {
                 let _ = writeln!(out, "<li>{}{}</li>", escape(s), ctx.cite(f.citation.as_deref()));
                 continue;
