@@ -82,12 +82,15 @@ impl Explainer<'_> {
         let mut counted = Vec::new();
         let mut counted_decisions: Vec<u32> = Vec::new();
         for (i, n) in nodes.iter().enumerate() {
-            if n.decided_by.is_none() {
-                cited.extend(p.defs[n.def as usize].clause.map(at));
+            // A step that settled nothing cites nothing.
+            if !idle.nodes[i] {
+                if n.decided_by.is_none() {
+                    cited.extend(p.defs[n.def as usize].clause.map(at));
+                }
+                cited.extend(n.decided_by.and_then(|r| p.rules[r as usize].clause).map(at));
+                cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
+                cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             }
-            cited.extend(n.decided_by.and_then(|r| p.rules[r as usize].clause).map(at));
-            cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
-            cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             for u in &n.facts {
                 if !facts.iter().any(|x| x.read == u.read) {
                     facts.push(u);
@@ -102,6 +105,8 @@ impl Explainer<'_> {
         if nodes.is_empty() {
             cited.extend(info.clause.map(at));
         }
+        facts.retain(|u| counted.contains(&u.read));
+        decisions.retain(|d| counted_decisions.contains(d));
         cited.extend(facts.iter().filter_map(|u| p.facts[u.fact as usize].clause).map(at));
         cited.extend(
             decisions
@@ -182,8 +187,6 @@ impl Explainer<'_> {
             said = walk.said;
         }
 
-        facts.retain(|u| counted.contains(&u.read));
-        decisions.retain(|d| counted_decisions.contains(d));
         self.facts_used_into(&mut out, views, &facts, &decisions, &said);
         let mut clauses = cited.iter().filter_map(|&c| views.clauses.get(c)).peekable();
         if clauses.peek().is_some() {

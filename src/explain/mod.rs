@@ -659,13 +659,16 @@ impl<'a> Explainer<'a> {
         let mut counted_decisions: Vec<u32> = Vec::new();
         if let Some(t) = &ruling.trace {
             for (i, n) in t.nodes.iter().enumerate() {
-                // A definition's clause is cited only in full: the brief cites what decided.
-                if full || n.decided_by.is_none() {
+                // A definition's clause is cited only in full: the brief cites what decided (and
+                // nothing for a step that settled nothing).
+                if full || (n.decided_by.is_none() && !idle.nodes[i]) {
                     cited.extend(self.p.defs[n.def as usize].clause);
                 }
-                cited.extend(n.decided_by.and_then(|r| self.p.rules[r as usize].clause));
-                cited.extend(n.overridden.iter().filter_map(|&r| self.p.rules[r as usize].clause));
-                cited.extend(n.also.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                if !idle.nodes[i] {
+                    cited.extend(n.decided_by.and_then(|r| self.p.rules[r as usize].clause));
+                    cited.extend(n.overridden.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                    cited.extend(n.also.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                }
                 if full {
                     cited.extend(n.not_applied.iter().filter_map(|(r, _)| self.p.rules[*r as usize].clause));
                 }
@@ -685,10 +688,13 @@ impl<'a> Explainer<'a> {
             cited.extend(info.clause);
         }
         // The clauses that give the meaning of the facts and decisions the ruling turned on.
-        cited.extend(facts.iter().filter_map(|u| self.p.facts[u.fact as usize].clause));
+        cited.extend(
+            facts.iter().filter(|u| counted.contains(&u.read)).filter_map(|u| self.p.facts[u.fact as usize].clause),
+        );
         cited.extend(
             decisions
                 .iter()
+                .filter(|d| counted_decisions.contains(d))
                 .filter_map(|&d| self.inputs.decisions[d as usize].as_ref().and(self.p.decisions[d as usize].clause)),
         );
         cited.extend(&nearest);
