@@ -245,8 +245,8 @@ impl Idle {
 }
 
 /// Whether child `c` of a step is a later read of a definition the step reads for several
-/// items (a step per player, per town, per pair) with the same answer as one already shown:
-/// the brief shows one worked example of each answer (the first read with working to show),
+/// items (a step per player, per town, per pair) with the same kind of answer as one already
+/// shown ([`alike`]): the brief shows one worked example of each (the first with working),
 /// the step's own working gives the others' values, and the full explanation each one's
 /// working. `firsts` holds the examples admitted: the node of each.
 pub(crate) fn read_again(
@@ -256,36 +256,46 @@ pub(crate) fn read_again(
     c: usize,
     firsts: &mut Vec<usize>,
 ) -> bool {
-    use crate::eval::trace::Outcome;
     let n = &nodes[c];
     if p.defs[n.def as usize].params.is_empty() || reads.get(&n.def).is_none_or(|&k| k < 2) {
         return false;
     }
-    let alike = |x: &Node| {
-        x.def == n.def
-            && match (&x.outcome, &n.outcome) {
-                (Outcome::Value(a), Outcome::Value(b)) => a == b,
-                (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
-            }
-    };
-    if firsts.iter().any(|&f| alike(&nodes[f])) {
+    if firsts.iter().any(|&f| alike(&nodes[f], n)) {
         return true;
     }
-    if n.working.is_some() || !n.because.is_empty() {
+    if worked(n) {
         firsts.push(c);
     }
     false
 }
 
+/// Whether two nodes read the same definition and came to the same kind of answer: the same
+/// yes or no (an item that passes and one that fails each get a worked example), else any
+/// value (a number or a name per item: one worked example, the step above gives the rest).
+fn alike(x: &Node, n: &Node) -> bool {
+    use crate::eval::trace::Outcome;
+    use crate::eval::value::Value;
+    x.def == n.def
+        && match (&x.outcome, &n.outcome) {
+            (Outcome::Value(Value::Bool(a)), Outcome::Value(Value::Bool(b))) => a == b,
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+}
+
+/// Whether a node has working of its own to show.
+fn worked(n: &Node) -> bool {
+    n.working.is_some() || !n.because.is_empty()
+}
+
 /// The reads of a definition that the brief explanation shows: of a definition with
 /// parameters read more than `BRIEF_ONCE_OVER` times, by more than one step (a chain of
-/// steps per district), the first read only; the steps above give the others' values, and the
-/// full derivation each one's working.
+/// steps per district), one read of each kind of answer ([`alike`]; the first with working);
+/// the steps above give the others' values, and the full derivation each one's working.
 pub(crate) struct Once {
     /// How many times each definition is read in the trace, and by how many steps.
     reads: std::collections::HashMap<DefId, (usize, usize)>,
-    /// The definitions read for many items that are already shown.
-    shown: Vec<DefId>,
+    /// The reads already shown of definitions read for many items: one of each answer.
+    shown: Vec<usize>,
     /// What the ruling still needs (see [`super::WhyNotView::needed`]).
     pub(crate) needed: Vec<crate::eval::trace::Need>,
     /// Whether the ruling is decided: then no rule waiting for an input could change it.
@@ -326,7 +336,8 @@ impl Once {
         self.idle.get(c).copied().unwrap_or(false)
     }
 
-    /// Whether node `c` becomes a step (noted: a second read of the same definition does not).
+    /// Whether node `c` becomes a step (noted: a later read of the same definition with the
+    /// same answer does not, once one with working is shown).
     pub(crate) fn admit(&mut self, p: &Program, nodes: &[Node], c: usize) -> bool {
         let def = nodes[c].def;
         if p.defs[def as usize].params.is_empty()
@@ -334,10 +345,12 @@ impl Once {
         {
             return true;
         }
-        if self.shown.contains(&def) {
+        if self.shown.iter().any(|&s| alike(&nodes[s], &nodes[c])) {
             return false;
         }
-        self.shown.push(def);
+        if worked(&nodes[c]) {
+            self.shown.push(c);
+        }
         true
     }
 }

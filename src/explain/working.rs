@@ -24,8 +24,8 @@ pub(crate) const LIST_MAX: usize = 12;
 pub(crate) const BRIEF_READS_MAX: usize = 4;
 
 /// A definition read more times than this in the whole of a ruling's working, by more than
-/// one step (a chain of steps per item), is shown once in the brief explanation (its first read; see `Once`
-/// in the module above).
+/// one step (a chain of steps per item), is shown once for each answer in the brief explanation
+/// (see `Once` in the module above).
 pub(crate) const BRIEF_ONCE_OVER: usize = 1;
 
 /// How something is named in a sentence: a name the rulebook's views keep, or one put
