@@ -36,11 +36,18 @@ pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
 /// short phrase, as the working names it (`says`, else the head of its description); the
 /// whole description is the full explanation's. A field with neither is named by its path.
 pub(crate) fn fact_label(views: &Views, fi: &FactInfo, u: &FactUse, path: &str) -> String {
+    // A head cut inside a parenthesis ("… (season 2008/09: …") is not a phrase: the whole
+    // description is said instead.
+    let whole = |label: &str, description: Option<&str>| match description {
+        Some(d) if label.matches('(').count() != label.matches(')').count() => d.to_string(),
+        _ => label.to_string(),
+    };
     if *path == *fi.name {
-        return views.facts[u.fact as usize].label.to_string();
+        let f = &views.facts[u.fact as usize];
+        return whole(&f.label, f.description.as_deref());
     }
     match views.read(u.read) {
-        Some(f) if f.says.is_some() || f.description.is_some() => f.label.to_string(),
+        Some(f) if f.says.is_some() || f.description.is_some() => whole(&f.label, f.description.as_deref()),
         _ => path.replace('_', " "),
     }
 }
