@@ -169,8 +169,12 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
         // The ruling's own step is the question above: its answer and the clause that decided.
         if depth == 0 {
-            let answer = if super::brevity::root_answer(&s.answer) { s.answer.as_str() } else { "" };
-            let _ = write!(out, "<li><span class=\"value\">{}</span>{}", escape(answer), ctx.cite(at.as_deref()));
+            let cite = ctx.cite(at.as_deref());
+            if super::brevity::root_answer(&s.answer) {
+                let _ = write!(out, "<li><span class=\"value\">{}</span>{cite}", escape(&s.answer));
+            } else {
+                let _ = write!(out, "<li>{}", cite.trim_start());
+            }
         } else {
             let _ = write!(
                 out,
