@@ -221,7 +221,7 @@ impl Explainer<'_> {
         for u in facts {
             let fi = &p.facts[u.fact as usize];
             let fv = &views.facts[u.fact as usize];
-            let label = super::brevity::fact_label(views, fi, u, &u.path(p));
+            let label = super::brevity::fact_label(views, fi, u, u.path(p));
             value.clear();
             show::value_into(&mut value, p, &u.value, u.ty(p), lang);
             // A fact the working says (by its description, with its value after) is not said again.
@@ -458,7 +458,7 @@ impl Walk<'_, '_> {
                 if let Some(s) = e.atom_words(a)
                     && !s.is_empty()
                     && *s != *head
-                    && !below.iter().any(|b| *b == *s)
+                    && !below.contains(&*s)
                     && !lines.contains(&*s)
                 {
                     said = true;
@@ -582,7 +582,7 @@ impl Walk<'_, '_> {
             line.push(' ');
             msg_into(&mut line, e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]);
             // Two rules of one clause that give the same reason are said once.
-            if said.iter().any(|l| *l == *line) {
+            if said.contains(&*line) {
                 continue;
             }
             wrap_into(out, &line, indent, 100);

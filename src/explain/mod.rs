@@ -723,7 +723,7 @@ impl<'a> Explainer<'a> {
                 };
                 FactView {
                     name: path.to_string(),
-                    label: brevity::fact_label(views, fi, u, &path).into(),
+                    label: brevity::fact_label(views, fi, u, path).into(),
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),

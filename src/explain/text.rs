@@ -89,8 +89,7 @@ fn brief_step<'s>(
         } else {
             let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
             head.push_str(&s.label);
-            let mut shown =
-                s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
+            let mut shown = s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
             if let Some((_, first)) = shown.next() {
                 head.push_str(" (");
                 head.push_str(first);
