@@ -28,6 +28,8 @@ counted = { $n ->
     [0] ingen af de { $of }
    *[other] { $n } af { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } poster
 all-hold = det gælder alle { $n }
 not-all-hold = det gælder ikke alle: ikke { $items }
 none-holds = det gælder ingen af de { $n }
@@ -189,14 +191,14 @@ silent = { $n ->
    *[other] bestemmelserne afgør ikke { $what } i dette tilfælde; de nærmeste bestemmelser er { $clauses }
   }
 # $has-doc, $has-citation og $has-among (yes eller no) siger, om delen er der.
-needs-fact = kræver oplysningen `{ $name }`{ $has-doc ->
-    [no] {""}
-   *[yes] {" "}({ $doc })
+needs-fact = kræver { $has-doc ->
+    [no] oplysningen { $name }
+   *[yes] { $doc }
   }{ $has-citation ->
     [no] {""}
    *[yes] , jf. { $citation }
   }
-needs-field = kræver `{ $field }` for { $record }
+needs-field = kræver { $field } for { $record }
 needs-decision = kræver en afgørelse fra { $who }{ $has-citation ->
     [no] {""}
    *[yes] {" "}efter { $citation }

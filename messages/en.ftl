@@ -28,6 +28,8 @@ counted = { $n ->
     [0] none of the { $of }
    *[other] { $n } of { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } entries
 all-hold = all { $n } hold
 not-all-hold = not all hold: not { $items }
 none-holds = none of the { $n } holds
@@ -201,14 +203,14 @@ silent = { $n ->
    *[other] the conditions do not decide { $what } for these facts; the nearest clauses are { $clauses }
   }
 # $has-doc, $has-citation and $has-among (yes or no) say whether the part is there.
-needs-fact = needs the fact `{ $name }`{ $has-doc ->
-    [no] {""}
-   *[yes] {" "}({ $doc })
+needs-fact = needs { $has-doc ->
+    [no] the fact { $name }
+   *[yes] { $doc }
   }{ $has-citation ->
     [no] {""}
    *[yes] , read by { $citation }
   }
-needs-field = needs `{ $field }` of the { $record }
+needs-field = needs { $field } for { $record }
 needs-decision = needs a decision by { $who }{ $has-citation ->
     [no] {""}
    *[yes] {" "}under { $citation }

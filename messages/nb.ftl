@@ -28,6 +28,8 @@ counted = { $n ->
     [0] ingen av { $of }
    *[other] { $n } av { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } oppføringer
 all-hold = det gjelder alle { $n }
 not-all-hold = det gjelder ikke alle: ikke { $items }
 none-holds = det gjelder ingen av de { $n }
@@ -189,14 +191,14 @@ silent = { $n ->
    *[other] bestemmelsene avgjør ikke { $what } i dette tilfellet; de nærmeste bestemmelsene er { $clauses }
   }
 # $has-doc, $has-citation og $has-among (yes eller no) sier om delen er der.
-needs-fact = krever opplysningen `{ $name }`{ $has-doc ->
-    [no] {""}
-   *[yes] {" "}({ $doc })
+needs-fact = krever { $has-doc ->
+    [no] opplysningen { $name }
+   *[yes] { $doc }
   }{ $has-citation ->
     [no] {""}
    *[yes] , jf. { $citation }
   }
-needs-field = krever `{ $field }` for { $record }
+needs-field = krever { $field } for { $record }
 needs-decision = krever en avgjørelse fra { $who }{ $has-citation ->
     [no] {""}
    *[yes] {" "}etter { $citation }

@@ -28,6 +28,8 @@ counted = { $n ->
     [0] inga av { $of }
    *[other] { $n } av { $of }: { $items }
   }
+# A list of facts too long to read in the brief explanation, said by its count.
+list-entries = { $n } poster
 all-hold = det gäller alla { $n }
 not-all-hold = det gäller inte alla: inte { $items }
 none-holds = det gäller ingen av de { $n }
@@ -196,14 +198,14 @@ silent = { $n ->
    *[other] bestämmelserna avgör inte { $what } i detta fall; de närmaste bestämmelserna är { $clauses }
   }
 # $has-doc, $has-citation och $has-among (yes eller no) säger om delen finns.
-needs-fact = kräver uppgiften `{ $name }`{ $has-doc ->
-    [no] {""}
-   *[yes] {" "}({ $doc })
+needs-fact = kräver { $has-doc ->
+    [no] uppgiften { $name }
+   *[yes] { $doc }
   }{ $has-citation ->
     [no] {""}
    *[yes] , jfr { $citation }
   }
-needs-field = kräver `{ $field }` för { $record }
+needs-field = kräver { $field } för { $record }
 needs-decision = kräver ett beslut av { $who }{ $has-citation ->
     [no] {""}
    *[yes] {" "}enligt { $citation }

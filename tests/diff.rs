@@ -248,7 +248,9 @@ fn a_renamed_field_shows_only_its_line() {
     assert_eq!(code, Some(0), "{out}");
     let (_, out) = run(&["diff", "conditions/gnt", &book]);
     assert!(
-        out.contains("field `Player.masterpoints` → `Player.masterpoints_at_cutoff` (noted `renamed from` in the new version)"),
+        out.contains(
+            "field `Player.masterpoints` → `Player.masterpoints_at_cutoff` (noted `renamed from` in the new version)"
+        ),
         "{out}"
     );
     assert!(!out.contains("type changed `Player`"), "a rename only is no change of the record: {out}");

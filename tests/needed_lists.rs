@@ -67,7 +67,8 @@ fn write(name: &str, v: &J) -> String {
     path.display().to_string()
 }
 
-/// `rule`, as JSON and as text: the one player named, by place and name.
+/// `rule`, as JSON and as text: the one player named, by place (the key a facts file gives it,
+/// in the JSON and in the text's how-to) and by name (in the sentence a player reads).
 #[test]
 fn rule_names_the_one_player_by_place_and_name() {
     let facts = write("berg-jensen.json", &team([false, true, false, false], &[1, 2]));
@@ -80,14 +81,15 @@ fn rule_names_the_one_player_by_place_and_name() {
     assert_eq!(r["status"], "undetermined");
     let names: Vec<&str> = r["needs"].as_array().expect("needs").iter().filter_map(|n| n["name"].as_str()).collect();
     assert_eq!(names, ["team.players[2].masterpoints"]);
-    assert_eq!(r["needs"][0]["sentence"], "needs `masterpoints` of the team.players[2] (Jensen)");
+    assert_eq!(r["needs"][0]["sentence"], "needs the player's masterpoints for Jensen");
     assert_eq!(r["how_to"][0]["within"], "team.players[2]");
     let text = Command::new(env!("CARGO_BIN_EXE_conditions"))
         .args(["rule", BOOK, "--facts", &facts, "--ruling", "flight_b"])
         .output()
         .expect("runs");
     let text = String::from_utf8(text.stdout).expect("utf-8");
-    assert!(text.contains("needs `masterpoints` of the team.players[2] (Jensen)"), "{text}");
+    assert!(text.contains("needs the player's masterpoints for Jensen"), "{text}");
+    assert!(text.contains("team.players[2].masterpoints"), "the how-to gives the key:\n{text}");
     assert!(!text.contains("players[1]"), "the junior is not asked for:\n{text}");
 }
 

@@ -477,9 +477,11 @@ impl Program {
             && let Some((r, field)) = written.rsplit_once('.')
             && let Some(Symbol::Type(t)) = self.symbols.get(r)
         {
-            return self.renames.iter().find(|x| x.record == Some(*t) && x.old == field).map(|x| {
-                format!("`{written}` was renamed to `{r}.{}` in this version of the rulebook", x.new)
-            });
+            return self
+                .renames
+                .iter()
+                .find(|x| x.record == Some(*t) && x.old == field)
+                .map(|x| format!("`{written}` was renamed to `{r}.{}` in this version of the rulebook", x.new));
         }
         let short = |n: &str| n.rsplit('.').next().unwrap_or(n).to_string();
         let written_short = short(written);

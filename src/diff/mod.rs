@@ -346,7 +346,8 @@ pub fn clauses_renamed(old: &Checked, new: &Checked, renames: &Renames) -> Vec<C
                 }),
                 // A declaration that differs only by a rename is said once, under "renames".
                 Some(o) if was.contains_key(key) || squeeze(o) != squeeze(text) && !only_renamed(o, text, renames) => {
-                    let (old, new) = if key.0 == "type" { changed_lines(o, text, renames) } else { (squeeze(o), squeeze(text)) };
+                    let (old, new) =
+                        if key.0 == "type" { changed_lines(o, text, renames) } else { (squeeze(o), squeeze(text)) };
                     decls.push(DeclChange {
                         what: key.0,
                         name: key.1.clone(),

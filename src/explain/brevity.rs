@@ -4,9 +4,10 @@
 //! ([`super::Explainer::report`]) and the brief text straight from the trace
 //! ([`super::brief`]) decide alike by these.
 
+use super::views::Views;
 use super::{FactView, Step, WhyNotView, meter, working};
-use crate::check::program::{DefId, Program, RuleId};
-use crate::eval::trace::{Node, WhyNot};
+use crate::check::program::{DefId, FactInfo, Program, RuleId};
+use crate::eval::trace::{FactUse, Node, WhyNot};
 
 /// Marks the facts that the brief working of `steps` already says ([`FactView::in_working`]).
 pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
@@ -26,47 +27,288 @@ pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
     let mut seen = Vec::new();
     steps.iter().for_each(|s| lines(s, &mut said, &mut seen));
     for f in fact_views.iter_mut() {
-        let label = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
         f.in_working = said.contains(f.line().as_str())
-            || (f.sentence.is_none() && says_fact(said.iter().copied(), &label, &f.value));
+            || (f.sentence.is_none() && says_fact(said.iter().copied(), &f.label, &f.value));
     }
 }
 
+/// How the brief explanation names the fact read `u` (at `path`) among the facts used: by its
+/// short phrase, as the working names it (`says`, else the head of its description); the
+/// whole description is the full explanation's. A field with neither is named by its path.
+pub(crate) fn fact_label(views: &Views, fi: &FactInfo, u: &FactUse, path: &str) -> String {
+    // A head cut inside a parenthesis ("… (season 2008/09: …") is not a phrase: the whole
+    // description is said instead.
+    let whole = |label: &str, description: Option<&str>| match description {
+        Some(d) if label.matches('(').count() != label.matches(')').count() => d.to_string(),
+        _ => label.to_string(),
+    };
+    if *path == *fi.name {
+        let f = &views.facts[u.fact as usize];
+        return whole(&f.label, f.description.as_deref());
+    }
+    match views.read(u.read) {
+        Some(f) if f.says.is_some() || f.description.is_some() => whole(&f.label, f.description.as_deref()),
+        _ => path.replace('_', " "),
+    }
+}
+
+/// Marks the lines of the brief working that a step above already says
+/// ([`Step::said_before`]): in the order the brief shows its steps, each line is said once;
+/// and a line that a step below says as its own, with its working.
+pub(crate) fn said_once(steps: &mut [Step]) {
+    fn walk(s: &mut Step, said: &mut std::collections::HashSet<String>, seen: &mut Vec<(String, Vec<String>)>) {
+        let key = (s.name.clone(), s.args.clone());
+        if s.hidden || seen.contains(&key) {
+            return;
+        }
+        seen.push(key);
+        // A line that only says what a step below says with its working ("label: answer") is
+        // left to that step.
+        let below: Vec<String> =
+            s.children.iter().filter(|c| !c.hidden && c.worked).map(|c| format!("{}: {}", c.label, c.answer)).collect();
+        let again: Vec<usize> = s
+            .own_lines()
+            .filter(|(_, l)| below.iter().any(|b| b == *l) || !said.insert(l.to_string()))
+            .map(|(i, _)| i)
+            .collect();
+        s.said_before = again;
+        s.children.iter_mut().for_each(|c| walk(c, said, seen));
+    }
+    let mut said = std::collections::HashSet::new();
+    let mut seen = Vec::new();
+    steps.iter_mut().for_each(|s| walk(s, &mut said, &mut seen));
+}
+
+/// A fact's value as the brief's facts used give it, when not as the full explanation does:
+/// a list longer than the working shows ([`working::LIST_MAX`]) by its count.
+pub(crate) fn brief_value(lang: crate::show::Lang, v: &crate::base::value::Value) -> Option<String> {
+    match v {
+        crate::base::value::Value::List(xs) if xs.len() > working::LIST_MAX => Some(super::messages::msg(
+            lang,
+            "list-entries",
+            &[("n", super::messages::Arg::Num(i64::try_from(xs.len()).unwrap_or(i64::MAX)))],
+        )),
+        _ => None,
+    }
+}
+
+/// Most words of an answer that the ruling's own step says again beside its deciding clause:
+/// a longer one (a list of places, say) stands once, after "Answer".
+const ROOT_ANSWER_WORDS: usize = 8;
+
+/// Whether the ruling's own step says its answer again: only a short one.
+pub(crate) fn root_answer(answer: &str) -> bool {
+    answer.split_whitespace().count() <= ROOT_ANSWER_WORDS
+}
+
+/// The line of the ruling's own step in the brief text: the question is the title above, so
+/// its answer (when short) and the clause that decided; empty when neither is to be said.
+pub(crate) fn root_head(answer: &str, cite: Option<&str>) -> String {
+    let mut out = String::new();
+    if root_answer(answer) {
+        out.push_str(answer);
+    }
+    if let Some(c) = cite {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push('[');
+        out.push_str(c);
+        out.push(']');
+    }
+    out
+}
+
 /// Whether one of the working's lines `said` says a fact: names it by `label` and gives its
-/// `value` after ("the team's final place … is 9, which is from 3 to 9").
+/// `value` after ("the team's final place … is 9, which is from 3 to 9"), or gives its value
+/// named by it, as a sum does ("+ DKK 600 (bridge and ferry)").
 pub(crate) fn says_fact<'s>(mut said: impl Iterator<Item = &'s str>, label: &str, value: &str) -> bool {
-    !label.is_empty()
-        && !value.is_empty()
-        && said.any(|l| l.find(label).is_some_and(|i| l[i + label.len()..].contains(value)))
+    if label.is_empty() || value.is_empty() {
+        return false;
+    }
+    let named = format!("{value} ({label})");
+    said.any(|l| l.find(label).is_some_and(|i| l[i + label.len()..].contains(value)) || l.contains(&named))
 }
 
 /// Whether rule `r` of node `n`, which did not apply for `why`, could not have changed the
 /// node's answer: the node has a value (whatever is still missing, it is settled) and the
-/// rule was for another case of the arguments, waits for an input, or would have given
-/// that same value (a constant).
+/// rule was for another case of the arguments, waits for an input, would have given that
+/// same value (a constant), or is not an exception to the rule that decided (only an
+/// exception that applies wins over it; any other rule could at most have disagreed).
 pub(crate) fn moot(p: &Program, n: &Node, r: RuleId, why: &WhyNot) -> bool {
     let crate::eval::trace::Outcome::Value(v) = &n.outcome else { return false };
     match why {
         WhyNot::Pattern { .. } | WhyNot::Unknown(_) => true,
         WhyNot::Condition(_) => {
             matches!(&p.rules[r as usize].value.kind, crate::check::program::IrKind::Const(c) if c == v)
+                || n.decided_by.is_some_and(|d| !overrides(p, r, d))
         }
     }
 }
 
+/// Whether rule `r` is an exception to rule `d`, directly or through other exceptions.
+fn overrides(p: &Program, r: RuleId, d: RuleId) -> bool {
+    let mut todo = vec![r];
+    let mut seen = Vec::new();
+    while let Some(x) = todo.pop() {
+        if seen.contains(&x) {
+            continue;
+        }
+        seen.push(x);
+        let over = &p.rules[x as usize].overrides;
+        if over.contains(&d) {
+            return true;
+        }
+        todo.extend(over.iter().copied());
+    }
+    false
+}
+
+/// What settled nothing in a trace: a step read only by rules that could not have changed a
+/// settled answer (an exception that did not apply, another rule that did not), with the
+/// steps under it, and the facts and decisions only those rules read. The brief explanation
+/// leaves them to the full one: whatever their values, the answer would be the same.
+pub(crate) struct Idle {
+    /// Whether each node is reached only through reads that settled nothing.
+    pub(crate) nodes: Vec<bool>,
+    /// For each node with a deciding rule, what the rules that count read: the deciding rule,
+    /// those that agreed or were overridden, and those the brief says did not apply.
+    reads: Vec<Option<Reads>>,
+}
+
+/// What a node's rules that count read, by the program's text of them.
+#[derive(Default)]
+struct Reads {
+    defs: Vec<DefId>,
+    facts: Vec<crate::check::program::FactId>,
+    decisions: Vec<crate::check::program::DecisionId>,
+}
+
+impl Idle {
+    /// Nothing idle: the full explanation's, or a trace's without a step.
+    pub(crate) fn none(n: usize) -> Idle {
+        Idle { nodes: vec![false; n], reads: (0..n).map(|_| None).collect() }
+    }
+
+    pub(crate) fn new(p: &Program, nodes: &[Node]) -> Idle {
+        use crate::check::program::IrKind;
+        let reads: Vec<Option<Reads>> = nodes
+            .iter()
+            .map(|n| {
+                let d = n.decided_by?;
+                if !matches!(n.outcome, crate::eval::trace::Outcome::Value(_)) {
+                    return None;
+                }
+                let mut out = Reads::default();
+                let rules = std::iter::once(d)
+                    .chain(n.overridden.iter().copied())
+                    .chain(n.also.iter().copied())
+                    .chain(n.not_applied.iter().filter(|(r, why)| !moot(p, n, *r, why)).map(|(r, _)| *r));
+                for r in rules {
+                    let rule = &p.rules[r as usize];
+                    for ir in rule.guard.iter().chain(std::iter::once(&rule.value)) {
+                        ir.visit(&mut |x| match &x.kind {
+                            IrKind::Call(def, _) => out.defs.push(*def),
+                            IrKind::Fact(f) => out.facts.push(*f),
+                            IrKind::Decision(dc) | IrKind::Draw(dc, ..) => out.decisions.push(*dc),
+                            _ => {}
+                        });
+                    }
+                }
+                meter::charge(out.defs.len() as u64 + 1);
+                Some(out)
+            })
+            .collect();
+        // The nodes reached from the ruling's through reads that count.
+        let mut reached = vec![false; nodes.len()];
+        let mut todo = Vec::new();
+        if !nodes.is_empty() {
+            reached[0] = true;
+            todo.push(0);
+        }
+        while let Some(i) = todo.pop() {
+            meter::charge(nodes[i].children.len() as u64 + 1);
+            for &c in &nodes[i].children {
+                let counts = reads[i].as_ref().is_none_or(|r| nodes.get(c).is_some_and(|x| r.defs.contains(&x.def)));
+                if counts && c < reached.len() && !reached[c] {
+                    reached[c] = true;
+                    todo.push(c);
+                }
+            }
+        }
+        Idle { nodes: reached.iter().map(|r| !r).collect(), reads }
+    }
+
+    /// Whether the brief lists fact `f` as read by node `n`: the node counts, and one of its
+    /// rules that count reads it.
+    pub(crate) fn fact(&self, n: usize, f: crate::check::program::FactId) -> bool {
+        !self.nodes[n] && self.reads[n].as_ref().is_none_or(|r| r.facts.contains(&f))
+    }
+
+    /// Whether the brief lists decision `d` as read by node `n` (as [`Self::fact`]).
+    pub(crate) fn decision(&self, n: usize, d: crate::check::program::DecisionId) -> bool {
+        !self.nodes[n] && self.reads[n].as_ref().is_none_or(|r| r.decisions.contains(&d))
+    }
+}
+
+/// Whether child `c` of a step is a later read of a definition the step reads for several
+/// items (a step per player, per town, per pair) with the same kind of answer as one already
+/// shown ([`alike`]): the brief shows one worked example of each (the first with working),
+/// the step's own working gives the others' values, and the full explanation each one's
+/// working. `firsts` holds the examples admitted: the node of each.
+pub(crate) fn read_again(
+    p: &Program,
+    nodes: &[Node],
+    reads: &std::collections::HashMap<DefId, usize>,
+    c: usize,
+    firsts: &mut Vec<usize>,
+) -> bool {
+    let n = &nodes[c];
+    if p.defs[n.def as usize].params.is_empty() || reads.get(&n.def).is_none_or(|&k| k < 2) {
+        return false;
+    }
+    if firsts.iter().any(|&f| alike(&nodes[f], n)) {
+        return true;
+    }
+    if worked(n) {
+        firsts.push(c);
+    }
+    false
+}
+
+/// Whether two nodes read the same definition and came to the same kind of answer: the same
+/// yes or no (an item that passes and one that fails each get a worked example), else any
+/// value (a number or a name per item: one worked example, the step above gives the rest).
+fn alike(x: &Node, n: &Node) -> bool {
+    use crate::base::value::Value;
+    use crate::eval::trace::Outcome;
+    x.def == n.def
+        && match (&x.outcome, &n.outcome) {
+            (Outcome::Value(Value::Bool(a)), Outcome::Value(Value::Bool(b))) => a == b,
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+}
+
+/// Whether a node has working of its own to show.
+fn worked(n: &Node) -> bool {
+    n.working.is_some() || !n.because.is_empty()
+}
+
 /// The reads of a definition that the brief explanation shows: of a definition with
 /// parameters read more than `BRIEF_ONCE_OVER` times, by more than one step (a chain of
-/// steps per district), the first read only; the steps above give the others' values, and the
-/// full derivation each one's working.
+/// steps per district), one read of each kind of answer ([`alike`]; the first with working);
+/// the steps above give the others' values, and the full derivation each one's working.
 pub(crate) struct Once {
     /// How many times each definition is read in the trace, and by how many steps.
     reads: std::collections::HashMap<DefId, (usize, usize)>,
-    /// The definitions read for many items that are already shown.
-    shown: Vec<DefId>,
+    /// The reads already shown of definitions read for many items: one of each answer.
+    shown: Vec<usize>,
     /// What the ruling still needs (see [`super::WhyNotView::needed`]).
     pub(crate) needed: Vec<crate::eval::trace::Need>,
     /// Whether the ruling is decided: then no rule waiting for an input could change it.
     pub(crate) settled: bool,
+    /// Which nodes settled nothing ([`Idle::nodes`]): left out with the steps under them.
+    pub(crate) idle: Vec<bool>,
 }
 
 impl Once {
@@ -88,10 +330,21 @@ impl Once {
             }
             meter::charge(n.children.len() as u64 + 1);
         }
-        Once { reads, shown: Vec::new(), needed: Vec::new(), settled: false }
+        Once { reads, shown: Vec::new(), needed: Vec::new(), settled: false, idle: Vec::new() }
     }
 
-    /// Whether node `c` becomes a step (noted: a second read of the same definition does not).
+    /// The same, with the nodes that settled nothing ([`Idle::nodes`]).
+    pub(crate) fn with_idle(self, idle: Vec<bool>) -> Once {
+        Once { idle, ..self }
+    }
+
+    /// Whether node `c` settled nothing ([`Idle`]).
+    pub(crate) fn idle(&self, c: usize) -> bool {
+        self.idle.get(c).copied().unwrap_or(false)
+    }
+
+    /// Whether node `c` becomes a step (noted: a later read of the same definition with the
+    /// same answer does not, once one with working is shown).
     pub(crate) fn admit(&mut self, p: &Program, nodes: &[Node], c: usize) -> bool {
         let def = nodes[c].def;
         if p.defs[def as usize].params.is_empty()
@@ -99,10 +352,12 @@ impl Once {
         {
             return true;
         }
-        if self.shown.contains(&def) {
+        if self.shown.iter().any(|&s| alike(&nodes[s], &nodes[c])) {
             return false;
         }
-        self.shown.push(def);
+        if worked(&nodes[c]) {
+            self.shown.push(c);
+        }
         true
     }
 }
@@ -121,13 +376,18 @@ impl WhyNotView {
 }
 
 impl FactView {
-    /// The fact as a line of the facts used, before its citation: its sentence, else
-    /// "description: value".
+    /// Whether the brief explanation lists the fact among the facts used: neither said by
+    /// the working nor read only by what settled nothing.
+    pub fn in_brief(&self) -> bool {
+        !self.in_working && !self.idle
+    }
+
+    /// The fact as a line of the brief's facts used, before its citation: its sentence, else
+    /// "label: value".
     pub fn line(&self) -> String {
-        match (&self.sentence, &self.description) {
-            (Some(s), _) => s.clone(),
-            (None, Some(d)) => format!("{d}: {}", self.value),
-            (None, None) => format!("{}: {}", self.name.replace('_', " "), self.value),
+        match &self.sentence {
+            Some(s) => s.clone(),
+            None => format!("{}: {}", self.label, self.brief_value.as_deref().unwrap_or(&self.value)),
         }
     }
 }

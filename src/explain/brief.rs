@@ -77,23 +77,36 @@ impl Explainer<'_> {
         let mut cited = List::new();
         let mut facts: Vec<&FactUse> = Vec::with_capacity(16);
         let mut decisions: Vec<u32> = Vec::new();
-        for n in nodes {
-            if n.decided_by.is_none() {
-                cited.extend(p.defs[n.def as usize].clause.map(at));
+        // What settled nothing is left to the full explanation: its steps, facts and decisions.
+        let idle = super::brevity::Idle::new(p, nodes);
+        let mut counted = Vec::new();
+        let mut counted_decisions: Vec<u32> = Vec::new();
+        for (i, n) in nodes.iter().enumerate() {
+            // A step that settled nothing cites nothing.
+            if !idle.nodes[i] {
+                if n.decided_by.is_none() {
+                    cited.extend(p.defs[n.def as usize].clause.map(at));
+                }
+                cited.extend(n.decided_by.and_then(|r| p.rules[r as usize].clause).map(at));
+                cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
+                cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             }
-            cited.extend(n.decided_by.and_then(|r| p.rules[r as usize].clause).map(at));
-            cited.extend(n.overridden.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
-            cited.extend(n.also.iter().filter_map(|&r| p.rules[r as usize].clause).map(at));
             for u in &n.facts {
                 if !facts.iter().any(|x| x.read == u.read) {
                     facts.push(u);
                 }
+                if idle.fact(i, u.fact) {
+                    counted.push(u.read);
+                }
             }
             decisions.extend(&n.decisions);
+            counted_decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
         }
         if nodes.is_empty() {
             cited.extend(info.clause.map(at));
         }
+        facts.retain(|u| counted.contains(&u.read));
+        decisions.retain(|d| counted_decisions.contains(d));
         cited.extend(facts.iter().filter_map(|u| p.facts[u.fact as usize].clause).map(at));
         cited.extend(
             decisions
@@ -162,7 +175,7 @@ impl Explainer<'_> {
                 args: Buf::new(),
                 ends: List::new(),
                 deciding: super::deciding(views, nodes),
-                once: super::brevity::Once::new(nodes),
+                once: super::brevity::Once::new(nodes).with_idle(idle.nodes),
                 said: std::collections::HashSet::new(),
                 needed: match &ruling.outcome {
                     Outcome::Undetermined(ns) => ns,
@@ -208,23 +221,15 @@ impl Explainer<'_> {
         for u in facts {
             let fi = &p.facts[u.fact as usize];
             let fv = &views.facts[u.fact as usize];
-            let path = u.path(p);
-            let description = if *path == *fi.name {
-                fv.description.as_deref()
-            } else {
-                views.read(u.read).and_then(|f| f.description.as_deref())
-            };
-            let label = match description {
-                Some(d) => d.to_string(),
-                None => path.replace('_', " "),
-            };
+            let label = super::brevity::fact_label(views, fi, u, u.path(p));
             value.clear();
             show::value_into(&mut value, p, &u.value, u.ty(p), lang);
             // A fact the working says (by its description, with its value after) is not said again.
             if super::brevity::says_fact(said.iter().map(String::as_str), &label, &value) {
                 continue;
             }
-            lines.push((format!("{label}: {value}"), fv.citation.as_deref()));
+            let shown = super::brevity::brief_value(lang, &u.value);
+            lines.push((format!("{label}: {}", shown.as_deref().unwrap_or(&value)), fv.citation.as_deref()));
         }
         for &d in decisions {
             let Some(v) = self.inputs.decisions[d as usize].as_ref() else { continue };
@@ -345,9 +350,13 @@ impl Walk<'_, '_> {
             !p.defs[def as usize].params.is_empty() && reads.get(&def).is_some_and(|&k| k > most)
         };
         super::meter::charge(n.children.len() as u64 + 1);
+        let mut firsts = Vec::new();
         for &c in &n.children {
             if !self.steps.get(c).copied().unwrap_or(true) && !many(c, working::LIST_MAX) {
-                let hidden = many(c, working::BRIEF_READS_MAX) || !self.once.admit(p, nodes, c);
+                let hidden = self.once.idle(c)
+                    || many(c, working::BRIEF_READS_MAX)
+                    || super::brevity::read_again(p, nodes, &reads, c, &mut firsts)
+                    || !self.once.admit(p, nodes, c);
                 self.kids.push(if hidden { c | HIDDEN } else { c });
             }
         }
@@ -412,6 +421,7 @@ impl Walk<'_, '_> {
             head.push(')');
         }
         head.push_str(": ");
+        let answer_at = head.len();
         match &n.outcome {
             trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
                 Some(a) => head.push_str(&a),
@@ -423,18 +433,24 @@ impl Walk<'_, '_> {
         }
         // The working and the reasons, wrapped under the step's line: written after it, if the
         // step is shown; a line that only repeats the step's own is left out.
+        // A line that only says what a step below says with its working is left to that step.
+        let below: Vec<String> = (from..to)
+            .filter(|&k| self.kids[k] & HIDDEN == 0)
+            .map(|k| self.kids[k])
+            .filter(|&c| nodes[c].working.is_some() || !nodes[c].because.is_empty())
+            .map(|c| self.line_of(c))
+            .collect();
         let mut body = Buf::new();
         let mut said = false;
         let lines = &mut self.said;
         let ((), tables) = super::table::collect(|| {
             if let Some(wk) = n.working.as_ref() {
                 e.sentences_to(wk, &mut |s| {
-                    if s != head.as_str() {
+                    // A line a step above already says is said once.
+                    if s != head.as_str() && !below.iter().any(|b| b == s) && !lines.contains(s) {
                         said = true;
                         wrap_into(&mut body, s, "      ", 100);
-                        if !lines.contains(s) {
-                            lines.insert(s.to_string());
-                        }
+                        lines.insert(s.to_string());
                     }
                 });
             }
@@ -442,6 +458,8 @@ impl Walk<'_, '_> {
                 if let Some(s) = e.atom_words(a)
                     && !s.is_empty()
                     && *s != *head
+                    && !below.contains(&*s)
+                    && !lines.contains(&*s)
                 {
                     said = true;
                     wrap_into(&mut body, &s, "      ", 100);
@@ -458,10 +476,18 @@ impl Walk<'_, '_> {
                 .decided_by
                 .and_then(|r| self.views.rules[r as usize].citation.as_deref())
                 .or(n.row.and(dv.citation.as_deref()));
-            if let Some(c) = at {
-                push_cite(&mut head, c);
+            // The ruling's own step is the question above: its answer and the clause that decided.
+            if depth == 0 {
+                let root = super::brevity::root_head(&head[answer_at..], at);
+                if !root.is_empty() {
+                    wrap_into(out, &root, "  ", 100);
+                }
+            } else {
+                if let Some(c) = at {
+                    push_cite(&mut head, c);
+                }
+                wrap_into(out, &head, "  ", 100);
             }
-            wrap_into(out, &head, "  ", 100);
             out.push_str(&body);
         }
         self.line = head;
@@ -494,6 +520,23 @@ impl Walk<'_, '_> {
             }
         }
         self.kids.truncate(from);
+    }
+
+    /// Node `c`'s line as a step says it, without its arguments: "label: answer".
+    fn line_of(&self, c: usize) -> String {
+        let (e, n) = (self.e, &self.nodes[c]);
+        let mut line = String::from(&*self.views.defs[n.def as usize].label);
+        line.push_str(": ");
+        match &n.outcome {
+            trace::Outcome::Value(v) => match n.working.as_ref().and_then(|wk| e.apportioned(wk)) {
+                Some(a) => line.push_str(&a),
+                None => show::value_into(&mut line, e.p, v, &e.p.defs[n.def as usize].ty, e.lang),
+            },
+            trace::Outcome::Undetermined(_) => line.push_str(&e.w().undetermined()),
+            trace::Outcome::Silent(_) => line.push_str(e.w().not_decided),
+            trace::Outcome::Error(m) => line.push_str(m),
+        }
+        line
     }
 
     /// The rules of a step that did not apply (or wait for an input), each with its reason.
@@ -539,7 +582,7 @@ impl Walk<'_, '_> {
             line.push(' ');
             msg_into(&mut line, e.lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&reason))]);
             // Two rules of one clause that give the same reason are said once.
-            if said.iter().any(|l| *l == *line) {
+            if said.contains(&*line) {
                 continue;
             }
             wrap_into(out, &line, indent, 100);

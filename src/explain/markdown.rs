@@ -1,7 +1,7 @@
 //! Markdown: the same report as the terminal text, for a web page or an e-mail.
 
 use super::i18n::words;
-use super::{Report, Step};
+use super::{FactView, Report, Step};
 use crate::base::messages::{Arg, msg};
 use crate::check::program::TextKind;
 use crate::show::Lang;
@@ -91,7 +91,16 @@ fn brief_step<'s>(
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
     if depth == 0 || s.brief_lines().next().is_some() || !s.tables.is_empty() {
-        let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
+        // The ruling's own step is the question above: its answer and the clause that decided.
+        if depth == 0 {
+            match (super::brevity::root_answer(&s.answer), at.is_empty()) {
+                (true, _) => writeln!(out, "- **{}**{at}", escape(&s.answer)).unwrap_or_default(),
+                (false, false) => writeln!(out, "- {}", at.trim_start_matches(" — ")).unwrap_or_default(),
+                (false, true) => {}
+            }
+        } else {
+            let _ = writeln!(out, "- {}{}: **{}**{at}", escape(&s.label), escape(&args), escape(&s.answer));
+        }
         for line in s.brief_lines() {
             let _ = writeln!(out, "  - {}", escape(line));
         }
@@ -143,8 +152,13 @@ pub fn render(r: &Report, full: bool) -> String {
     }
     if !r.needs.is_empty() {
         let _ = writeln!(out, "## {}\n", w.needs);
+        // The full derivation names each input by the key a facts file gives it under.
         for n in &r.needs {
-            let _ = writeln!(out, "- {}", escape(&n.sentence));
+            match full {
+                true => writeln!(out, "- {} (`{}`)", escape(&n.sentence), n.name),
+                false => writeln!(out, "- {}", escape(&n.sentence)),
+            }
+            .unwrap_or_default();
         }
         out.push('\n');
     }
@@ -159,9 +173,9 @@ pub fn render(r: &Report, full: bool) -> String {
         }
         out.push('\n');
     }
-    if r.facts.iter().any(|f| !f.in_working) {
+    if r.facts.iter().any(FactView::in_brief) {
         let _ = writeln!(out, "## {}\n", w.facts_used);
-        for f in r.facts.iter().filter(|f| !f.in_working) {
+        for f in r.facts.iter().filter(|f| f.in_brief()) {
             if let Some(s) = &f.sentence {
                 let at = f.citation.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
                 let _ = writeln!(out, "- {}{at}", escape(s));

@@ -125,6 +125,14 @@ pub struct Step {
     /// JSON format.
     #[serde(skip)]
     pub hidden: bool,
+    /// The places, among the working's lines and then the reasons', of the lines the brief
+    /// explanation already says above (each line is said once). Not in the JSON format.
+    #[serde(skip)]
+    pub said_before: Vec<usize>,
+    /// Whether the step has working of its own to show (its line is then said as a step, not
+    /// again in the working of the step above). Not in the JSON format.
+    #[serde(skip)]
+    pub worked: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -179,12 +187,20 @@ fn shared_str<S: serde::Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Erro
 #[derive(Clone, Debug, Serialize)]
 pub struct FactView {
     pub name: String,
+    /// How the brief explanation names it: its short phrase (`says`, else its description's
+    /// head, else its path in words; [`brevity::fact_label`]). Not in the JSON format.
+    #[serde(skip)]
+    pub label: Shared,
     #[serde(serialize_with = "shared")]
     pub description: Option<Shared>,
     /// The clause that gives the fact's meaning (the one it is declared in).
     #[serde(serialize_with = "shared")]
     pub citation: Option<Shared>,
     pub value: String,
+    /// The value as the brief explanation gives it, when shorter ([`brevity::brief_value`]):
+    /// a long list by its count. Not in the JSON format.
+    #[serde(skip)]
+    pub brief_value: Option<String>,
     /// The line in one sentence, when it reads better than "description: value": a decision
     /// given, said as what its maker found. Not in the JSON format.
     #[serde(skip)]
@@ -193,6 +209,10 @@ pub struct FactView {
     /// the brief leaves it out of the facts used. Not in the JSON format.
     #[serde(skip)]
     pub in_working: bool,
+    /// Whether only rules that could not have changed the answer read it ([`brevity::Idle`]):
+    /// the brief leaves it out of the facts used. Not in the JSON format.
+    #[serde(skip)]
+    pub idle: bool,
 }
 
 pub struct Explainer<'a> {
@@ -224,8 +244,14 @@ impl Step {
     /// The step's working and reasons as the brief explanation says them: without a line
     /// that only repeats the step's own line ("label (arguments): answer").
     pub fn brief_lines(&self) -> impl Iterator<Item = &String> {
+        self.own_lines().filter(|(i, _)| !self.said_before.contains(i)).map(|(_, l)| l)
+    }
+
+    /// The step's working and reasons without a line that only repeats the step's own line,
+    /// with their places among the working's and the reasons' lines.
+    fn own_lines(&self) -> impl Iterator<Item = (usize, &String)> {
         let head = format!("{}{}: {}", self.label, self.args_shown(), self.answer);
-        self.working.iter().chain(&self.because).filter(move |l| **l != head)
+        self.working.iter().chain(&self.because).enumerate().filter(move |(_, l)| **l != head)
     }
 
     /// The rules that did not apply as the brief explanation says them: those with a clause
@@ -278,7 +304,7 @@ impl<'a> Explainer<'a> {
                     citation: citation.clone(),
                     candidates: Vec::new(),
                     sentence: w.needs_fact(
-                        &info.name,
+                        &info.name.replace('_', " "),
                         info.doc.as_deref().map(|d| self.gloss(d)).as_deref(),
                         citation.as_deref(),
                     ),
@@ -290,20 +316,35 @@ impl<'a> Explainer<'a> {
                 who: None,
                 citation: None,
                 candidates: Vec::new(),
-                sentence: w.needs_field(&self.record_words(record), field),
+                sentence: w.needs_field(&self.record_words(record), &self.field_words(record, field)),
             },
             Need::Decision(d) => self.decision_need(*d, &[]),
             Need::Lot { lot, candidates } => self.decision_need(*lot, candidates),
         }
     }
 
-    /// A record a field is missing from, as a person knows it: its facts-file path with
-    /// its name (`team.players[2] (Jensen)`), or as the need names it.
+    /// A record a field is missing from, as a person knows it: its name (`Jensen`), or its
+    /// facts-file path when it has none (`team.players[2]`).
     fn record_words(&self, record: &str) -> String {
         let at = crate::eval::needed::origin::record_at(self.p, self.inputs, record);
-        match at.and_then(|r| crate::eval::needed::origin::name_of(self.p, &r)) {
-            Some(name) => format!("{record} ({name})"),
-            None => record.to_string(),
+        at.and_then(|r| crate::eval::needed::origin::name_of(self.p, &r)).unwrap_or_else(|| record.to_string())
+    }
+
+    /// A field missing from a record, in words: its `says` phrase or description, glossed, else
+    /// its name with spaces.
+    fn field_words(&self, record: &str, field: &str) -> String {
+        use crate::check::program::TypeKind;
+        let at = crate::eval::needed::origin::record_at(self.p, self.inputs, record);
+        let info = match at {
+            Some(crate::base::value::Value::Record(t, _)) => match &self.p.types.get(t as usize).map(|t| &t.kind) {
+                Some(TypeKind::Record(fs)) => fs.iter().find(|f| f.name == field),
+                _ => None,
+            },
+            _ => None,
+        };
+        match info.and_then(|f| f.says.as_deref().or(f.doc.as_deref())) {
+            Some(d) => self.gloss(d),
+            None => field.replace('_', " "),
         }
     }
 
@@ -414,11 +455,19 @@ impl<'a> Explainer<'a> {
         // a few reads of a definition, or a later read of one read for many items, is kept for
         // the full derivation but left out of the brief working ([`Step::hidden`]).
         meter::charge(n.children.len() as u64 + 1);
+        let mut firsts = Vec::new();
         let children = n
             .children
             .iter()
             .filter(|&&c| !seen.get(c).copied().unwrap_or(true) && (full || !many(&c, working::LIST_MAX)))
-            .map(|&c| (c, !full && (many(&c, working::BRIEF_READS_MAX) || !once.admit(self.p, nodes, c))))
+            .map(|&c| {
+                let hidden = !full
+                    && (once.idle(c)
+                        || many(&c, working::BRIEF_READS_MAX)
+                        || brevity::read_again(self.p, nodes, &reads, c, &mut firsts)
+                        || !once.admit(self.p, nodes, c));
+                (c, hidden)
+            })
             .collect::<Vec<_>>()
             .into_iter()
             .map(|(c, hidden)| {
@@ -482,6 +531,8 @@ impl<'a> Explainer<'a> {
                 .collect(),
             children,
             hidden: false,
+            said_before: Vec::new(),
+            worked: n.working.is_some() || !n.because.is_empty(),
         }
     }
 
@@ -574,7 +625,13 @@ impl<'a> Explainer<'a> {
             _ => answer,
         };
         let views = views::get(self.p, self.lang);
-        let steps = match &ruling.trace {
+        // What settled nothing is left to the full explanation: its steps, facts and decisions.
+        let idle = match &ruling.trace {
+            Some(t) if !full => brevity::Idle::new(self.p, &t.nodes),
+            Some(t) => brevity::Idle::none(t.nodes.len()),
+            None => brevity::Idle::none(0),
+        };
+        let mut steps = match &ruling.trace {
             Some(t) if !t.nodes.is_empty() => {
                 let mut seen = vec![false; t.nodes.len()];
                 seen[0] = true;
@@ -583,6 +640,7 @@ impl<'a> Explainer<'a> {
                     once.needed = ns.clone();
                 }
                 once.settled = matches!(ruling.outcome, Outcome::Decided(_));
+                once.idle = idle.nodes.clone();
                 vec![self.step(views, &t.nodes, 0, full, &mut seen, &mut once)]
             }
             _ => Vec::new(),
@@ -597,15 +655,22 @@ impl<'a> Explainer<'a> {
         let mut cited: Vec<ClauseId> = Vec::new();
         let mut facts: Vec<crate::eval::trace::FactUse> = Vec::new();
         let mut decisions: Vec<u32> = Vec::new();
+        // The facts read and the decisions given that the brief lists: not those that settled
+        // nothing ([`brevity::Idle`]).
+        let mut counted = Vec::new();
+        let mut counted_decisions: Vec<u32> = Vec::new();
         if let Some(t) = &ruling.trace {
-            for n in &t.nodes {
-                // A definition's clause is cited only in full: the brief cites what decided.
-                if full || n.decided_by.is_none() {
+            for (i, n) in t.nodes.iter().enumerate() {
+                // A definition's clause is cited only in full: the brief cites what decided (and
+                // nothing for a step that settled nothing).
+                if full || (n.decided_by.is_none() && !idle.nodes[i]) {
                     cited.extend(self.p.defs[n.def as usize].clause);
                 }
-                cited.extend(n.decided_by.and_then(|r| self.p.rules[r as usize].clause));
-                cited.extend(n.overridden.iter().filter_map(|&r| self.p.rules[r as usize].clause));
-                cited.extend(n.also.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                if !idle.nodes[i] {
+                    cited.extend(n.decided_by.and_then(|r| self.p.rules[r as usize].clause));
+                    cited.extend(n.overridden.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                    cited.extend(n.also.iter().filter_map(|&r| self.p.rules[r as usize].clause));
+                }
                 if full {
                     cited.extend(n.not_applied.iter().filter_map(|(r, _)| self.p.rules[*r as usize].clause));
                 }
@@ -613,18 +678,25 @@ impl<'a> Explainer<'a> {
                     if !facts.iter().any(|x| x.read == u.read) {
                         facts.push(u.clone());
                     }
+                    if idle.fact(i, u.fact) {
+                        counted.push(u.read);
+                    }
                 }
                 decisions.extend(&n.decisions);
+                counted_decisions.extend(n.decisions.iter().filter(|&&d| idle.decision(i, d)));
             }
         }
         if full || ruling.trace.as_ref().is_none_or(|t| t.nodes.is_empty()) {
             cited.extend(info.clause);
         }
         // The clauses that give the meaning of the facts and decisions the ruling turned on.
-        cited.extend(facts.iter().filter_map(|u| self.p.facts[u.fact as usize].clause));
+        cited.extend(
+            facts.iter().filter(|u| counted.contains(&u.read)).filter_map(|u| self.p.facts[u.fact as usize].clause),
+        );
         cited.extend(
             decisions
                 .iter()
+                .filter(|d| counted_decisions.contains(d))
                 .filter_map(|&d| self.inputs.decisions[d as usize].as_ref().and(self.p.decisions[d as usize].clause)),
         );
         cited.extend(&nearest);
@@ -653,27 +725,35 @@ impl<'a> Explainer<'a> {
                 };
                 FactView {
                     name: path.to_string(),
+                    label: brevity::fact_label(views, fi, u, path).into(),
                     description,
                     citation: fv.citation.clone(),
                     value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
+                    brief_value: brevity::brief_value(self.lang, &u.value),
                     sentence: None,
                     in_working: false,
+                    idle: !counted.contains(&u.read),
                 }
             })
             .collect();
         fact_views.extend(decisions.iter().filter_map(|&d| {
             let di = &self.p.decisions[d as usize];
             let v = self.inputs.decisions[d as usize].as_ref()?;
+            let description: Shared = w.decided_by(&self.gloss(&di.by)).into();
             Some(FactView {
                 name: di.name.clone(),
-                description: Some(w.decided_by(&self.gloss(&di.by)).into()),
+                label: description.clone(),
+                description: Some(description),
                 citation: self.cite(di.clause).map(Shared::from),
                 value: show::value(self.p, v, &di.ty, self.lang),
+                brief_value: None,
                 sentence: Some(self.decision_found(views, d, v)),
                 in_working: false,
+                idle: !counted_decisions.contains(&d),
             })
         }));
         if !full {
+            brevity::said_once(&mut steps);
             brevity::facts_in_working(&steps, &mut fact_views);
         }
         Report {

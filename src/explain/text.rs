@@ -3,7 +3,7 @@
 
 use super::i18n::{Words, words};
 use super::wrap::{wrap, wrap_into};
-use super::{ClauseView, Report, Step};
+use super::{ClauseView, FactView, Report, Step};
 use crate::base::messages::{Arg, msg, word_ref as word};
 use crate::check::program::TextKind;
 use crate::show::Lang;
@@ -80,26 +80,34 @@ fn brief_step<'s>(
         // "label (args): answer  [citation]"
         // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
-        let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
-        head.push_str(&s.label);
-        let mut shown = s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
-        if let Some((_, first)) = shown.next() {
-            head.push_str(" (");
-            head.push_str(first);
-            for (_, a) in shown {
-                head.push_str(", ");
-                head.push_str(a);
+        // The ruling's own step is the question above: its answer and the clause that decided.
+        if depth == 0 {
+            let head = super::brevity::root_head(&s.answer, at.map(|c| &**c));
+            if !head.is_empty() {
+                wrap_into(out, &head, "  ", 100);
             }
-            head.push(')');
+        } else {
+            let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
+            head.push_str(&s.label);
+            let mut shown = s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
+            if let Some((_, first)) = shown.next() {
+                head.push_str(" (");
+                head.push_str(first);
+                for (_, a) in shown {
+                    head.push_str(", ");
+                    head.push_str(a);
+                }
+                head.push(')');
+            }
+            head.push_str(": ");
+            head.push_str(&s.answer);
+            if let Some(c) = at {
+                head.push_str(" [");
+                head.push_str(c);
+                head.push(']');
+            }
+            wrap_into(out, &head, "  ", 100);
         }
-        head.push_str(": ");
-        head.push_str(&s.answer);
-        if let Some(c) = at {
-            head.push_str(" [");
-            head.push_str(c);
-            head.push(']');
-        }
-        wrap_into(out, &head, "  ", 100);
         for line in s.brief_lines() {
             wrap_into(out, line, "      ", 100);
         }
@@ -166,20 +174,12 @@ pub fn render(r: &Report, full: bool) -> String {
             brief_step(&mut out, lang, s, 0, &mut Vec::new(), &r.deciding);
         }
     }
-    if r.facts.iter().any(|f| !f.in_working) {
+    if r.facts.iter().any(FactView::in_brief) {
         let _ = writeln!(out, "\n{}:", word(lang, "facts-used"));
         let mut line = String::with_capacity(256);
-        for f in r.facts.iter().filter(|f| !f.in_working) {
+        for f in r.facts.iter().filter(|f| f.in_brief()) {
             line.clear();
-            match (&f.sentence, &f.description) {
-                (Some(s), _) => line.push_str(s),
-                (None, Some(d)) => line.push_str(d),
-                (None, None) => line.push_str(&f.name.replace('_', " ")),
-            }
-            if f.sentence.is_none() {
-                line.push_str(": ");
-                line.push_str(&f.value);
-            }
+            line.push_str(&f.line());
             if let Some(c) = &f.citation {
                 line.push_str(" [");
                 line.push_str(c);
@@ -242,8 +242,9 @@ fn render_full(r: &Report) -> String {
     }
     if !r.needs.is_empty() {
         let _ = writeln!(out, "\n{}:", w.needs);
+        // The full derivation names each input by the key a facts file gives it under.
         for n in &r.needs {
-            out.push_str(&wrap(&format!("- {}", n.sentence), "  ", 100));
+            out.push_str(&wrap(&format!("- {} (`{}`)", n.sentence, n.name), "  ", 100));
         }
     }
     if !r.steps.is_empty() {

@@ -24,9 +24,9 @@ pub(crate) const LIST_MAX: usize = 12;
 pub(crate) const BRIEF_READS_MAX: usize = 4;
 
 /// A definition read more times than this in the whole of a ruling's working, by more than
-/// one step (a chain of steps per item), is shown once in the brief explanation (its first read; see `Once`
-/// in the module above).
-pub(crate) const BRIEF_ONCE_OVER: usize = 4;
+/// one step (a chain of steps per item), is shown once for each answer in the brief explanation
+/// (see `Once` in the module above).
+pub(crate) const BRIEF_ONCE_OVER: usize = 1;
 
 /// How something is named in a sentence: a name the rulebook's views keep, or one put
 /// together for it.
@@ -698,7 +698,12 @@ fn is_arith(op: BinaryOp) -> bool {
 pub(crate) fn head_phrase(d: &str) -> &str {
     let cut = [": ", "; "].iter().filter_map(|s| d.find(s)).min();
     match cut {
-        Some(i) if i > 0 => d[..i].trim_end(),
+        // A cut inside a parenthesis ("… (empty list: none)") drops the whole parenthesis.
+        Some(i) if i > 0 => match d[..i].rfind('(').filter(|&o| !d[o..i].contains(')')) {
+            Some(o) if o > 0 => d[..o].trim_end(),
+            Some(_) => d,
+            None => d[..i].trim_end(),
+        },
         _ => d,
     }
 }

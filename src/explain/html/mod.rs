@@ -15,7 +15,7 @@ pub use style::STYLE;
 
 use super::Report;
 use super::messages::{Arg, msg, word};
-use super::{NeedView, Step};
+use super::{FactView, NeedView, Step};
 use crate::show::Lang;
 use std::fmt::Write;
 
@@ -167,14 +167,24 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
     if depth == 0 || !lines.is_empty() {
         let args = s.args_shown();
         let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
-        let _ = write!(
-            out,
-            "<li><span class=\"what\">{}{}</span>: <span class=\"value\">{}</span>{}",
-            escape(&s.label),
-            escape(&args),
-            escape(&s.answer),
-            ctx.cite(at.as_deref())
-        );
+        // The ruling's own step is the question above: its answer and the clause that decided.
+        if depth == 0 {
+            let cite = ctx.cite(at.as_deref());
+            if super::brevity::root_answer(&s.answer) {
+                let _ = write!(out, "<li><span class=\"value\">{}</span>{cite}", escape(&s.answer));
+            } else {
+                let _ = write!(out, "<li>{}", cite.trim_start());
+            }
+        } else {
+            let _ = write!(
+                out,
+                "<li><span class=\"what\">{}{}</span>: <span class=\"value\">{}</span>{}",
+                escape(&s.label),
+                escape(&args),
+                escape(&s.answer),
+                ctx.cite(at.as_deref())
+            );
+        }
         if !lines.is_empty() {
             let _ = write!(out, "<ul>{}</ul>", lines.concat());
         }
@@ -246,19 +256,18 @@ fn section(out: &mut String, r: &Report, id: String, back: Option<&str>, open: b
         }
         out.push_str("</ul>\n");
     }
-    if r.facts.iter().any(|f| !f.in_working) {
+    if r.facts.iter().any(FactView::in_brief) {
         let _ = writeln!(out, "<h3>{}</h3>\n<ul class=\"facts\">", escape(&word(lang, "facts-used")));
-        for f in r.facts.iter().filter(|f| !f.in_working) {
+        for f in r.facts.iter().filter(|f| f.in_brief()) {
             if let Some(s) = &f.sentence {
                 let _ = writeln!(out, "<li>{}{}</li>", escape(s), ctx.cite(f.citation.as_deref()));
                 continue;
             }
-            let name = f.description.as_deref().map_or_else(|| f.name.replace('_', " "), str::to_string);
             let _ = writeln!(
                 out,
                 "<li>{}: <span class=\"value\">{}</span>{}</li>",
-                escape(&name),
-                escape(&f.value),
+                escape(&f.label),
+                escape(f.brief_value.as_deref().unwrap_or(&f.value)),
                 ctx.cite(f.citation.as_deref())
             );
         }
