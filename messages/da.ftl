@@ -172,6 +172,8 @@ overrides = som undtagelse fra
 also = og ligeledes
 row = række
 outside = uden for disse bestemmelser
+# Linjen for afgørelsen selv i den korte begrundelse, når svaret er for langt til at gentage.
+answer-above = svaret ovenfor
 not-decided = ikke afgjort af bestemmelserne
 undetermined = endnu ikke afgjort
 no-ruling = ingen afgørelse

@@ -184,6 +184,8 @@ overrides = as an exception to
 also = and likewise
 row = row
 outside = outside these conditions
+# The ruling's own line in the brief working when its answer is too long to say again.
+answer-above = the answer above
 not-decided = not decided by the conditions
 undetermined = undetermined
 no-ruling = no ruling

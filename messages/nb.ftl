@@ -172,6 +172,8 @@ overrides = som unntak fra
 also = og likeledes
 row = rad
 outside = utenfor disse bestemmelsene
+# Linjen for avgjørelsen selv i den korte begrunnelsen, når svaret er for langt til å gjenta.
+answer-above = svaret ovenfor
 not-decided = ikke avgjort av bestemmelsene
 undetermined = ennå ikke avgjort
 no-ruling = ingen avgjørelse

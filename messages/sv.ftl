@@ -179,6 +179,8 @@ overrides = som undantag från
 also = och likaså
 row = rad
 outside = utanför dessa bestämmelser
+# Raden för avgörandet självt i den korta motiveringen, när svaret är för långt att upprepa.
+answer-above = svaret ovan
 not-decided = inte avgjort av bestämmelserna
 undetermined = ännu inte avgjort
 no-ruling = inget avgörande

@@ -7,7 +7,7 @@
 use super::views::Views;
 use super::{FactView, Step, WhyNotView, meter, working};
 use crate::check::program::{DefId, FactInfo, Program, RuleId};
-use crate::eval::trace::{FactUse, Node, WhyNot};
+use crate::eval::trace::{Atom, FactUse, Node, WhyNot, Work, WorkKind};
 
 /// Marks the facts that the brief working of `steps` already says ([`FactView::in_working`]).
 pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
@@ -103,10 +103,13 @@ pub(crate) fn root_answer(answer: &str) -> bool {
 
 /// The line of the ruling's own step in the brief text: the question is the title above, so
 /// its answer (when short) and the clause that decided; empty when neither is to be said.
-pub(crate) fn root_head(answer: &str, cite: Option<&str>) -> String {
+pub(crate) fn root_head(lang: crate::show::Lang, answer: &str, cite: Option<&str>) -> String {
     let mut out = String::new();
     if root_answer(answer) {
         out.push_str(answer);
+    } else if cite.is_some() {
+        // A clause alone on the line reads as a stray reference: it cites the answer above.
+        out.push_str(&super::messages::word(lang, "answer-above"));
     }
     if let Some(c) = cite {
         if !out.is_empty() {
@@ -390,4 +393,30 @@ impl FactView {
             None => format!("{}: {}", self.label, self.brief_value.as_deref().unwrap_or(&self.value)),
         }
     }
+}
+
+/// Whether the reason `a` only says what the working `w` already says: `x ≠ y` held where
+/// the working already compares the same two values, each shown ("120 is not more than
+/// 120 1/3", then "120, not 120 1/3").
+pub(crate) fn implied(w: Option<&Work>, a: &Atom) -> bool {
+    use crate::syntax::ast::BinaryOp::Ne;
+    let (Some(w), Some(aw)) = (w, a.work.as_deref()) else { return false };
+    let WorkKind::Binary(Ne, x, y) = &aw.kind else { return false };
+    if !a.holds {
+        return false;
+    }
+    fn same(p: &Work, q: &Work) -> bool {
+        p.value == q.value && std::mem::discriminant(&p.kind) == std::mem::discriminant(&q.kind) && p.ty == q.ty
+    }
+    fn strict(w: &Work, x: &Work, y: &Work) -> bool {
+        match &w.kind {
+            WorkKind::Binary(op, p, q) if op.is_comparison() && *op != Ne => {
+                (same(p, x) && same(q, y)) || (same(p, y) && same(q, x))
+            }
+            WorkKind::Binary(_, p, q) | WorkKind::If(p, q) | WorkKind::Let(p, q) => strict(p, x, y) || strict(q, x, y),
+            WorkKind::Not(p) => strict(p, x, y),
+            _ => false,
+        }
+    }
+    strict(w, x, y)
 }

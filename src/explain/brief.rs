@@ -410,7 +410,7 @@ impl Walk<'_, '_> {
         head.push_str(&dv.label);
         let mut first = true;
         for (i, a) in self.args_of(args).enumerate() {
-            if dv.param_labels.get(i).is_some_and(Option::is_some) {
+            if !super::arg_shown(dv.param_labels.get(i).is_some_and(Option::is_some), a) {
                 continue;
             }
             head.push_str(if first { " (" } else { ", " });
@@ -454,7 +454,7 @@ impl Walk<'_, '_> {
                     }
                 });
             }
-            for a in &n.because {
+            for a in n.because.iter().filter(|a| !super::brevity::implied(n.working.as_deref(), a)) {
                 if let Some(s) = e.atom_words(a)
                     && !s.is_empty()
                     && *s != *head
@@ -478,7 +478,7 @@ impl Walk<'_, '_> {
                 .or(n.row.and(dv.citation.as_deref()));
             // The ruling's own step is the question above: its answer and the clause that decided.
             if depth == 0 {
-                let root = super::brevity::root_head(&head[answer_at..], at);
+                let root = super::brevity::root_head(lang, &head[answer_at..], at);
                 if !root.is_empty() {
                     wrap_into(out, &root, "  ", 100);
                 }

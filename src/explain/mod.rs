@@ -222,18 +222,27 @@ pub struct Explainer<'a> {
     pub inputs: &'a crate::eval::interp::Inputs,
 }
 
+/// Whether an argument is shown beside its step's label ([`Step::arg_shown`]): not when its
+/// parameter says what it stands for (`labelled`), nor when it is longer than a name.
+pub(crate) fn arg_shown(labelled: bool, a: &str) -> bool {
+    const NAME_CHARS: usize = 30;
+    !labelled && !a.contains("; ") && a.chars().count() <= NAME_CHARS
+}
+
 impl Step {
     /// The arguments as a player reads them: ` (Team North)`; empty without. An argument whose
     /// parameter says what it stands for is left to the working, which names it.
     pub fn args_shown(&self) -> String {
-        let shown: Vec<&str> = self
-            .args
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.arg_labels.get(*i).is_none_or(Option::is_none))
-            .map(|(_, a)| a.as_str())
-            .collect();
+        let shown: Vec<&str> =
+            self.args.iter().enumerate().filter(|(i, a)| self.arg_shown(*i, a)).map(|(_, a)| a.as_str()).collect();
         if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(", ")) }
+    }
+
+    /// Whether argument `i` is shown beside the step's label: not when its parameter says
+    /// what it stands for (the working names it), nor when it is a list or record longer than
+    /// a name (the facts used and the working below show it; beside the label it only repeats).
+    pub fn arg_shown(&self, i: usize, a: &str) -> bool {
+        arg_shown(self.arg_labels.get(i).is_some_and(Option::is_some), a)
     }
 
     /// The clause that decided the step: its deciding rule's, or its table's when a row did.
@@ -494,7 +503,12 @@ impl<'a> Explainer<'a> {
         let ((working, because), tables) = table::collect(|| {
             (
                 n.working.as_ref().map(|w| self.sentences(w)).unwrap_or_default(),
-                n.because.iter().map(|a| self.atom_sentence(a)).filter(|s| !s.is_empty()).collect(),
+                n.because
+                    .iter()
+                    .filter(|a| !brevity::implied(n.working.as_deref(), a))
+                    .map(|a| self.atom_sentence(a))
+                    .filter(|s| !s.is_empty())
+                    .collect(),
             )
         });
         Step {

@@ -82,14 +82,14 @@ fn brief_step<'s>(
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));
         // The ruling's own step is the question above: its answer and the clause that decided.
         if depth == 0 {
-            let head = super::brevity::root_head(&s.answer, at.map(|c| &**c));
+            let head = super::brevity::root_head(lang, &s.answer, at.map(|c| &**c));
             if !head.is_empty() {
                 wrap_into(out, &head, "  ", 100);
             }
         } else {
             let mut head = String::with_capacity(s.label.len() + s.answer.len() + 64);
             head.push_str(&s.label);
-            let mut shown = s.args.iter().enumerate().filter(|(i, _)| s.arg_labels.get(*i).is_none_or(Option::is_none));
+            let mut shown = s.args.iter().enumerate().filter(|(i, a)| s.arg_shown(*i, a));
             if let Some((_, first)) = shown.next() {
                 head.push_str(" (");
                 head.push_str(first);
