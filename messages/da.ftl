@@ -30,6 +30,8 @@ counted = { $n ->
   }
 # A list of facts too long to read in the brief explanation, said by its count.
 list-entries = { $n } poster
+# En optælling, hvis poster er for lange at nævne: arbejdet nedenfor viser dem.
+counted-bare = { $n } af { $of }
 all-hold = det gælder alle { $n }
 not-all-hold = det gælder ikke alle: ikke { $items }
 none-holds = det gælder ingen af de { $n }
@@ -135,6 +137,8 @@ quote-open = »
 quote-close = «
 paraphrase = Omskrivning (den trykte tekst foreligger ikke)
 error = Bestemmelserne kan ikke afgøre dette
+# En betingelse i den afgørende bestemmelse, som ikke var opfyldt, sagt som den er (kun begrundelsen).
+condition-held = { $reason }
 does-not-apply = { $clause } finder ikke anvendelse: { $reason }
 waits-for = { $clause } kan endnu ikke anvendes: det kræver { $reason }
 waits-for-needed = { $clause } kan endnu ikke anvendes: det afventer det, der mangler

@@ -30,6 +30,8 @@ counted = { $n ->
   }
 # A list of facts too long to read in the brief explanation, said by its count.
 list-entries = { $n } entries
+# A count whose items are records too long to list: the working below shows them.
+counted-bare = { $n } of { $of }
 all-hold = all { $n } hold
 not-all-hold = not all hold: not { $items }
 none-holds = none of the { $n } holds
@@ -147,6 +149,8 @@ quote-close = ”
 # A clause whose printed text is not at hand: its content in other words, never quoted.
 paraphrase = Paraphrase (the printed text is not at hand)
 error = The conditions cannot rule on this
+# A condition of the deciding clause that did not hold, said as it stands (the reason alone).
+condition-held = { $reason }
 does-not-apply = { $clause } does not apply: { $reason }
 waits-for = { $clause } cannot be applied yet: it needs { $reason }
 waits-for-needed = { $clause } cannot be applied yet: it waits for what is still needed

@@ -30,6 +30,8 @@ counted = { $n ->
   }
 # A list of facts too long to read in the brief explanation, said by its count.
 list-entries = { $n } oppføringer
+# En opptelling der postene er for lange å nevne: arbeidet nedenfor viser dem.
+counted-bare = { $n } av { $of }
 all-hold = det gjelder alle { $n }
 not-all-hold = det gjelder ikke alle: ikke { $items }
 none-holds = det gjelder ingen av de { $n }
@@ -135,6 +137,8 @@ quote-open = «
 quote-close = »
 paraphrase = Omskrivning (den trykte teksten foreligger ikke)
 error = Bestemmelsene kan ikke avgjøre dette
+# En betingelse i den avgjørende bestemmelsen som ikke var oppfylt, sagt som den er (bare begrunnelsen).
+condition-held = { $reason }
 does-not-apply = { $clause } kommer ikke til anvendelse: { $reason }
 waits-for = { $clause } kan ennå ikke anvendes: den krever { $reason }
 waits-for-needed = { $clause } kan ennå ikke anvendes: den venter på det som mangler

@@ -30,6 +30,8 @@ counted = { $n ->
   }
 # A list of facts too long to read in the brief explanation, said by its count.
 list-entries = { $n } poster
+# En räkning vars poster är för långa att nämna: arbetet nedan visar dem.
+counted-bare = { $n } av { $of }
 all-hold = det gäller alla { $n }
 not-all-hold = det gäller inte alla: inte { $items }
 none-holds = det gäller ingen av de { $n }
@@ -142,6 +144,8 @@ quote-open = ”
 quote-close = ”
 paraphrase = Omskrivning (den tryckta texten finns inte till hands)
 error = Bestämmelserna kan inte avgöra detta
+# Ett villkor i den avgörande bestämmelsen som inte var uppfyllt, sagt som det är (bara skälet).
+condition-held = { $reason }
 does-not-apply = { $clause } är inte tillämplig: { $reason }
 waits-for = { $clause } kan ännu inte tillämpas: den kräver { $reason }
 waits-for-needed = { $clause } kan ännu inte tillämpas: den väntar på det som saknas

@@ -10,22 +10,34 @@ use crate::check::program::{DefId, FactInfo, Program, RuleId};
 use crate::eval::trace::{Atom, FactUse, Node, WhyNot, Work, WorkKind};
 
 /// Marks the facts that the brief working of `steps` already says ([`FactView::in_working`]).
-pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView]) {
+pub(crate) fn facts_in_working(steps: &[Step], fact_views: &mut [FactView], deciding: &[super::Shared]) {
     // A fact the brief working already says, line for line, is said once.
     // (The steps as the brief shows them: a step repeated is shown once, without the
     // steps under it.)
     type Seen<'s> = Vec<(&'s str, &'s [String])>;
-    fn lines<'s>(s: &'s Step, said: &mut std::collections::HashSet<&'s str>, seen: &mut Seen<'s>) {
+    fn lines<'s>(
+        s: &'s Step,
+        said: &mut std::collections::HashSet<&'s str>,
+        seen: &mut Seen<'s>,
+        deciding: &'s [super::Shared],
+        top: bool,
+    ) {
         if s.hidden || seen.contains(&(s.name.as_str(), s.args.as_slice())) {
             return;
         }
         seen.push((s.name.as_str(), s.args.as_slice()));
         said.extend(s.brief_lines().map(String::as_str));
-        s.children.iter().for_each(|c| lines(c, said, seen));
+        // The reasons of the rules that did not apply, and the conditions of the deciding
+        // clause said as they stand ([`WhyNotView::brief_said`]), where they are said: under the
+        // ruling and under undecided steps. A fact they say with its value is not said again.
+        if top || (s.decided_by.is_none() && s.row.is_none()) {
+            said.extend(s.brief_not_applied(deciding).map(|n| n.brief_said(deciding).2));
+        }
+        s.children.iter().for_each(|c| lines(c, said, seen, deciding, false));
     }
     let mut said = std::collections::HashSet::new();
     let mut seen = Vec::new();
-    steps.iter().for_each(|s| lines(s, &mut said, &mut seen));
+    steps.iter().for_each(|s| lines(s, &mut said, &mut seen, deciding, true));
     for f in fact_views.iter_mut() {
         f.in_working = said.contains(f.line().as_str())
             || (f.sentence.is_none() && says_fact(said.iter().copied(), &f.label, &f.value));
@@ -80,10 +92,16 @@ pub(crate) fn said_once(steps: &mut [Step]) {
 }
 
 /// A fact's value as the brief's facts used give it, when not as the full explanation does:
-/// a list longer than the working shows ([`working::LIST_MAX`]) by its count.
-pub(crate) fn brief_value(lang: crate::show::Lang, v: &crate::base::value::Value) -> Option<String> {
+/// a list longer than the working shows ([`working::LIST_MAX`]) by its count, and so a list
+/// of records read field by field (`shown`, as the full explanation gives it) that would take
+/// more than [`RECORDS_WORDS`] words: the working shows the fields that decided.
+pub(crate) fn brief_value(lang: crate::show::Lang, v: &crate::base::value::Value, shown: &str) -> Option<String> {
+    let long = |xs: &[crate::base::value::Value]| {
+        xs.len() > working::LIST_MAX
+            || (xs.len() > 1 && shown.contains("; ") && shown.split_whitespace().count() > RECORDS_WORDS)
+    };
     match v {
-        crate::base::value::Value::List(xs) if xs.len() > working::LIST_MAX => Some(super::messages::msg(
+        crate::base::value::Value::List(xs) if long(xs) => Some(super::messages::msg(
             lang,
             "list-entries",
             &[("n", super::messages::Arg::Num(i64::try_from(xs.len()).unwrap_or(i64::MAX)))],
@@ -91,6 +109,9 @@ pub(crate) fn brief_value(lang: crate::show::Lang, v: &crate::base::value::Value
         _ => None,
     }
 }
+
+/// Most words of a list of records that the brief's facts used give field by field.
+const RECORDS_WORDS: usize = 20;
 
 /// Most words of an answer that the ruling's own step says again beside its deciding clause:
 /// a longer one (a list of places, say) stands once, after "Answer".
@@ -376,6 +397,24 @@ impl WhyNotView {
             _ => ("does-not-apply", "✗"),
         }
     }
+
+    /// The message, the mark and the reason that say the rule in the brief explanation: a
+    /// rule of a clause that decided (`deciding`) whose condition did not hold is said by its
+    /// condition as it stands (`condition-held`, ✓), never as not applying; any other as
+    /// [`Self::brief_message`] says.
+    pub fn brief_said(&self, deciding: &[super::Shared]) -> (&'static str, &'static str, &str) {
+        match &self.held {
+            Some(h)
+                if self.kind == "condition" && self.rule.citation.as_ref().is_some_and(|c| deciding.contains(c)) =>
+            {
+                ("condition-held", "✓", h)
+            }
+            _ => {
+                let (id, mark) = self.brief_message();
+                (id, mark, &self.reason)
+            }
+        }
+    }
 }
 
 impl FactView {
@@ -419,4 +458,64 @@ pub(crate) fn implied(w: Option<&Work>, a: &Atom) -> bool {
         }
     }
     strict(w, x, y)
+}
+
+/// Reasons that deny one subject several values, one after another ("the division … is 1st
+/// division, not the qualifying event …", "the division … is 1st division, not a qualifying
+/// event in a district"), said as one: "… is 1st division, not the qualifying event … or a
+/// qualifying event in a district".
+pub(crate) fn merge_denials(lang: crate::show::Lang, lines: &mut Vec<String>) {
+    use super::messages::{Arg, msg, word};
+    let t = msg(lang, "cmp-ne-yes", &[("subject", Arg::Text("\u{1}")), ("right", Arg::Text("\u{2}"))]);
+    let (Some(a), Some(b)) = (t.find('\u{1}'), t.find('\u{2}')) else { return };
+    if b <= a + 1 {
+        return;
+    }
+    let sep = &t[a + 1..b];
+    let or = word(lang, "or");
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    for l in lines.drain(..) {
+        if let Some(prev) = out.last_mut()
+            && *prev != l
+            && let Some(i) = prev.find(sep)
+            && l.len() > i + sep.len()
+            && l.starts_with(&prev[..i + sep.len()])
+        {
+            let rest = l[i + sep.len()..].to_string();
+            prev.push(' ');
+            prev.push_str(&or);
+            prev.push(' ');
+            prev.push_str(&rest);
+            continue;
+        }
+        out.push(l);
+    }
+    *lines = out;
+}
+
+/// A condition that did not hold, as it stands: each of its parts in words, joined by "and"
+/// (see [`super::WhyNotView::held`]); `None` when a part has no words, or when every part is
+/// another definition's answer (its own step says it, with its working).
+pub(crate) fn held_words(e: &super::Explainer, atoms: &[Atom]) -> Option<String> {
+    fn a_step(w: &Work) -> bool {
+        match &w.kind {
+            WorkKind::Def(_) => true,
+            WorkKind::Not(x) => a_step(x),
+            _ => false,
+        }
+    }
+    let mut out = String::new();
+    for a in atoms.iter().filter(|a| !a.work.as_deref().is_some_and(a_step)) {
+        let w = e.atom_words(a)?;
+        if w.is_empty() {
+            return None;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+            out.push_str(&super::messages::word(e.lang, "and"));
+            out.push(' ');
+        }
+        out.push_str(&w);
+    }
+    (!out.is_empty()).then_some(out)
 }

@@ -177,6 +177,7 @@ impl Explainer<'_> {
                 deciding: super::deciding(views, nodes),
                 once: super::brevity::Once::new(nodes).with_idle(idle.nodes),
                 said: std::collections::HashSet::new(),
+                held: Vec::new(),
                 needed: match &ruling.outcome {
                     Outcome::Undetermined(ns) => ns,
                     _ => &[],
@@ -185,6 +186,7 @@ impl Explainer<'_> {
             };
             walk.step(&mut out, 0, 0);
             said = walk.said;
+            said.extend(walk.held);
         }
 
         self.facts_used_into(&mut out, views, &facts, &decisions, &said);
@@ -228,7 +230,7 @@ impl Explainer<'_> {
             if super::brevity::says_fact(said.iter().map(String::as_str), &label, &value) {
                 continue;
             }
-            let shown = super::brevity::brief_value(lang, &u.value);
+            let shown = super::brevity::brief_value(lang, &u.value, &value);
             lines.push((format!("{label}: {}", shown.as_deref().unwrap_or(&value)), fv.citation.as_deref()));
         }
         for &d in decisions {
@@ -288,6 +290,10 @@ struct Walk<'e, 'a> {
     once: super::brevity::Once,
     /// The lines of working and reasons shown (a fact they say is not said again).
     said: std::collections::HashSet<String>,
+    /// The reasons of the rules that did not apply and the conditions of a deciding clause
+    /// said as they stand (a fact they say is not said again; the working's lines are not
+    /// compared with them).
+    held: Vec<String>,
     /// What the ruling still needs (a rule that waits only for it says so).
     needed: &'e [crate::eval::trace::Need],
     /// Whether the ruling is decided (no rule waiting for an input is said).
@@ -445,7 +451,7 @@ impl Walk<'_, '_> {
         let lines = &mut self.said;
         let ((), tables) = super::table::collect(|| {
             if let Some(wk) = n.working.as_ref() {
-                e.sentences_to(wk, &mut |s| {
+                e.step_sentences_to(wk, &mut |s| {
                     // A line a step above already says is said once.
                     if s != head.as_str() && !below.iter().any(|b| b == s) && !lines.contains(s) {
                         said = true;
@@ -454,17 +460,23 @@ impl Walk<'_, '_> {
                     }
                 });
             }
+            let mut reasons = Vec::new();
             for a in n.because.iter().filter(|a| !super::brevity::implied(n.working.as_deref(), a)) {
                 if let Some(s) = e.atom_words(a)
                     && !s.is_empty()
                     && *s != *head
                     && !below.contains(&*s)
                     && !lines.contains(&*s)
+                    && !reasons.iter().any(|r: &String| *r == *s)
                 {
-                    said = true;
-                    wrap_into(&mut body, &s, "      ", 100);
-                    lines.insert(s.to_string());
+                    reasons.push(s.to_string());
                 }
+            }
+            super::brevity::merge_denials(lang, &mut reasons);
+            for s in reasons {
+                said = true;
+                wrap_into(&mut body, &s, "      ", 100);
+                lines.insert(s);
             }
         });
         for t in &tables {
@@ -540,7 +552,7 @@ impl Walk<'_, '_> {
     }
 
     /// The rules of a step that did not apply (or wait for an input), each with its reason.
-    fn not_applied(&self, out: &mut String, idx: usize, indent: &str) {
+    fn not_applied(&mut self, out: &mut String, idx: usize, indent: &str) {
         let e = self.e;
         let n = &self.nodes[idx];
         // Rules for other cases of the same argument give the same reason: said once.
@@ -548,6 +560,7 @@ impl Walk<'_, '_> {
         let mut reason = Buf::new();
         let mut line = Buf::new();
         let mut said: Vec<String> = Vec::new();
+        let mut conditions: Vec<String> = Vec::new();
         // Another rule of the clause that decided is left to the full explanation (the clause
         // applied, by its deciding rule); one that waits for an input is always said.
         for (r, why) in &n.not_applied {
@@ -555,11 +568,20 @@ impl Walk<'_, '_> {
             if (self.settled && matches!(why, WhyNot::Unknown(_))) || super::brevity::moot(e.p, n, *r, why) {
                 continue;
             }
-            if !matches!(why, WhyNot::Unknown(_)) && self.deciding.iter().any(|d| &**d == c) {
-                continue;
-            }
+            // A rule of a clause that decided is said by its condition as it stands, if it can be.
+            let held = match why {
+                WhyNot::Condition(atoms) if self.deciding.iter().any(|d| &**d == c) => {
+                    match super::brevity::held_words(e, atoms) {
+                        Some(h) => Some(h),
+                        None => continue,
+                    }
+                }
+                WhyNot::Pattern { .. } if self.deciding.iter().any(|d| &**d == c) => continue,
+                _ => None,
+            };
             reason.clear();
             match why {
+                _ if held.is_some() => reason.push_str(held.as_deref().unwrap_or_default()),
                 WhyNot::Pattern { param, value } => match patterns.iter().find(|(p, v, _)| p == param && *v == value) {
                     Some((_, _, s)) => reason.push_str(s),
                     None => {
@@ -573,6 +595,7 @@ impl Walk<'_, '_> {
                 continue;
             }
             let (id, mark) = match why {
+                _ if held.is_some() => ("condition-held", "✓"),
                 WhyNot::Unknown(ns) if ns.iter().all(|x| self.needed.contains(x)) => ("waits-for-needed", "?"),
                 WhyNot::Unknown(_) => ("waits-for", "?"),
                 _ => ("does-not-apply", "✗"),
@@ -587,6 +610,9 @@ impl Walk<'_, '_> {
             }
             wrap_into(out, &line, indent, 100);
             said.push(line.to_string());
+            conditions.push(reason.to_string());
         }
+        // A fact a condition says as it stands is not said again among the facts used.
+        self.held.extend(conditions);
     }
 }

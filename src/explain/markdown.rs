@@ -130,8 +130,8 @@ fn brief_step<'s>(
 fn not_applied(out: &mut String, s: &Step, lang: Lang, bullet: &str, deciding: &[super::Shared]) {
     for n in s.brief_not_applied(deciding) {
         if let Some(c) = &n.rule.citation {
-            let (id, mark) = n.brief_message();
-            let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]);
+            let (id, mark, reason) = n.brief_said(deciding);
+            let line = msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(reason))]);
             let _ = writeln!(out, "{bullet}{mark} {}", escape(&line));
         }
     }

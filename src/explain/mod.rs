@@ -152,6 +152,12 @@ pub struct WhyNotView {
     /// explanation then says so rather than list them again. Not in the JSON format.
     #[serde(skip)]
     pub needed: bool,
+    /// For a rule whose condition did not hold: the condition as it stands, in words ("the
+    /// team's members of record available to play is 3, which is less than 4"). The brief
+    /// explanation says it for a rule of a clause that decided, which never "does not apply".
+    /// Not in the JSON format.
+    #[serde(skip)]
+    pub held: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -274,8 +280,9 @@ impl Step {
         self.not_applied.iter().filter(move |n| match n.rule.citation.as_deref() {
             Some(_) if n.moot => false,
             Some(c) => {
-                let shown = !n.reason.is_empty() && (n.kind == "unknown" || !deciding.iter().any(|d| &**d == c));
-                let reason = if n.needed { "" } else { n.reason.as_str() };
+                let in_deciding = deciding.iter().any(|d| &**d == c);
+                let shown = !n.reason.is_empty() && (n.kind == "unknown" || !in_deciding || n.held.is_some());
+                let reason = if n.needed { "" } else { n.brief_said(deciding).2 };
                 let again = said.contains(&(c, n.kind, reason));
                 if shown && !again {
                     said.push((c, n.kind, reason));
@@ -500,9 +507,9 @@ impl<'a> Explainer<'a> {
             _ => self.why_not(n.def, why),
         };
         // The working and the reasons, in words; the tables they show gathered beside them.
-        let ((working, because), tables) = table::collect(|| {
+        let ((working, mut because), tables) = table::collect(|| {
             (
-                n.working.as_ref().map(|w| self.sentences(w)).unwrap_or_default(),
+                n.working.as_ref().map(|w| self.step_sentences(w)).unwrap_or_default(),
                 n.because
                     .iter()
                     .filter(|a| !brevity::implied(n.working.as_deref(), a))
@@ -511,6 +518,7 @@ impl<'a> Explainer<'a> {
                     .collect(),
             )
         });
+        brevity::merge_denials(self.lang, &mut because);
         Step {
             name: info.name.clone(),
             args: n.args.iter().zip(&info.params).map(|(a, (_, t))| show::value(self.p, a, t, self.lang)).collect(),
@@ -541,6 +549,10 @@ impl<'a> Explainer<'a> {
                     reason: reason(why),
                     moot: (once.settled && matches!(why, WhyNot::Unknown(_))) || brevity::moot(self.p, n, *r, why),
                     needed: matches!(why, WhyNot::Unknown(ns) if ns.iter().all(|x| once.needed.contains(x))),
+                    held: match why {
+                        WhyNot::Condition(atoms) => brevity::held_words(self, atoms),
+                        _ => None,
+                    },
                 })
                 .collect(),
             children,
@@ -737,13 +749,14 @@ impl<'a> Explainer<'a> {
                 } else {
                     views.read(u.read).and_then(|f| f.description.clone())
                 };
+                let value = show::value(self.p, &u.value, u.ty(self.p), self.lang);
                 FactView {
                     name: path.to_string(),
                     label: brevity::fact_label(views, fi, u, path).into(),
                     description,
                     citation: fv.citation.clone(),
-                    value: show::value(self.p, &u.value, u.ty(self.p), self.lang),
-                    brief_value: brevity::brief_value(self.lang, &u.value),
+                    brief_value: brevity::brief_value(self.lang, &u.value, &value),
+                    value,
                     sentence: None,
                     in_working: false,
                     idle: !counted.contains(&u.read),
@@ -768,7 +781,8 @@ impl<'a> Explainer<'a> {
         }));
         if !full {
             brevity::said_once(&mut steps);
-            brevity::facts_in_working(&steps, &mut fact_views);
+            let deciding = ruling.trace.as_ref().map(|t| deciding(views, &t.nodes)).unwrap_or_default();
+            brevity::facts_in_working(&steps, &mut fact_views, &deciding);
         }
         Report {
             rulebook: self.p.rulebook.name.clone(),

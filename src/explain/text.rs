@@ -137,11 +137,11 @@ fn brief_step<'s>(
 fn not_applied(out: &mut String, lang: Lang, s: &Step, indent: &str, deciding: &[super::Shared]) {
     for n in s.brief_not_applied(deciding) {
         if let Some(c) = &n.rule.citation {
-            let (id, mark) = n.brief_message();
-            let mut line = String::with_capacity(n.reason.len() + c.len() + 48);
+            let (id, mark, reason) = n.brief_said(deciding);
+            let mut line = String::with_capacity(reason.len() + c.len() + 48);
             line.push_str(mark);
             line.push(' ');
-            line.push_str(&msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(&n.reason))]));
+            line.push_str(&msg(lang, id, &[("clause", Arg::Text(c)), ("reason", Arg::Text(reason))]));
             wrap_into(out, &line, indent, 100);
         }
     }

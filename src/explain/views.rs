@@ -150,7 +150,7 @@ pub(crate) fn short(p: &Program, lang: Lang, says: Option<&str>, doc: Option<&st
         return p.gloss(s, lang.code()).to_string();
     }
     match doc {
-        Some(d) => super::working::head_phrase(p.gloss(d, lang.code())).to_string(),
+        Some(d) => head_phrase(p.gloss(d, lang.code())).to_string(),
         None => name.replace('_', " "),
     }
 }
@@ -166,4 +166,18 @@ pub fn get(p: &Program, lang: Lang) -> &Views {
     let slots = &p.caches.get_or_init(|| Cache((0..crate::base::lang::MAX_TAGS).map(|_| OnceLock::new()).collect())).0;
     let lang = if lang.index() < slots.len() { lang } else { Lang::En };
     slots[lang.index()].get_or_init(|| Box::new(Views::new(p, lang)))
+}
+
+/// The head of a description: up to its first `:` or `;` (the rest says more of it).
+pub(crate) fn head_phrase(d: &str) -> &str {
+    let cut = [": ", "; "].iter().filter_map(|s| d.find(s)).min();
+    match cut {
+        // A cut inside a parenthesis ("… (empty list: none)") drops the whole parenthesis.
+        Some(i) if i > 0 => match d[..i].rfind('(').filter(|&o| !d[o..i].contains(')')) {
+            Some(o) if o > 0 => d[..o].trim_end(),
+            Some(_) => d,
+            None => d[..i].trim_end(),
+        },
+        _ => d,
+    }
 }

@@ -18,6 +18,9 @@ mod rows;
 /// Lists longer than this are shown by their count only.
 pub(crate) const LIST_MAX: usize = 12;
 
+/// Most words of records, read field by field, that a count lists.
+const RECORDS_WORDS: usize = 20;
+
 /// A definition read for more items than this under one step (a step per district, per
 /// final, per match) is left out of the brief explanation: the step's working gives the
 /// items' values, and the full explanation each item's working.
@@ -247,6 +250,34 @@ impl<'a> Explainer<'a> {
         out
     }
 
+    /// The working of a step whose value is `w`'s, as sentences given to `emit`: a `filter`
+    /// making the step's value counts what it kept without naming it again ("2 of 4", the
+    /// step's answer names them).
+    pub(crate) fn step_sentences_to(&self, w: &Work, emit: &mut dyn FnMut(&str)) {
+        use crate::check::program::Builtin::Filter;
+        if let WorkKind::Count { builtin: Filter, items, elem, compared } = &w.kind
+            && w.value.is_some()
+            && items.len() <= LIST_MAX
+            && items.iter().any(|(_, t)| *t == Some(true))
+        {
+            if let Some(c) = compared {
+                self.compared_table(items, elem, c);
+            }
+            let kept = items.iter().filter(|(_, t)| *t == Some(true)).count();
+            let n = |k: usize| Arg::Num(k as i64);
+            emit(&self.m("counted-bare", &[("n", n(kept)), ("of", n(items.len()))]));
+            return;
+        }
+        self.sentences_to(w, emit);
+    }
+
+    /// [`Self::step_sentences_to`], collected.
+    pub(crate) fn step_sentences(&self, w: &Work) -> Vec<String> {
+        let mut out = Vec::new();
+        self.step_sentences_to(w, &mut |s| out.push(s.to_string()));
+        out
+    }
+
     /// [`Self::sentences`], each given to `emit` in turn.
     pub(crate) fn sentences_to(&self, w: &Work, emit: &mut dyn FnMut(&str)) {
         let mut notes = Vec::new();
@@ -367,7 +398,7 @@ impl<'a> Explainer<'a> {
         match (one, bound) {
             (Some(c), Some(_)) if c.value == w.value => {
                 let mut e = self.expr(c, notes, None);
-                if !is_leafish(c) {
+                if !is_leafish(c) && *e != *self.val(c) {
                     e.push_str(" = ");
                     self.val_into(&mut e, c);
                 }
@@ -375,7 +406,8 @@ impl<'a> Explainer<'a> {
             }
             (Some(c), Some(b)) => {
                 let mut from = self.expr(c, notes, None);
-                if !is_leafish(c) {
+                // A rounding's working is in the notes: "8", not "8 = 8".
+                if !is_leafish(c) && *from != *self.val(c) {
                     from.push_str(" = ");
                     self.val_into(&mut from, c);
                 }
@@ -421,10 +453,15 @@ impl<'a> Explainer<'a> {
         let (yes, no) = (&yes[..ny], &no[..nn]);
         let n = |k: usize| Arg::Num(k as i64);
         Some(match b {
-            Count | Filter => self.m(
-                "counted",
-                &[("n", n(yes.len())), ("of", n(items.len())), ("items", Arg::Text(&self.list(yes, elem)))],
-            ),
+            Count | Filter => {
+                let listed = self.list(yes, elem);
+                // Records read field by field, too long to list: the count alone.
+                if !yes.is_empty() && listed.contains("; ") && listed.split_whitespace().count() > RECORDS_WORDS {
+                    self.m("counted-bare", &[("n", n(yes.len())), ("of", n(items.len()))])
+                } else {
+                    self.m("counted", &[("n", n(yes.len())), ("of", n(items.len())), ("items", Arg::Text(&listed))])
+                }
+            }
             All if no.is_empty() => self.m("all-hold", &[("n", n(items.len()))]),
             All => self.m("not-all-hold", &[("items", Arg::Text(&self.list(no, elem)))]),
             _ if yes.is_empty() => self.m("none-holds", &[("n", n(items.len()))]),
@@ -692,20 +729,6 @@ fn join_and<S: std::ops::Deref<Target = String>>(e: &Explainer, xs: &[S]) -> Buf
 
 fn is_arith(op: BinaryOp) -> bool {
     matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div)
-}
-
-/// The head of a description: up to its first `:` or `;` (the rest says more of it).
-pub(crate) fn head_phrase(d: &str) -> &str {
-    let cut = [": ", "; "].iter().filter_map(|s| d.find(s)).min();
-    match cut {
-        // A cut inside a parenthesis ("… (empty list: none)") drops the whole parenthesis.
-        Some(i) if i > 0 => match d[..i].rfind('(').filter(|&o| !d[o..i].contains(')')) {
-            Some(o) if o > 0 => d[..o].trim_end(),
-            Some(_) => d,
-            None => d[..i].trim_end(),
-        },
-        _ => d,
-    }
 }
 
 fn is_leafish(w: &Work) -> bool {

@@ -154,13 +154,14 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
         for n in s.brief_not_applied(&ctx.deciding) {
             let clause = ctx.cite(n.rule.citation.as_deref());
             // One that waits for an input is said to wait, never not to apply.
-            let (id, mark) = n.brief_message();
-            let class = if n.kind == "unknown" { "waits" } else { "no" };
-            let line = msg(
-                ctx.lang,
-                id,
-                &[("clause", Arg::Text(clause.trim_start())), ("reason", Arg::Text(&rich(&n.reason)))],
-            );
+            let (id, mark, reason) = n.brief_said(&ctx.deciding);
+            let class = match id {
+                "condition-held" => "held",
+                _ if n.kind == "unknown" => "waits",
+                _ => "no",
+            };
+            let line =
+                msg(ctx.lang, id, &[("clause", Arg::Text(clause.trim_start())), ("reason", Arg::Text(&rich(reason)))]);
             lines.push(format!("<li class=\"{class}\">{mark} {line}</li>"));
         }
     }
