@@ -519,3 +519,36 @@ pub(crate) fn held_words(e: &super::Explainer, atoms: &[Atom]) -> Option<String>
     }
     (!out.is_empty()).then_some(out)
 }
+
+/// Marks the step whose line the brief explanation says only for its deciding clause
+/// ([`Step::cites_new`]): in the order the brief shows its steps, the first with a deciding
+/// clause when no step said before cites one (a ruling no clause decides as a whole, as a
+/// conjunction of others, never skips the clause that decided it: "may continue: no
+/// [Stage 1 A]" above the qualifiers of Stage 1 I).
+pub(crate) fn new_citations(steps: &mut [Step]) {
+    fn walk(s: &mut Step, depth: usize, cited: &mut Vec<String>, seen: &mut Vec<(String, Vec<String>)>) {
+        let key = (s.name.clone(), s.args.clone());
+        if s.hidden || seen.contains(&key) {
+            return;
+        }
+        seen.push(key);
+        let at = s.deciding_citation().map(str::to_string);
+        if depth > 0
+            && !s.brief_shown(depth)
+            && let Some(c) = &at
+        {
+            s.cites_new = cited.is_empty() && !c.is_empty();
+        }
+        if s.brief_shown(depth)
+            && let Some(c) = at
+            && !cited.contains(&c)
+        {
+            cited.push(c);
+        }
+        for c in &mut s.children {
+            walk(c, depth + 1, cited, seen);
+        }
+    }
+    let (mut cited, mut seen) = (Vec::new(), Vec::new());
+    steps.iter_mut().for_each(|s| walk(s, 0, &mut cited, &mut seen));
+}

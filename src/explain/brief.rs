@@ -178,6 +178,7 @@ impl Explainer<'_> {
                 once: super::brevity::Once::new(nodes).with_idle(idle.nodes),
                 said: std::collections::HashSet::new(),
                 held: Vec::new(),
+                cited: Vec::new(),
                 needed: match &ruling.outcome {
                     Outcome::Undetermined(ns) => ns,
                     _ => &[],
@@ -294,6 +295,8 @@ struct Walk<'e, 'a> {
     /// said as they stand (a fact they say is not said again; the working's lines are not
     /// compared with them).
     held: Vec<String>,
+    /// The clauses cited by the steps said so far.
+    cited: Vec<super::Shared>,
     /// What the ruling still needs (a rule that waits only for it says so).
     needed: &'e [crate::eval::trace::Need],
     /// Whether the ruling is decided (no rule waiting for an input is said).
@@ -483,11 +486,19 @@ impl Walk<'_, '_> {
             said = true;
             super::table::text_into(&mut body, lang, t, "      ", 100);
         }
-        if depth == 0 || said {
-            let at = n
-                .decided_by
-                .and_then(|r| self.views.rules[r as usize].citation.as_deref())
-                .or(n.row.and(dv.citation.as_deref()));
+        let at = n
+            .decided_by
+            .and_then(|r| self.views.rules[r as usize].citation.as_deref())
+            .or(n.row.and(dv.citation.as_deref()));
+        // A step with nothing new under it is still said when no step above cites the clause
+        // that decided it (see [`super::brevity::new_citations`]).
+        let cites_new = self.cited.is_empty() && at.is_some_and(|c| !c.is_empty());
+        if depth == 0 || said || cites_new {
+            if let Some(c) = at
+                && !self.cited.iter().any(|x| **x == *c)
+            {
+                self.cited.push(c.into());
+            }
             // The ruling's own step is the question above: its answer and the clause that decided.
             if depth == 0 {
                 let root = super::brevity::root_head(lang, &head[answer_at..], at);

@@ -90,12 +90,13 @@ fn brief_step<'s>(
     let args = s.args_shown();
     let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
     let at = at.map(|c| format!(" — **{c}**")).unwrap_or_default();
-    if depth == 0 || s.brief_lines().next().is_some() || !s.tables.is_empty() {
+    if s.brief_shown(depth) {
         // The ruling's own step is the question above: its answer and the clause that decided.
         if depth == 0 {
             match (super::brevity::root_answer(&s.answer), at.is_empty()) {
                 (true, _) => writeln!(out, "- **{}**{at}", escape(&s.answer)).unwrap_or_default(),
-                (false, false) => writeln!(out, "- {}", at.trim_start_matches(" — ")).unwrap_or_default(),
+                (false, false) => writeln!(out, "- {}{at}", escape(&crate::base::messages::word(lang, "answer-above")))
+                    .unwrap_or_default(),
                 (false, true) => {}
             }
         } else {

@@ -133,6 +133,12 @@ pub struct Step {
     /// again in the working of the step above). Not in the JSON format.
     #[serde(skip)]
     pub worked: bool,
+    /// Whether the brief explanation says the step's line although nothing under it is new:
+    /// it is the first step with a deciding clause and no step said before cites one
+    /// ([`brevity::new_citations`]), so the chain keeps its deciding clause. Not in the JSON
+    /// format.
+    #[serde(skip)]
+    pub cites_new: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -249,6 +255,12 @@ impl Step {
     /// a name (the facts used and the working below show it; beside the label it only repeats).
     pub fn arg_shown(&self, i: usize, a: &str) -> bool {
         arg_shown(self.arg_labels.get(i).is_some_and(Option::is_some), a)
+    }
+
+    /// Whether the brief explanation says the step: the ruling's own, one with working or
+    /// tables of its own to show, or one whose deciding clause no step above cites.
+    pub fn brief_shown(&self, depth: usize) -> bool {
+        depth == 0 || self.brief_lines().next().is_some() || !self.tables.is_empty() || self.cites_new
     }
 
     /// The clause that decided the step: its deciding rule's, or its table's when a row did.
@@ -559,6 +571,7 @@ impl<'a> Explainer<'a> {
             hidden: false,
             said_before: Vec::new(),
             worked: n.working.is_some() || !n.because.is_empty(),
+            cites_new: false,
         }
     }
 
@@ -781,6 +794,7 @@ impl<'a> Explainer<'a> {
         }));
         if !full {
             brevity::said_once(&mut steps);
+            brevity::new_citations(&mut steps);
             let deciding = ruling.trace.as_ref().map(|t| deciding(views, &t.nodes)).unwrap_or_default();
             brevity::facts_in_working(&steps, &mut fact_views, &deciding);
         }

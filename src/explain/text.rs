@@ -76,7 +76,7 @@ fn brief_step<'s>(
         return;
     }
     seen.push((s.name.as_str(), s.args.as_slice()));
-    if depth == 0 || s.brief_lines().next().is_some() || !s.tables.is_empty() {
+    if s.brief_shown(depth) {
         // "label (args): answer  [citation]"
         // (Wrapping puts one space between words: the head is written with single spaces.)
         let at = s.decided_by.as_ref().and_then(|r| r.citation.as_ref()).or(s.row.and(s.citation.as_ref()));

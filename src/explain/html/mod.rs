@@ -165,7 +165,7 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
             lines.push(format!("<li class=\"{class}\">{mark} {line}</li>"));
         }
     }
-    if depth == 0 || !lines.is_empty() {
+    if depth == 0 || !lines.is_empty() || s.cites_new {
         let args = s.args_shown();
         let at = s.decided_by.as_ref().and_then(|r| r.citation.clone()).or_else(|| s.row.and(s.citation.clone()));
         // The ruling's own step is the question above: its answer and the clause that decided.
@@ -174,7 +174,7 @@ fn brief_step<'s>(out: &mut String, ctx: &Ctx, s: &'s Step, depth: usize, seen: 
             if super::brevity::root_answer(&s.answer) {
                 let _ = write!(out, "<li><span class=\"value\">{}</span>{cite}", escape(&s.answer));
             } else {
-                let _ = write!(out, "<li>{}", cite.trim_start());
+                let _ = write!(out, "<li>{}{cite}", escape(&word(ctx.lang, "answer-above")));
             }
         } else {
             let _ = write!(
