@@ -7,7 +7,9 @@
 
 use conditions::eval::show::Lang;
 use conditions::explain::{Explainer, text};
-use std::path::Path;
+#[path = "support/case_rulings.rs"]
+mod case_rulings;
+use case_rulings::{CaseRulings, case_rulings};
 
 #[test]
 fn the_brief_text_from_the_trace_is_the_brief_report_rendered() {
@@ -17,16 +19,10 @@ fn the_brief_text_from_the_trace_is_the_brief_report_rendered() {
     for name in books {
         let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
         let p = &book.program;
-        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
         let mut langs: Vec<Lang> = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En), Lang::En];
         langs.extend(["sv", "nb"].iter().filter_map(|l| Lang::parse(l)));
-        for path in conditions::cases::find_cases(Path::new(&cases)) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
-            for exp in &case.expect {
-                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+        for CaseRulings { path, inputs, first, rulings } in case_rulings(p, name) {
+            for def in rulings {
                 let ruling = conditions::eval::rule(p, &inputs, def, true);
                 let brief = conditions::eval::rule_for_brief(p, &inputs, def);
                 for &lang in &langs {
@@ -38,7 +34,7 @@ fn the_brief_text_from_the_trace_is_the_brief_report_rendered() {
                         differ.push(format!(
                             "{} `{}` ({}):\n--- report\n{old}\n--- trace\n{new}",
                             path.display(),
-                            exp.ruling,
+                            p.defs[def as usize].name,
                             lang.code()
                         ));
                     }
@@ -46,8 +42,7 @@ fn the_brief_text_from_the_trace_is_the_brief_report_rendered() {
             }
             // The same facts with none given: every ruling of the case undetermined.
             let empty = conditions::eval::interp::Inputs::empty(p);
-            for exp in case.expect.iter().take(1) {
-                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+            if let Some(def) = first {
                 let ruling = conditions::eval::rule(p, &empty, def, true);
                 let e = Explainer { p, sources: &book.sources, lang: Lang::En, inputs: &empty };
                 let old = text::render(&e.report(&ruling, false), false);
@@ -57,7 +52,7 @@ fn the_brief_text_from_the_trace_is_the_brief_report_rendered() {
                     differ.push(format!(
                         "{} `{}` without facts:\n--- report\n{old}\n--- trace\n{new}",
                         path.display(),
-                        exp.ruling
+                        p.defs[def as usize].name
                     ));
                 }
             }

@@ -3,7 +3,9 @@
 
 use conditions::eval::show::Lang;
 use conditions::explain::{Explainer, text};
-use std::path::Path;
+#[path = "support/case_rulings.rs"]
+mod case_rulings;
+use case_rulings::{CaseRulings, case_rulings};
 
 #[test]
 fn brief_explanations_show_no_source_syntax() {
@@ -21,13 +23,8 @@ fn brief_explanations_show_no_source_syntax() {
             .map(|r| r.label.as_str())
             .filter(|l| (l.contains('_') || l.chars().any(|c| c.is_ascii_digit())) && !given(l))
             .collect();
-        for path in conditions::cases::find_cases(Path::new(&format!("conditions/{book_name}/cases"))) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
-            for exp in &case.expect {
-                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+        for CaseRulings { path, inputs, rulings, .. } in case_rulings(p, book_name) {
+            for def in rulings {
                 let ruling = conditions::eval::rule(p, &inputs, def, true);
                 for lang in [Lang::parse(&p.rulebook.language).unwrap_or(Lang::En), Lang::En] {
                     let report = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
@@ -40,7 +37,7 @@ fn brief_explanations_show_no_source_syntax() {
                         problems.push(format!(
                             "{} `{}` ({}): {}",
                             path.display(),
-                            exp.ruling,
+                            p.defs[def as usize].name,
                             lang.code(),
                             bad.join(", ")
                         ));

@@ -14,7 +14,10 @@ use conditions::eval::show::Lang;
 use conditions::explain::messages::{Arg, msg};
 use conditions::explain::{Explainer, Report, Step, text};
 use std::collections::BTreeSet;
-use std::path::Path;
+
+#[path = "support/case_rulings.rs"]
+mod case_rulings;
+use case_rulings::{CaseRulings, case_rulings};
 
 /// Today's figures, the most each may be: lower them as explanations get better.
 struct Ceilings {
@@ -80,17 +83,9 @@ fn brief_explanations_keep_to_their_budget() {
     for book_name in ["gnt", "dbf"] {
         let book = conditions::loader::load(book_name).unwrap_or_else(|e| panic!("{book_name}: {:?}", e.diagnostics));
         let p = &book.program;
-        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
-        if langs[0] != Lang::En {
-            langs.push(Lang::En);
-        }
-        for path in conditions::cases::find_cases(Path::new(&format!("conditions/{book_name}/cases"))) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
-            let Some(exp) = case.expect.first() else { continue };
-            let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+        let langs = case_rulings::langs(p);
+        for CaseRulings { path, inputs, first, .. } in case_rulings(p, book_name) {
+            let Some(def) = first else { continue };
             let ruling = conditions::eval::rule(p, &inputs, def, true);
             for &lang in &langs {
                 let report = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
@@ -288,13 +283,8 @@ fn every_format_says_alike_which_rules_did_not_apply_and_which_wait() {
         let p = &book.program;
         let lang = Lang::parse(&p.rulebook.language).unwrap_or(Lang::En);
         let empty = conditions::eval::interp::Inputs::empty(p);
-        for path in conditions::cases::find_cases(Path::new(&format!("conditions/{book_name}/cases"))) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(given) = conditions::facts::validate(p, &tree, "case") else { continue };
-            let Some(exp) = case.expect.first() else { continue };
-            let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+        for CaseRulings { path, inputs: given, first, .. } in case_rulings(p, book_name) {
+            let Some(def) = first else { continue };
             for inputs in [&given, &empty] {
                 let ruling = conditions::eval::rule(p, inputs, def, true);
                 let report = Explainer { p, sources: &book.sources, lang, inputs }.report(&ruling, false);
@@ -312,7 +302,11 @@ fn every_format_says_alike_which_rules_did_not_apply_and_which_wait() {
                 compared += 1;
                 waiting += counts[0].1;
                 if counts[1] != counts[0] || counts[2] != counts[0] {
-                    differ.push(format!("{} `{}`: text, markdown, html {counts:?}", path.display(), exp.ruling));
+                    differ.push(format!(
+                        "{} `{}`: text, markdown, html {counts:?}",
+                        path.display(),
+                        p.defs[def as usize].name
+                    ));
                 }
             }
         }
@@ -331,22 +325,13 @@ fn decisions_given_read_as_what_was_decided() {
     for name in books {
         let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
         let p = &book.program;
-        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
-        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
-        if langs[0] != Lang::En {
-            langs.push(Lang::En);
-        }
-        for path in conditions::cases::find_cases(Path::new(&cases)) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
+        let langs = case_rulings::langs(p);
+        for CaseRulings { path, inputs, rulings, .. } in case_rulings(p, name) {
             let decided: Vec<usize> = (0..p.decisions.len()).filter(|&d| inputs.decisions[d].is_some()).collect();
             if decided.is_empty() {
                 continue;
             }
-            for exp in &case.expect {
-                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+            for def in rulings {
                 let ruling = conditions::eval::rule(p, &inputs, def, true);
                 for &lang in &langs {
                     let report = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
@@ -356,7 +341,12 @@ fn decisions_given_read_as_what_was_decided() {
                         let only_who = format!("{}: ", msg(lang, "decided-by", &[("who", Arg::Text(who))]));
                         given += 1;
                         if out.contains(&only_who) {
-                            bad.push(format!("{} `{}` ({}): {only_who}", path.display(), exp.ruling, lang.code()));
+                            bad.push(format!(
+                                "{} `{}` ({}): {only_who}",
+                                path.display(),
+                                p.defs[def as usize].name,
+                                lang.code()
+                            ));
                         }
                     }
                 }
@@ -383,19 +373,10 @@ fn answers_and_reasons_show_no_code() {
     for name in books {
         let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
         let p = &book.program;
-        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
-        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
-        if langs[0] != Lang::En {
-            langs.push(Lang::En);
-        }
+        let langs = case_rulings::langs(p);
         let empty = conditions::eval::interp::Inputs::empty(p);
-        for path in conditions::cases::find_cases(Path::new(&cases)) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(given) = conditions::facts::validate(p, &tree, "case") else { continue };
-            for exp in &case.expect {
-                let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+        for CaseRulings { path, inputs: given, rulings, .. } in case_rulings(p, name) {
+            for def in rulings {
                 for inputs in [&given, &empty] {
                     let ruling = conditions::eval::rule(p, inputs, def, true);
                     for &lang in &langs {
@@ -406,7 +387,12 @@ fn answers_and_reasons_show_no_code() {
                         }
                         said += texts.len();
                         if let Some(t) = texts.iter().find(|t| t.contains('`')) {
-                            bad.push(format!("{} `{}` ({}): {t}", path.display(), exp.ruling, lang.code()));
+                            bad.push(format!(
+                                "{} `{}` ({}): {t}",
+                                path.display(),
+                                p.defs[def as usize].name,
+                                lang.code()
+                            ));
                         }
                     }
                 }
@@ -428,18 +414,9 @@ fn settled_answers_list_no_rule_waiting() {
     for name in books {
         let book = conditions::loader::load(name).unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
         let p = &book.program;
-        let cases = if name.contains('/') { format!("{name}/cases") } else { format!("conditions/{name}/cases") };
-        let mut langs = vec![Lang::parse(&p.rulebook.language).unwrap_or(Lang::En)];
-        if langs[0] != Lang::En {
-            langs.push(Lang::En);
-        }
-        for path in conditions::cases::find_cases(Path::new(&cases)) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
-            let Some(exp) = case.expect.first() else { continue };
-            let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+        let langs = case_rulings::langs(p);
+        for CaseRulings { path, inputs, first, .. } in case_rulings(p, name) {
+            let Some(def) = first else { continue };
             let ruling = conditions::eval::rule(p, &inputs, def, true);
             if !matches!(ruling.outcome, conditions::eval::Outcome::Decided(_)) {
                 continue;

@@ -8,7 +8,9 @@
 use conditions::eval::show::Lang;
 use conditions::explain::table::Table;
 use conditions::explain::{Explainer, Report, Step, html, markdown, text};
-use std::path::Path;
+#[path = "support/case_rulings.rs"]
+mod case_rulings;
+use case_rulings::{CaseRulings, case_rulings};
 
 /// The brief report of `ruling` on a bundled case file's facts, in `lang`.
 fn report(book: &str, case: &str, ruling: &str, lang: Lang) -> Report {
@@ -145,13 +147,8 @@ fn every_table_of_every_bundled_case_is_well_formed() {
         let book = conditions::loader::load(book_name).expect("a bundled rulebook");
         let p = &book.program;
         let lang = Lang::parse(&p.rulebook.language).unwrap_or(Lang::En);
-        for path in conditions::cases::find_cases(Path::new(&format!("conditions/{book_name}/cases"))) {
-            let src = std::fs::read_to_string(&path).expect("readable");
-            let case: conditions::cases::CaseFile = toml::from_str(&src).expect("a case file");
-            let tree = conditions::facts::untoml(serde_json::to_value(toml::Value::Table(case.facts)).expect("facts"));
-            let Ok(inputs) = conditions::facts::validate(p, &tree, "case") else { continue };
-            let Some(exp) = case.expect.first() else { continue };
-            let Some(def) = p.def_by_name(&exp.ruling) else { continue };
+        for CaseRulings { path, inputs, first, .. } in case_rulings(p, book_name) {
+            let Some(def) = first else { continue };
             let ruling = conditions::eval::rule(p, &inputs, def, true);
             let r = Explainer { p, sources: &book.sources, lang, inputs: &inputs }.report(&ruling, false);
             for t in tables(&r) {
