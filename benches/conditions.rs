@@ -6,7 +6,6 @@
 //! function; (d) `check` of generated rulebooks, 1× and 10× the size of both together.
 
 use conditions::check::{Checked, check_sources};
-use conditions::eval::interp::Inputs;
 use conditions::explain::Explainer;
 use conditions::source::SourceMap;
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
@@ -15,16 +14,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::str::FromStr;
 
-fn book(name: &str) -> Checked {
-    let c = check_sources(conditions::loader::bundled(name).expect("bundled"));
-    assert!(!c.has_errors(), "{name} has errors");
-    c
-}
-
-fn inputs(c: &Checked, json: &str) -> Inputs {
-    let tree: serde_json::Value = serde_json::from_str(json).expect("json");
-    conditions::facts::validate(&c.program, &tree, "bench").expect("facts fit")
-}
+#[path = "support/fixtures.rs"]
+mod fixtures;
+use fixtures::{DBF_304, GNT_PLAYER, book, inputs};
 
 // ------------------------------------------------------------------ (a) check
 
@@ -46,9 +38,7 @@ fn bench_check(cr: &mut Criterion) {
 
 // ------------------------------------------------------------------ (b) single rulings
 
-const GNT_PLAYER: &str = r#"{"player": {"name": "Robin", "masterpoints": 2150, "life_master": true}}"#;
 const GNT_TEAMS: &str = r#"{"teams_entered": [{"name":"North","victory_points":80},{"name":"South","victory_points":75},{"name":"East","victory_points":70},{"name":"West","victory_points":66},{"name":"Aces","victory_points":60},{"name":"Kings","victory_points":60},{"name":"Queens","victory_points":55},{"name":"Jacks","victory_points":50},{"name":"Tens","victory_points":40}]}"#;
-const DBF_304: &str = r#"{"s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km", "s304.bro_og_færgeafgift": "125 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false, "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "s304.rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
 
 /// Case files hold the facts of the other benchmarked rulings; the first expectation
 /// naming the ruling is used.

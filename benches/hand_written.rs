@@ -15,27 +15,16 @@
 //! Before timing, the bench prints whether each library's output is the same as the hand
 //! code's.
 
-use conditions::check::{Checked, check_sources};
-use conditions::eval::interp::Inputs;
+use conditions::check::Checked;
 use conditions::explain::{Explainer, Report};
 use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
 use std::time::Duration;
 use textwrap::core::Word;
 use textwrap::{Options, WordSeparator, WrapAlgorithm};
 
-fn book(name: &str) -> Checked {
-    let c = check_sources(conditions::loader::bundled(name).expect("bundled"));
-    assert!(!c.has_errors(), "{name} has errors");
-    c
-}
-
-fn inputs(c: &Checked, json: &str) -> Inputs {
-    let tree: serde_json::Value = serde_json::from_str(json).expect("json");
-    conditions::facts::validate(&c.program, &tree, "bench").expect("facts fit")
-}
-
-const GNT_PLAYER: &str = r#"{"player": {"name": "Robin", "masterpoints": 2150, "life_master": true}}"#;
-const DBF_304: &str = r#"{"s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km", "s304.bro_og_færgeafgift": "125 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false, "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "s304.rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
+#[path = "support/fixtures.rs"]
+mod fixtures;
+use fixtures::{DBF_304, GNT_PLAYER, book, inputs};
 
 /// The full explanation of one ruling, as `conditions rule --explain full` makes it.
 fn report(c: &Checked, facts: &str, ruling: &str) -> Report {

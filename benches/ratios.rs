@@ -22,7 +22,7 @@
 //! (`valgrind --tool=callgrind`; the difference between two N divided by their difference);
 //! `flights-report:N` and `304-report:N` do the same through the report.
 
-use conditions::check::{Checked, check_sources};
+use conditions::check::Checked;
 use conditions::eval::interp::Inputs;
 use conditions::explain::Explainer;
 use rust_decimal::Decimal;
@@ -30,19 +30,9 @@ use std::hint::black_box;
 use std::str::FromStr;
 use std::time::Instant;
 
-fn book(name: &str) -> Checked {
-    let c = check_sources(conditions::loader::bundled(name).expect("bundled"));
-    assert!(!c.has_errors(), "{name} has errors");
-    c
-}
-
-fn inputs(c: &Checked, json: &str) -> Inputs {
-    let tree: serde_json::Value = serde_json::from_str(json).expect("json");
-    conditions::facts::validate(&c.program, &tree, "bench").expect("facts fit")
-}
-
-const GNT_PLAYER: &str = r#"{"player": {"name": "Robin", "masterpoints": 2150, "life_master": true}}"#;
-const DBF_304: &str = r#"{"s304.turnering": "Anden_turnering304", "s304.propositionerne_yder_transportgodtgørelse": true, "s304.kilometersats": "2.00 DKK per km", "s304.bro_og_færgeafgift": "125 DKK", "s304.afstand_uden_for_danmark": "0 km", "s304.rejse_til_eller_fra_bornholm": false, "s304.afstande_til_spillestedet": [{"by": "Kolding", "afstand": "142 km"}, {"by": "Vejle", "afstand": "120 km"}], "s304.rejsehold": {"navn": "Kolding BK 1", "spillere": [{"navn": "Anne", "bopæl": "Kolding"}, {"navn": "Bent", "bopæl": "Kolding"}, {"navn": "Carl", "bopæl": "Kolding"}, {"navn": "Dorte", "bopæl": "Vejle"}]}}"#;
+#[path = "support/fixtures.rs"]
+mod fixtures;
+use fixtures::{DBF_304, GNT_PLAYER, book, inputs};
 
 /// Stage 1 D's flight limits by hand, on an exact decimal.
 fn native_flights(mp: Decimal, life_master: bool) -> Vec<&'static str> {
