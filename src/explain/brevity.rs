@@ -405,7 +405,7 @@ impl WhyNotView {
     pub fn brief_said(&self, deciding: &[super::Shared]) -> (&'static str, &'static str, &str) {
         match &self.held {
             Some(h)
-                if self.kind == "condition" && self.rule.citation.as_ref().is_some_and(|c| deciding.contains(c)) =>
+                if self.kind == "condition" && self.rule.citation.as_deref().is_some_and(|c| decides(deciding, c)) =>
             {
                 ("condition-held", "✓", h)
             }
@@ -551,4 +551,42 @@ pub(crate) fn new_citations(steps: &mut [Step]) {
     }
     let (mut cited, mut seen) = (Vec::new(), Vec::new());
     steps.iter_mut().for_each(|s| walk(s, 0, &mut cited, &mut seen));
+}
+
+/// Whether clause `c` decided a step of the explanation: it is one of the `deciding`
+/// clauses, or the clause they are parts of ("§ 304" of "§ 304D", "Stage 1 D" of
+/// "Stage 1 D ¶4"): a clause whose part applied never reads as not applying.
+pub(crate) fn decides(deciding: &[super::Shared], c: &str) -> bool {
+    deciding.iter().any(|d| **d == *c || part_of(d, c))
+}
+
+/// Whether citation `d` cites a part of the clause `c` cites: `c` followed by a space and a
+/// mark, number or capital ("Stage 1 D ¶4", "Rules of Play 6"; not "Rules of …"), or by a
+/// letter after a digit or a digit after a letter (so "§ 304" holds "§ 304D" and "§ 304D1",
+/// never "§ 3041").
+fn part_of(d: &str, c: &str) -> bool {
+    let (Some(rest), Some(last)) = (d.strip_prefix(c), c.chars().last()) else { return false };
+    match rest.chars().next() {
+        Some(' ') => rest[1..].chars().next().is_some_and(|n| !n.is_lowercase()),
+        Some(n) => (last.is_ascii_digit() && n.is_alphabetic()) || (last.is_alphabetic() && n.is_ascii_digit()),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decides;
+
+    #[test]
+    fn a_clause_decides_when_a_part_of_it_did() {
+        let deciding: Vec<super::super::Shared> =
+            vec!["§ 304D".into(), "Stage 1 D ¶4".into(), "Rules of Play 6".into()];
+        for c in ["§ 304D", "§ 304", "Stage 1 D", "Stage 1", "Rules of Play"] {
+            assert!(decides(&deciding, c), "{c}");
+        }
+        for c in ["§ 30", "§ 304D1", "§ 305", "Rules"] {
+            assert!(!decides(&deciding, c), "{c}");
+        }
+        assert!(!decides(&["§ 3041".into()], "§ 304"));
+    }
 }

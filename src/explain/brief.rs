@@ -581,13 +581,13 @@ impl Walk<'_, '_> {
             }
             // A rule of a clause that decided is said by its condition as it stands, if it can be.
             let held = match why {
-                WhyNot::Condition(atoms) if self.deciding.iter().any(|d| &**d == c) => {
+                WhyNot::Condition(atoms) if super::brevity::decides(&self.deciding, c) => {
                     match super::brevity::held_words(e, atoms) {
                         Some(h) => Some(h),
                         None => continue,
                     }
                 }
-                WhyNot::Pattern { .. } if self.deciding.iter().any(|d| &**d == c) => continue,
+                WhyNot::Pattern { .. } if super::brevity::decides(&self.deciding, c) => continue,
                 _ => None,
             };
             reason.clear();

@@ -292,7 +292,7 @@ impl Step {
         self.not_applied.iter().filter(move |n| match n.rule.citation.as_deref() {
             Some(_) if n.moot => false,
             Some(c) => {
-                let in_deciding = deciding.iter().any(|d| &**d == c);
+                let in_deciding = brevity::decides(deciding, c);
                 let shown = !n.reason.is_empty() && (n.kind == "unknown" || !in_deciding || n.held.is_some());
                 let reason = if n.needed { "" } else { n.brief_said(deciding).2 };
                 let again = said.contains(&(c, n.kind, reason));
