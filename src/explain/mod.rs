@@ -135,7 +135,7 @@ pub struct Step {
     pub worked: bool,
     /// Whether the brief explanation says the step's line although nothing under it is new:
     /// it is the first step with a deciding clause and no step said before cites one
-    /// ([`brevity::new_citations`]), so the chain keeps its deciding clause. Not in the JSON
+    /// (`brevity::new_citations`), so the chain keeps its deciding clause. Not in the JSON
     /// format.
     #[serde(skip)]
     pub cites_new: bool,
@@ -200,7 +200,7 @@ fn shared_str<S: serde::Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Erro
 pub struct FactView {
     pub name: String,
     /// How the brief explanation names it: its short phrase (`says`, else its description's
-    /// head, else its path in words; [`brevity::fact_label`]). Not in the JSON format.
+    /// head, else its path in words; `brevity::fact_label`). Not in the JSON format.
     #[serde(skip)]
     pub label: Shared,
     #[serde(serialize_with = "shared")]
@@ -209,7 +209,7 @@ pub struct FactView {
     #[serde(serialize_with = "shared")]
     pub citation: Option<Shared>,
     pub value: String,
-    /// The value as the brief explanation gives it, when shorter ([`brevity::brief_value`]):
+    /// The value as the brief explanation gives it, when shorter (`brevity::brief_value`):
     /// a long list by its count. Not in the JSON format.
     #[serde(skip)]
     pub brief_value: Option<String>,
@@ -221,7 +221,7 @@ pub struct FactView {
     /// the brief leaves it out of the facts used. Not in the JSON format.
     #[serde(skip)]
     pub in_working: bool,
-    /// Whether only rules that could not have changed the answer read it ([`brevity::Idle`]):
+    /// Whether only rules that could not have changed the answer read it (`brevity::Idle`):
     /// the brief leaves it out of the facts used. Not in the JSON format.
     #[serde(skip)]
     pub idle: bool,
@@ -695,7 +695,7 @@ impl<'a> Explainer<'a> {
         let mut facts: Vec<crate::eval::trace::FactUse> = Vec::new();
         let mut decisions: Vec<u32> = Vec::new();
         // The facts read and the decisions given that the brief lists: not those that settled
-        // nothing ([`brevity::Idle`]).
+        // nothing (`brevity::Idle`).
         let mut counted = Vec::new();
         let mut counted_decisions: Vec<u32> = Vec::new();
         if let Some(t) = &ruling.trace {
