@@ -139,15 +139,21 @@ fn a_git_revision_is_read_from_the_repository() {
     assert_eq!(code, Some(2));
 }
 
+/// A facts file of two players beside the copy: A changes (2,100 masterpoints: Flight B opens
+/// at 2,500), B does not (2,600).
+fn two_players(dir: &std::path::Path) -> std::path::PathBuf {
+    let facts = dir.join("players.jsonl");
+    let line = |name: &str, mp: u32| {
+        format!("{{\"player\": {{\"name\": \"{name}\", \"masterpoints\": {mp}, \"life_master\": false}}}}\n")
+    };
+    std::fs::write(&facts, line("A", 2100) + &line("B", 2600)).expect("write");
+    facts
+}
+
 #[test]
 fn facts_lines_are_ruled_by_both() {
     let copy = flight_b_raised("facts");
-    let facts = copy.0.join("players.jsonl");
-    std::fs::write(
-        &facts,
-        "{\"player\": {\"name\": \"A\", \"masterpoints\": 2100, \"life_master\": false}}\n{\"player\": {\"name\": \"B\", \"masterpoints\": 2600, \"life_master\": false}}\n",
-    )
-    .expect("write");
+    let facts = two_players(&copy.0);
     let new = copy.0.join("gnt").display().to_string();
     let (code, out) = run(&[
         "diff",
@@ -187,13 +193,7 @@ fn a_version_that_does_not_check_is_refused() {
 #[test]
 fn the_summary_counts_case_files_and_facts_lines_each_apart() {
     let copy = flight_b_raised("summary");
-    let facts = copy.0.join("players.jsonl");
-    // A changes (2,100 masterpoints: Flight B opens), B does not (2,600).
-    std::fs::write(
-        &facts,
-        "{\"player\": {\"name\": \"A\", \"masterpoints\": 2100, \"life_master\": false}}\n{\"player\": {\"name\": \"B\", \"masterpoints\": 2600, \"life_master\": false}}\n",
-    )
-    .expect("write");
+    let facts = two_players(&copy.0);
     let new = copy.0.join("gnt").display().to_string();
     let facts = facts.display().to_string();
     let n = gnt_case_count();
